@@ -1,0 +1,75 @@
+//===- Pipelines.h - aotc compilation pipelines --------------*- C++ -*-===//
+//
+// This file declares the stages of the aotc pipeline (DESIGN.md §2). Each
+// stage is a registered pass pipeline built from an options struct, so that
+// aotc-opt can run any one of them in a lit test and `aotc --dump-dir`
+// writes the IR between them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_PIPELINES_PIPELINES_H
+#define AOTC_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace aotc {
+
+/// Frontend: verification, TOSA to linalg, inlining, entry point signatures.
+struct FrontendOptions : mlir::PassPipelineOptions<FrontendOptions> {
+  Option<std::string> entryName{
+      *this, "entry-name",
+      llvm::cl::desc("Entry point name when the module has one public "
+                     "function"),
+      llvm::cl::init("")};
+};
+void buildFrontendPipeline(mlir::OpPassManager &pm,
+                           const FrontendOptions &options);
+
+/// Tensor level: decomposition, fusion, thread tiling, register tiling and
+/// vectorization.
+struct TensorOptions : mlir::PassPipelineOptions<TensorOptions> {
+  Option<int64_t> minParallelWork{
+      *this, "min-parallel-work",
+      llvm::cl::desc("Iterations below which an op runs on one thread"),
+      llvm::cl::init(32768)};
+  Option<int64_t> maxParallelTiles{
+      *this, "max-parallel-tiles",
+      llvm::cl::desc("Upper bound on parallel tiles per op"),
+      llvm::cl::init(64)};
+  Option<int64_t> vectorBits{*this, "vector-bits",
+                             llvm::cl::desc("Vector register width in bits"),
+                             llvm::cl::init(512)};
+};
+void buildTensorPipeline(mlir::OpPassManager &pm, const TensorOptions &options);
+
+/// Bufferization and memory planning: tensors become memrefs, results
+/// become out-parameters, scratch buffers become views of the pool.
+struct BufferizeOptions : mlir::PassPipelineOptions<BufferizeOptions> {
+  Option<int64_t> poolAlignment{
+      *this, "pool-alignment",
+      llvm::cl::desc("Alignment of buffers in the pool, in bytes"),
+      llvm::cl::init(64)};
+};
+void buildBufferizePipeline(mlir::OpPassManager &pm,
+                            const BufferizeOptions &options);
+
+/// CPU lowering: loops, vectors, OpenMP and everything else to the LLVM
+/// dialect, plus the ABI wrappers.
+struct CPULoweringOptions : mlir::PassPipelineOptions<CPULoweringOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("Target string of the info struct"),
+                             llvm::cl::init("cpu")};
+};
+void buildCPULoweringPipeline(mlir::OpPassManager &pm,
+                              const CPULoweringOptions &options);
+
+/// Registers the pipelines above as aotc-frontend, aotc-tensor,
+/// aotc-bufferize and aotc-cpu-lowering.
+void registerPipelines();
+
+} // namespace aotc
+
+#endif // AOTC_PIPELINES_PIPELINES_H

@@ -1,0 +1,61 @@
+//===- Target.h - The interface every aotc target implements -*- C++ -*-===//
+//
+// This file declares the target interface: the pipeline hook that lowers the
+// bufferized, planned program to the LLVM dialect, and the emission of LLVM
+// IR, assembly and a relocatable object, all in-process.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_TARGET_TARGET_H
+#define AOTC_TARGET_TARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace aotc {
+
+/// What the compiler produces from one LLVM-dialect module.
+struct TargetArtifacts {
+  std::string llvmIR;   ///< textual LLVM IR after optimization
+  std::string assembly; ///< when requested
+  std::string object;   ///< relocatable object file bytes
+};
+
+/// One compilation target (cpu, later cuda/hip).
+class Target {
+public:
+  virtual ~Target();
+  /// The string stored in aot_model_info_t::target ("cpu", "cuda:sm_80").
+  virtual std::string infoString() const = 0;
+  /// Vector register width used by the tensor stage.
+  virtual int64_t vectorBits() const = 0;
+  /// Lowers bufferized, planned IR to the LLVM dialect (plus ABI wrappers).
+  virtual void buildLoweringPipeline(mlir::OpPassManager &pm) const = 0;
+  /// Translates, optimizes and emits machine code.
+  virtual llvm::Expected<TargetArtifacts>
+  emit(mlir::ModuleOp module, bool wantAssembly) const = 0;
+};
+
+/// Options of the CPU target (user flags `--mtriple`, `--mcpu`).
+struct CPUTargetOptions {
+  std::string triple; ///< empty: the host
+  std::string cpu;    ///< empty: the host CPU ("native")
+  std::string features;
+};
+
+/// Creates the CPU target, or an error naming the unknown triple or CPU.
+llvm::Expected<std::unique_ptr<Target>>
+createCPUTarget(const CPUTargetOptions &options);
+
+} // namespace aotc
+
+#endif // AOTC_TARGET_TARGET_H

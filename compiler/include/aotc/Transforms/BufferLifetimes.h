@@ -1,0 +1,34 @@
+//===- BufferLifetimes.h - Lifetimes of scratch buffers -----*- C++ -*-===//
+//
+// This file declares the IR side of memory planning: finding the scratch
+// allocations of a bufferized function and their live ranges, in the form the
+// pure planner (aotc/Analysis/MemoryPlan.h) consumes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_TRANSFORMS_BUFFERLIFETIMES_H
+#define AOTC_TRANSFORMS_BUFFERLIFETIMES_H
+
+#include "aotc/Analysis/MemoryPlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace aotc {
+
+/// The scratch buffers of one function and their lifetimes.
+struct BufferLifetimes {
+  llvm::SmallVector<mlir::memref::AllocOp> allocs;
+  llvm::SmallVector<BufferRequest> requests; ///< one per alloc
+};
+
+/// Collects every `memref.alloc` of `func`: program points are the positions
+/// of the ops in the function's entry block; a buffer lives from its
+/// allocation to the last op (or the op enclosing the last use) that uses it
+/// or any view of it. Fails, with a diagnostic, on an allocation of dynamic
+/// size or one nested in a region.
+mlir::FailureOr<BufferLifetimes> computeBufferLifetimes(mlir::func::FuncOp func);
+
+} // namespace aotc
+
+#endif // AOTC_TRANSFORMS_BUFFERLIFETIMES_H

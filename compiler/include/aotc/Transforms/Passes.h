@@ -1,0 +1,41 @@
+//===- Passes.h - aotc transformation passes ----------------*- C++ -*-===//
+//
+// This file declares the aotc passes generated from Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_TRANSFORMS_PASSES_H
+#define AOTC_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace aotc {
+
+/// Name of the function attribute describing an entry point's ABI signature.
+inline constexpr llvm::StringLiteral kEntryAttrName = "aotc.entry";
+/// Name of the function attribute holding the applied memory plan.
+inline constexpr llvm::StringLiteral kPoolAttrName = "aotc.pool";
+/// Argument/result attribute naming a tensor in the ABI.
+inline constexpr llvm::StringLiteral kTensorNameAttrName = "aotc.name";
+
+#define GEN_PASS_DECL
+#include "aotc/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "aotc/Transforms/Passes.h.inc"
+
+} // namespace aotc
+
+#endif // AOTC_TRANSFORMS_PASSES_H

@@ -1,0 +1,349 @@
+//===- Passes.td - aotc transformation passes --------------*- tablegen -*-===//
+//
+// Declares every aotc pass. Each pass lives in its own file under
+// compiler/lib/Transforms/ and has a lit test in tests/lit/Transforms/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_TRANSFORMS_PASSES
+#define AOTC_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Frontend
+//===----------------------------------------------------------------------===//
+
+def VerifyInput : Pass<"aotc-verify-input", "mlir::ModuleOp"> {
+  let summary = "Reject programs aotc cannot compile, naming the op and location";
+  let description = [{
+    Checks that the input is a tensor program aotc supports before anything
+    else runs: only ops of the builtin, func, arith, math, tensor, linalg and
+    tosa dialects; ranked, statically shaped tensors; element types f16, bf16,
+    f32, f64, i1, i8, i16, i32 and i64; at least one public function. Every
+    violation is an error at the offending op, e.g.
+
+    ```mlir
+    func.func @f(%a: tensor<?xf32>) -> tensor<?xf32>
+    // error: 'func.func' op argument 0 has dynamic shape tensor<?xf32>;
+    //        dynamic shapes are not supported yet
+    ```
+  }];
+}
+
+def AnnotateEntryPoints : Pass<"aotc-annotate-entry-points", "mlir::ModuleOp"> {
+  let summary = "Record each public function's ABI signature as `aotc.entry`";
+  let description = [{
+    Every public `func.func` becomes an entry point. This pass attaches a
+    dictionary `aotc.entry = {name, inputs, outputs}` describing the tensors
+    (name from `aotc.name` argument/result attributes or `argN`/`resultN`,
+    dtype, shape), marks every argument `bufferization.writable = false`
+    (inputs belong to the caller), and, when `entry-name` is given and the
+    module has exactly one public function, renames it.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>
+    ```
+    After (entry-name=model):
+    ```mlir
+    func.func @model(%x: tensor<4xf32> {bufferization.writable = false})
+        -> tensor<4xf32> attributes {aotc.entry = {name = "model",
+        inputs = [{dtype = "f32", name = "arg0", shape = array<i64: 4>} ],
+        outputs = [{dtype = "f32", name = "result0", shape = array<i64: 4>} ]}}
+    ```
+  }];
+  let options = [
+    Option<"entryName", "entry-name", "std::string", /*default=*/"\"\"",
+           "Name of the entry point when the module has one public function">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor level
+//===----------------------------------------------------------------------===//
+
+def DecomposeOps : Pass<"aotc-decompose-ops", "mlir::func::FuncOp"> {
+  let summary = "Decompose aggregate ops into linalg primitives";
+  let description = [{
+    Rewrites ops that have no direct tiled/vectorized lowering into simpler
+    ones: aggregated linalg ops (`linalg.softmax` into reductions and
+    elementwise generics), `tensor.concat` into `tensor.insert_slice`s, and
+    `tensor.pad` into `linalg.fill` + `tensor.insert_slice`.
+
+    Before:
+    ```mlir
+    %0 = tensor.concat dim(0) %a, %b : (tensor<2xf32>, tensor<3xf32>) -> tensor<5xf32>
+    ```
+    After:
+    ```mlir
+    %e = tensor.empty() : tensor<5xf32>
+    %1 = tensor.insert_slice %a into %e[0] [2] [1]
+    %0 = tensor.insert_slice %b into %1[2] [3] [1]
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
+def ReuseDeadInputs : Pass<"aotc-reuse-dead-inputs", "mlir::func::FuncOp"> {
+  let summary = "Let elementwise ops write into an input that dies there";
+  let description = [{
+    For an all-parallel `linalg.generic` whose `outs` is a `tensor.empty` and
+    one of whose `ins` has the same type, an identity indexing map and no
+    other use (and is neither a function argument nor a constant), the input
+    becomes the destination. Bufferization then updates that buffer in place
+    instead of allocating a new one: each element is read before it is
+    written at the same index, so this is always safe.
+
+    Before:
+    ```mlir
+    %e = tensor.empty() : tensor<8xf32>
+    %r = linalg.generic {...} ins(%t : tensor<8xf32>) outs(%e : tensor<8xf32>)
+    ```
+    After:
+    ```mlir
+    %r = linalg.generic {...} ins(%t : tensor<8xf32>) outs(%t : tensor<8xf32>)
+    ```
+  }];
+}
+
+def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp"> {
+  let summary = "Tile the parallel loops of each linalg op into an scf.forall";
+  let description = [{
+    Tiles the outer parallel dimensions of every statically shaped linalg op
+    with enough work into an `scf.forall`, which later becomes one OpenMP
+    parallel region. Tile counts are divisors of the dimensions so every tile
+    keeps a static shape, and stop once `max-tiles` tiles exist. Ops with
+    fewer than `min-work` iterations stay sequential.
+
+    Before:
+    ```mlir
+    %0 = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x128xf32>)
+                       outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
+    ```
+    After:
+    ```mlir
+    %0 = scf.forall (%i) in (64) shared_outs(%o = %c) -> (tensor<256x128xf32>) {
+      ... linalg.matmul on tensor<4x64xf32>, tensor<64x128xf32> ...
+      scf.forall.in_parallel { tensor.parallel_insert_slice ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+           "Iterations below which an op is not distributed">,
+    Option<"maxTiles", "max-tiles", "int64_t", /*default=*/"64",
+           "Upper bound on the number of parallel tiles">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
+def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops to register-sized tiles and vectorize them";
+  let description = [{
+    Tiles every statically shaped linalg op with `scf.for` loops so that each
+    tile fits the vector registers (innermost dimension one register of
+    `vector-bits`, contractions an 8 x register accumulator block), using
+    divisors of the dimensions so tiles stay static, then vectorizes the tile
+    with the upstream linalg vectorizer. Ops the vectorizer does not support
+    (convolutions, pooling, i1 memory) are left for loop lowering.
+
+    Before:
+    ```mlir
+    %0 = linalg.add ins(%a, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%c : ...)
+    ```
+    After:
+    ```mlir
+    scf.for %i = %c0 to %c4 step %c1 ... {
+      scf.for %j = %c0 to %c64 step %c16 ... {
+        %va = vector.transfer_read ... : tensor<4x64xf32>, vector<1x16xf32>
+        ... arith.addf ... vector.transfer_write ...
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer level
+//===----------------------------------------------------------------------===//
+
+def LowerCopies : Pass<"aotc-lower-copies", "mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy into linalg copies (no memrefCopy calls)";
+  let description = [{
+    `memref.copy` between non-contiguous buffers lowers to a call of the
+    `memrefCopy` runtime function, which the object must not need. This pass
+    rewrites every `memref.copy` into a `linalg.generic` copy, which becomes
+    plain (vectorizable) loops.
+
+    Before:
+    ```mlir
+    memref.copy %a, %b : memref<4x4xf32, strided<[8, 1]>> to memref<4x4xf32>
+    ```
+    After:
+    ```mlir
+    linalg.generic {...} ins(%a : ...) outs(%b : memref<4x4xf32>) { linalg.yield %in }
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def PlanMemory : Pass<"aotc-plan-memory", "mlir::func::FuncOp"> {
+  let summary = "Place every scratch buffer of an entry point in the pool";
+  let description = [{
+    Applies the static memory plan (compiler/lib/Analysis/MemoryPlan.cpp) to
+    an entry point after bufferization: computes each top-level
+    `memref.alloc`'s lifetime (its position to the last use of any alias),
+    plans offsets, appends a `memref<Nxi8>` pool argument and replaces every
+    allocation by a `memref.view` of the pool. Records the plan as
+    `aotc.pool = {alignment, bytes, lower_bound, buffers}`. An allocation
+    with a dynamic size or inside a loop is an error.
+
+    Before:
+    ```mlir
+    func.func @f(%a: memref<16xf32>, %out: memref<16xf32>) {
+      %t = memref.alloc() : memref<16xf32>
+      ...
+    ```
+    After:
+    ```mlir
+    func.func @f(%a: memref<16xf32>, %out: memref<16xf32>, %pool: memref<64xi8>) {
+      %c0 = arith.constant 0 : index
+      %t = memref.view %pool[%c0][] : memref<64xi8> to memref<16xf32>
+      ...
+    ```
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "Alignment of every buffer in the pool, in bytes">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def TestMemoryPlan : Pass<"aotc-test-memory-plan", "mlir::func::FuncOp"> {
+  let summary = "Print the memory plan of each function (test only)";
+  let description = [{
+    Runs the pool planning analysis on a bufferized function without changing
+    it and prints one line per buffer (`size`, `offset`, lifetime) plus the
+    pool size and lower bound, for FileCheck.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// CPU lowering
+//===----------------------------------------------------------------------===//
+
+def OptimizeVectorTransfers : Pass<"aotc-optimize-vector-transfers",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Hoist loop-invariant vector transfers (register accumulators)";
+  let description = [{
+    After bufferization, hoists `vector.transfer_read`/`transfer_write` pairs
+    on the same buffer out of the loops that do not change their indices, so
+    matmul accumulators stay in registers across the reduction loop, and
+    forwards stores to loads.
+
+    Before:
+    ```mlir
+    scf.for %k = ... {
+      %acc = vector.transfer_read %C[%i, %j] ...
+      %r = vector.contract ... %acc
+      vector.transfer_write %r, %C[%i, %j] ...
+    }
+    ```
+    After:
+    ```mlir
+    %acc0 = vector.transfer_read %C[%i, %j] ...
+    %acc = scf.for %k = ... iter_args(%acc1 = %acc0) { ... scf.yield %r }
+    vector.transfer_write %acc, %C[%i, %j] ...
+    ```
+  }];
+}
+
+def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
+  let summary = "Lower high-level vector ops to 1-D vector arithmetic";
+  let description = [{
+    Progressively lowers `vector.contract` (to outer products / FMAs),
+    `vector.multi_reduction`, `vector.transpose`, `vector.broadcast`, masks
+    and transfers with permutation maps into 1-D vector operations that the
+    LLVM conversion handles directly.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def ApproximateMath : Pass<"aotc-approximate-math", "mlir::func::FuncOp"> {
+  let summary = "Replace f32 transcendental math ops by polynomial approximations";
+  let description = [{
+    Applies MLIR's polynomial approximations to `math.exp`, `math.tanh`,
+    `math.erf`, `math.log`, ... on f32 (scalars and vectors), so no libm call
+    remains inside a loop. f64 ops are left for libm.
+
+    Before: `%y = math.erf %x : vector<16xf32>`
+    After: a vector polynomial of `arith` ops, no calls.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::math::MathDialect"];
+}
+
+def BindOmpNumThreads : Pass<"aotc-bind-omp-num-threads", "mlir::func::FuncOp"> {
+  let summary = "Thread count of every omp.parallel from the entry point";
+  let description = [{
+    Appends an `i32` argument `num_threads` to each entry point (functions
+    with `aotc.entry`) and makes it the `num_threads` clause of every
+    `omp.parallel` in it, so the caller's `aot_cpu_stream_t` decides the
+    thread count without touching global OpenMP state.
+
+    Before:
+    ```mlir
+    func.func @f(%a: memref<4xf32>, %pool: memref<0xi8>) attributes {aotc.entry = ...} {
+      omp.parallel { ... }
+    ```
+    After:
+    ```mlir
+    func.func @f(%a: memref<4xf32>, %pool: memref<0xi8>, %n: i32) ... {
+      omp.parallel num_threads(%n : i32) { ... }
+    ```
+  }];
+  let dependentDialects = ["mlir::omp::OpenMPDialect"];
+}
+
+def EmitEntryPoints : Pass<"aotc-emit-entry-points", "mlir::ModuleOp"> {
+  let summary = "Generate the C ABI wrapper and NAME_info() of each entry point";
+  let description = [{
+    Runs on the LLVM dialect. For each `llvm.func @f` carrying `aotc.entry`
+    (signature: bare tensor pointers, the pool pointer, the thread count), it
+    renames the body `f_impl` with internal linkage and creates
+
+    ```c
+    aot_status_t f(const T *in..., T *out..., void *pool, size_t pool_bytes,
+                   aot_stream_t stream);
+    const aot_model_info_t *f_info(void);
+    ```
+
+    The wrapper checks every pointer (NULL, alignment), the pool (NULL,
+    alignment, size) and the stream (`struct_size`) before running, so an
+    error never writes an output, then calls the body with the stream's
+    thread count (or `omp_get_max_threads()`).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Target string stored in aot_model_info_t">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif // AOTC_TRANSFORMS_PASSES

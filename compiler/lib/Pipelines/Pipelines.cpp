@@ -1,0 +1,130 @@
+//===- Pipelines.cpp - aotc compilation pipelines ------------*- C++ -*-===//
+//
+// This file implements the aotc pipeline stages. Upstream passes are added by
+// their registered names (the same spelling a lit test uses); aotc passes
+// through their generated constructors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Pipelines/Pipelines.h"
+#include "aotc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir;
+
+namespace aotc {
+
+/// Appends upstream passes written in the textual pipeline syntax. The
+/// strings are constants of this file, so a parse error is a bug here.
+static void addPasses(OpPassManager &pm, StringRef pipeline) {
+  if (failed(parsePassPipeline(pipeline, pm)))
+    llvm::report_fatal_error("aotc: invalid built-in pipeline: " + pipeline);
+}
+
+void buildFrontendPipeline(OpPassManager &pm, const FrontendOptions &options) {
+  // Reject what cannot be compiled before anything changes the program.
+  pm.addPass(createVerifyInput());
+  // The ABI signature is fixed on the program as written.
+  AnnotateEntryPointsOptions annotate;
+  annotate.entryName = options.entryName;
+  pm.addPass(createAnnotateEntryPoints(annotate));
+  // TOSA to linalg/tensor/arith (upstream pipelines).
+  addPasses(pm, "func.func(tosa-to-linalg-named,tosa-to-linalg,"
+                "tosa-to-arith,tosa-to-tensor)");
+  // One function per entry point: calls are inlined, helpers removed.
+  addPasses(pm, "inline,symbol-dce,canonicalize,cse");
+}
+
+void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // Composite ops to linalg primitives, then producer/consumer fusion of
+  // elementwise ops into single generics.
+  fpm.addPass(createDecomposeOps());
+  addPasses(fpm, "linalg-fuse-elementwise-ops,canonicalize,cse");
+  // In-place elementwise updates of dead temporaries.
+  fpm.addPass(createReuseDeadInputs());
+  // Threads: one scf.forall per op with enough work.
+  DistributeToForallOptions distribute;
+  distribute.minWork = options.minParallelWork;
+  distribute.maxTiles = options.maxParallelTiles;
+  fpm.addPass(createDistributeToForall(distribute));
+  // Registers: static register tiles, vectorized.
+  TileAndVectorizeOptions vectorize;
+  vectorize.vectorBits = options.vectorBits;
+  fpm.addPass(createTileAndVectorize(vectorize));
+  addPasses(fpm, "canonicalize,cse");
+}
+
+void buildBufferizePipeline(OpPassManager &pm,
+                            const BufferizeOptions &options) {
+  // Destinations replace empty tensors wherever possible (no extra buffers).
+  addPasses(pm, "eliminate-empty-tensors");
+  // Function boundaries use contiguous, identity-layout memrefs: the
+  // caller's plain row-major pointers.
+  addPasses(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "
+                "function-boundary-type-conversion=identity-layout-map}");
+  // Results become caller-owned out-parameters, written in place.
+  addPasses(pm, "buffer-results-to-out-params{hoist-static-allocs=1},"
+                "canonicalize,cse");
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // No memrefCopy runtime calls: copies become loops.
+  fpm.addPass(createLowerCopies());
+  // Every scratch buffer becomes a view of the caller's pool.
+  PlanMemoryOptions plan;
+  plan.alignment = options.poolAlignment;
+  fpm.addPass(createPlanMemory(plan));
+}
+
+void buildCPULoweringPipeline(OpPassManager &pm,
+                              const CPULoweringOptions &options) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // Register-resident accumulators, then everything left in linalg to loops.
+  addPasses(fpm, "canonicalize,cse");
+  fpm.addPass(createOptimizeVectorTransfers());
+  addPasses(fpm, "convert-linalg-to-loops,fold-memref-alias-ops");
+  // Vectors down to 1-D, transcendental math to polynomials.
+  fpm.addPass(createLowerVectorOps());
+  addPasses(fpm, "convert-vector-to-scf{full-unroll=1},canonicalize");
+  fpm.addPass(createLowerVectorOps());
+  fpm.addPass(createApproximateMath());
+  // Threads: scf.forall -> scf.parallel -> omp.parallel + omp.wsloop, with
+  // the caller's thread count.
+  addPasses(fpm, "scf-forall-to-parallel");
+  addPasses(pm, "convert-scf-to-openmp");
+  pm.nest<func::FuncOp>().addPass(createBindOmpNumThreads());
+  // Everything to the LLVM dialect. Memrefs are lowered before scf-to-cf
+  // (alloca_scope regions); entry points use bare pointers.
+  addPasses(pm, "expand-strided-metadata,lower-affine,"
+                "finalize-memref-to-llvm,convert-scf-to-cf,"
+                "convert-vector-to-llvm{enable-x86vector=0},"
+                "convert-math-to-llvm,convert-math-to-libm,"
+                "convert-arith-to-llvm,convert-index-to-llvm,"
+                "convert-cf-to-llvm,"
+                "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+                "convert-openmp-to-llvm,reconcile-unrealized-casts,"
+                "canonicalize");
+  // The public C ABI around each entry point.
+  EmitEntryPointsOptions emit;
+  emit.target = options.target;
+  pm.addPass(createEmitEntryPoints(emit));
+}
+
+void registerPipelines() {
+  PassPipelineRegistration<FrontendOptions>(
+      "aotc-frontend", "aotc frontend: verify, TOSA to linalg, entry points",
+      buildFrontendPipeline);
+  PassPipelineRegistration<TensorOptions>(
+      "aotc-tensor", "aotc tensor stage: fusion, tiling, vectorization",
+      buildTensorPipeline);
+  PassPipelineRegistration<BufferizeOptions>(
+      "aotc-bufferize", "aotc bufferization and memory planning",
+      buildBufferizePipeline);
+  PassPipelineRegistration<CPULoweringOptions>(
+      "aotc-cpu-lowering", "aotc CPU lowering to the LLVM dialect",
+      buildCPULoweringPipeline);
+}
+
+} // namespace aotc

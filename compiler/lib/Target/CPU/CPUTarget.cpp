@@ -1,0 +1,195 @@
+//===- CPUTarget.cpp - Multicore CPU target ------------------*- C++ -*-===//
+//
+// This file implements the CPU target: OpenMP-parallel, vectorized LLVM code
+// emitted through LLVM's TargetMachine as a position-independent object.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Pipelines/Pipelines.h"
+#include "aotc/Target/Target.h"
+
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace aotc {
+
+Target::~Target() = default;
+
+namespace {
+
+class CPUTarget : public Target {
+public:
+  explicit CPUTarget(std::unique_ptr<llvm::TargetMachine> machine)
+      : machine(std::move(machine)) {}
+
+  std::string infoString() const override { return "cpu"; }
+
+  int64_t vectorBits() const override {
+    llvm::StringRef features = machine->getTargetFeatureString();
+    if (features.contains("+avx512f"))
+      return 512;
+    if (features.contains("+avx"))
+      return 256;
+    return 128;
+  }
+
+  void buildLoweringPipeline(OpPassManager &pm) const override {
+    CPULoweringOptions options;
+    options.target = infoString();
+    buildCPULoweringPipeline(pm, options);
+  }
+
+  llvm::Expected<TargetArtifacts> emit(ModuleOp module,
+                                       bool wantAssembly) const override;
+
+private:
+  std::unique_ptr<llvm::TargetMachine> machine;
+};
+
+/// Runs the LLVM O3 pipeline tuned for the target machine.
+void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(module, mam);
+}
+
+/// Emits an object file or assembly of `module` into a string.
+llvm::Expected<std::string> codegen(llvm::Module &module,
+                                    llvm::TargetMachine &machine,
+                                    llvm::CodeGenFileType type) {
+  llvm::SmallVector<char, 0> bytes;
+  llvm::raw_svector_ostream stream(bytes);
+  llvm::legacy::PassManager pm;
+  if (machine.addPassesToEmitFile(pm, stream, nullptr, type))
+    return llvm::createStringError("the target cannot emit this file type");
+  pm.run(module);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module,
+                                                bool wantAssembly) const {
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  module.getContext()->appendDialectRegistry(registry);
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context, "aotc");
+  if (!llvmModule)
+    return llvm::createStringError("translation to LLVM IR failed");
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+  // Code is generated for the requested CPU, features included.
+  for (llvm::Function &f : *llvmModule) {
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("target-cpu", machine->getTargetCPU());
+    f.addFnAttr("target-features", machine->getTargetFeatureString());
+  }
+  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
+    return llvm::createStringError("internal error: invalid LLVM IR");
+
+  optimize(*llvmModule, *machine);
+
+  TargetArtifacts artifacts;
+  llvm::raw_string_ostream ir(artifacts.llvmIR);
+  llvmModule->print(ir, nullptr);
+  if (wantAssembly) {
+    auto assembly =
+        codegen(*llvmModule, *machine, llvm::CodeGenFileType::AssemblyFile);
+    if (!assembly)
+      return assembly.takeError();
+    artifacts.assembly = std::move(*assembly);
+  }
+  auto object =
+      codegen(*llvmModule, *machine, llvm::CodeGenFileType::ObjectFile);
+  if (!object)
+    return object.takeError();
+  artifacts.object = std::move(*object);
+  return artifacts;
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Target>>
+createCPUTarget(const CPUTargetOptions &options) {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+
+  llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                                             : options.triple);
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("unknown target triple '" + triple.str() +
+                                   "': " + error);
+
+  std::string cpu = options.cpu;
+  std::string features = options.features;
+  bool host = cpu.empty() || cpu == "native";
+  if (host) {
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures hostFeatures;
+    for (const auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
+      hostFeatures.AddFeature(name, enabled);
+    if (!features.empty())
+      hostFeatures.AddFeature(features);
+    features = hostFeatures.getString();
+  }
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, cpu, features));
+  if (!subtarget || !subtarget->isCPUStringValid(cpu))
+    return llvm::createStringError("unknown CPU '" + cpu + "' for target '" +
+                                   triple.str() + "'");
+
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features, targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return llvm::createStringError("cannot create a target machine for '" +
+                                   triple.str() + "'");
+  return std::make_unique<CPUTarget>(std::move(machine));
+}
+
+} // namespace aotc

@@ -1,0 +1,344 @@
+//===- EmitEntryPoints.cpp - C ABI wrappers and info structs --*- C++ -*-===//
+//
+// This file implements the aotc-emit-entry-points pass. On the LLVM dialect,
+// each compiled entry point body gets the public C ABI of DESIGN.md §1: a
+// wrapper that validates every argument before any work (so an error never
+// writes an output) and a NAME_info() function returning a static
+// aot_model_info_t.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Transforms/EntryPoint.h"
+#include "aotc/Transforms/Passes.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_EMITENTRYPOINTS
+#include "aotc/Transforms/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+// Values of include/aot_abi/aot_abi.h.
+constexpr int32_t kAbiVersion = 1;
+constexpr int32_t kStatusInvalidArgument = 1;
+constexpr int32_t kStatusPoolTooSmall = 2;
+/// sizeof(aot_cpu_stream_t).
+constexpr int32_t kCpuStreamSize = 8;
+
+/// Emits the module-level globals and the wrapper of one entry point.
+class EntryPointEmitter {
+public:
+  EntryPointEmitter(ModuleOp module, StringRef target)
+      : module(module), ctx(module.getContext()), b(ctx), target(target),
+        loc(module.getLoc()) {
+    ptrType = LLVM::LLVMPointerType::get(ctx);
+    i32 = b.getI32Type();
+    i64 = b.getI64Type();
+  }
+
+  LogicalResult emit(LLVM::LLVMFuncOp impl);
+
+private:
+  Value constI32(int32_t v) {
+    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
+  }
+  Value constI64(int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  }
+  /// `status = cond ? code : status`.
+  Value selectStatus(Value cond, int32_t code, Value status) {
+    return LLVM::SelectOp::create(b, loc, cond, constI32(code), status);
+  }
+  /// True when `ptr` is NULL or not a multiple of `alignment`.
+  Value isNullOrMisaligned(Value ptr, int64_t alignment);
+
+  /// A private constant global holding `value` followed by a NUL byte.
+  LLVM::GlobalOp stringGlobal(StringRef name, StringRef value);
+  /// The `aot_tensor_info_t[]` global describing `tensors`.
+  LLVM::GlobalOp tensorInfoGlobal(StringRef name,
+                                  ArrayRef<aotc::TensorSignature> tensors);
+  /// `aggregate[position] = value`.
+  Value insertValue(Value aggregate, Value value, int64_t position) {
+    return LLVM::InsertValueOp::create(b, loc, aggregate, value,
+                                       ArrayRef<int64_t>{position});
+  }
+  Value addressOf(LLVM::GlobalOp global) {
+    return LLVM::AddressOfOp::create(b, loc, global);
+  }
+  void createInfoFunction(const aotc::EntryPointSignature &sig);
+  LogicalResult createWrapper(LLVM::LLVMFuncOp impl,
+                              const aotc::EntryPointSignature &sig,
+                              DictionaryAttr entryAttr);
+  LLVM::LLVMFuncOp getOrDeclare(StringRef name, Type result,
+                                ArrayRef<Type> params);
+
+  ModuleOp module;
+  MLIRContext *ctx;
+  OpBuilder b;
+  std::string target;
+  Location loc;
+  Type ptrType, i32, i64;
+};
+
+Value EntryPointEmitter::isNullOrMisaligned(Value ptr, int64_t alignment) {
+  Value asInt = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, asInt,
+                                      constI64(0));
+  if (alignment <= 1)
+    return isNull;
+  Value low = LLVM::AndOp::create(b, loc, asInt, constI64(alignment - 1));
+  Value misaligned = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                          low, constI64(0));
+  return LLVM::OrOp::create(b, loc, isNull, misaligned);
+}
+
+LLVM::GlobalOp EntryPointEmitter::stringGlobal(StringRef name,
+                                               StringRef value) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  std::string bytes = (value + Twine('\0')).str();
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
+  return LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                LLVM::Linkage::Internal, name,
+                                b.getStringAttr(bytes));
+}
+
+LLVM::GlobalOp
+EntryPointEmitter::tensorInfoGlobal(StringRef name,
+                                    ArrayRef<aotc::TensorSignature> tensors) {
+  // One global per name string and shape array, then the struct array.
+  SmallVector<std::pair<LLVM::GlobalOp, LLVM::GlobalOp>> parts;
+  for (auto [i, t] : llvm::enumerate(tensors)) {
+    std::string prefix = (name + "_" + Twine(i)).str();
+    LLVM::GlobalOp nameGlobal = stringGlobal(prefix + "_name", t.name);
+    LLVM::GlobalOp shapeGlobal;
+    if (!t.shape.empty()) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(module.getBody());
+      auto type = LLVM::LLVMArrayType::get(i64, t.shape.size());
+      auto value = DenseElementsAttr::get(
+          RankedTensorType::get({(int64_t)t.shape.size()}, i64),
+          ArrayRef<int64_t>(t.shape));
+      shapeGlobal = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                           LLVM::Linkage::Internal,
+                                           prefix + "_shape", value);
+    }
+    parts.push_back({nameGlobal, shapeGlobal});
+  }
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  // struct aot_tensor_info_t { const char *; int32_t; int32_t; const int64_t *; }
+  auto infoType =
+      LLVM::LLVMStructType::getLiteral(ctx, {ptrType, i32, i32, ptrType});
+  auto arrayType = LLVM::LLVMArrayType::get(infoType, tensors.size());
+  auto global =
+      LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
+                             LLVM::Linkage::Internal, name, Attribute());
+  Block *init = b.createBlock(&global.getInitializerRegion());
+  b.setInsertionPointToStart(init);
+  Value array = LLVM::UndefOp::create(b, loc, arrayType);
+  for (auto [i, t] : llvm::enumerate(tensors)) {
+    auto [nameGlobal, shapeGlobal] = parts[i];
+    Value info = LLVM::UndefOp::create(b, loc, infoType);
+    info = insertValue(info, addressOf(nameGlobal), 0);
+    info = insertValue(info, constI32(aotc::dtypeCode(t.dtype)), 1);
+    info = insertValue(info, constI32(t.shape.size()), 2);
+    Value shape = shapeGlobal ? addressOf(shapeGlobal)
+                              : LLVM::ZeroOp::create(b, loc, ptrType);
+    info = insertValue(info, shape, 3);
+    array = insertValue(array, info, i);
+  }
+  LLVM::ReturnOp::create(b, loc, array);
+  return global;
+}
+
+void EntryPointEmitter::createInfoFunction(
+    const aotc::EntryPointSignature &sig) {
+  std::string prefix = "__aotc_" + sig.name;
+  LLVM::GlobalOp nameGlobal = stringGlobal(prefix + "_name", sig.name);
+  LLVM::GlobalOp targetGlobal = stringGlobal(prefix + "_target", target);
+  LLVM::GlobalOp inputs = tensorInfoGlobal(prefix + "_inputs", sig.inputs);
+  LLVM::GlobalOp outputs = tensorInfoGlobal(prefix + "_outputs", sig.outputs);
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  // struct aot_model_info_t, field by field (natural C alignment).
+  auto infoType = LLVM::LLVMStructType::getLiteral(
+      ctx, {i32, ptrType, ptrType, i32, i32, ptrType, ptrType, i64, i32});
+  auto global =
+      LLVM::GlobalOp::create(b, loc, infoType, /*isConstant=*/true,
+                             LLVM::Linkage::Internal, prefix + "_info",
+                             Attribute());
+  b.setInsertionPointToStart(b.createBlock(&global.getInitializerRegion()));
+  Value info = LLVM::UndefOp::create(b, loc, infoType);
+  SmallVector<Value> fields = {
+      constI32(kAbiVersion),       addressOf(nameGlobal),
+      addressOf(targetGlobal),     constI32(sig.inputs.size()),
+      constI32(sig.outputs.size()), addressOf(inputs),
+      addressOf(outputs),          constI64(sig.poolBytes),
+      constI32(sig.poolAlignment)};
+  for (auto [i, field] : llvm::enumerate(fields))
+    info = insertValue(info, field, i);
+  LLVM::ReturnOp::create(b, loc, info);
+
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = LLVM::LLVMFuncOp::create(
+      b, loc, sig.name + "_info", LLVM::LLVMFunctionType::get(ptrType, {}));
+  b.setInsertionPointToStart(func.addEntryBlock(b));
+  LLVM::ReturnOp::create(b, loc, addressOf(global));
+}
+
+LLVM::LLVMFuncOp EntryPointEmitter::getOrDeclare(StringRef name, Type result,
+                                                 ArrayRef<Type> params) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, loc, name,
+                                  LLVM::LLVMFunctionType::get(result, params));
+}
+
+LogicalResult
+EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
+                                 const aotc::EntryPointSignature &sig,
+                                 DictionaryAttr entryAttr) {
+  size_t numTensors = sig.inputs.size() + sig.outputs.size();
+  ArrayRef<Type> implParams = impl.getFunctionType().getParams();
+  if (implParams.size() != numTensors + 2 ||
+      !llvm::all_of(implParams.drop_back(),
+                    [](Type t) { return isa<LLVM::LLVMPointerType>(t); }) ||
+      !implParams.back().isInteger(32))
+    return impl.emitError("entry point body does not have the expected "
+                          "signature (tensor pointers..., pool, num_threads)");
+
+  LLVM::LLVMFuncOp maxThreads = getOrDeclare("omp_get_max_threads", i32, {});
+
+  // aot_status_t NAME(T *tensors..., void *pool, size_t pool_bytes,
+  //                   aot_stream_t stream)
+  SmallVector<Type> params(numTensors + 1, ptrType);
+  params.push_back(i64);
+  params.push_back(ptrType);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(impl);
+  auto wrapper = LLVM::LLVMFuncOp::create(
+      b, loc, sig.name, LLVM::LLVMFunctionType::get(i32, params));
+  wrapper->setAttr(aotc::kEntryAttrName, entryAttr);
+  Block *entry = wrapper.addEntryBlock(b);
+  Region &body = wrapper.getBody();
+  Block *checkStream = new Block(), *loadStream = new Block(),
+        *run = new Block(), *done = new Block();
+  body.push_back(checkStream);
+  body.push_back(loadStream);
+  body.push_back(run);
+  body.push_back(done);
+  Value runThreads = run->addArgument(i32, loc);
+  Value status = done->addArgument(i32, loc);
+
+  // Arguments: INVALID_ARGUMENT outranks POOL_TOO_SMALL.
+  b.setInsertionPointToStart(entry);
+  Value pool = wrapper.getArgument(numTensors);
+  Value poolBytes = wrapper.getArgument(numTensors + 1);
+  Value stream = wrapper.getArgument(numTensors + 2);
+  Value code = constI32(0);
+  if (sig.poolBytes > 0) {
+    Value tooSmall = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult,
+                                          poolBytes, constI64(sig.poolBytes));
+    code = selectStatus(tooSmall, kStatusPoolTooSmall, code);
+    code = selectStatus(isNullOrMisaligned(pool, sig.poolAlignment),
+                        kStatusInvalidArgument, code);
+  }
+  auto tensors = llvm::concat<const aotc::TensorSignature>(sig.inputs,
+                                                           sig.outputs);
+  for (auto [i, t] : llvm::enumerate(tensors))
+    code = selectStatus(
+        isNullOrMisaligned(wrapper.getArgument(i), aotc::dtypeBytes(t.dtype)),
+        kStatusInvalidArgument, code);
+  Value bad = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, code,
+                                   constI32(0));
+  LLVM::CondBrOp::create(b, loc, bad, done, ValueRange{code}, checkStream,
+                         ValueRange{});
+
+  // Stream: NULL means the OpenMP default thread count.
+  b.setInsertionPointToStart(checkStream);
+  Value streamIsNull = LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::eq, stream,
+      LLVM::ZeroOp::create(b, loc, ptrType));
+  LLVM::CondBrOp::create(b, loc, streamIsNull, run, ValueRange{constI32(0)},
+                         loadStream, ValueRange{});
+
+  // aot_cpu_stream_t { uint32_t struct_size; int32_t num_threads; }
+  b.setInsertionPointToStart(loadStream);
+  Value structSize = LLVM::LoadOp::create(b, loc, i32, stream, /*align=*/4);
+  Value threadsPtr = LLVM::GEPOp::create(b, loc, ptrType, i32, stream,
+                                         ArrayRef<LLVM::GEPArg>{1});
+  Value threads = LLVM::LoadOp::create(b, loc, i32, threadsPtr, /*align=*/4);
+  Value badSize = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                       structSize, constI32(kCpuStreamSize));
+  LLVM::CondBrOp::create(b, loc, badSize, done,
+                         ValueRange{constI32(kStatusInvalidArgument)}, run,
+                         ValueRange{threads});
+
+  b.setInsertionPointToStart(run);
+  Value useDefault = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::sle,
+                                          runThreads, constI32(0));
+  Value defaultThreads =
+      LLVM::CallOp::create(b, loc, maxThreads, ValueRange{}).getResult();
+  Value numThreads =
+      LLVM::SelectOp::create(b, loc, useDefault, defaultThreads, runThreads);
+  SmallVector<Value> callArgs;
+  for (size_t i = 0; i <= numTensors; ++i)
+    callArgs.push_back(wrapper.getArgument(i));
+  callArgs.push_back(numThreads);
+  LLVM::CallOp::create(b, loc, impl, callArgs);
+  LLVM::BrOp::create(b, loc, ValueRange{constI32(0)}, done);
+
+  b.setInsertionPointToStart(done);
+  LLVM::ReturnOp::create(b, loc, status);
+  return success();
+}
+
+LogicalResult EntryPointEmitter::emit(LLVM::LLVMFuncOp impl) {
+  std::optional<aotc::EntryPointSignature> sig = aotc::readEntryPoint(impl);
+  if (!sig)
+    return failure();
+  if (!impl->hasAttr(aotc::kPoolAttrName))
+    return impl.emitError("entry point has no memory plan (aotc.pool)");
+  auto entryAttr = impl->getAttrOfType<DictionaryAttr>(aotc::kEntryAttrName);
+  // The body keeps its code under an internal name; the public symbol is the
+  // checking wrapper.
+  std::string implName = "__aotc_" + sig->name + "_impl";
+  if (failed(SymbolTable::replaceAllSymbolUses(
+          impl, StringAttr::get(ctx, implName), module)))
+    return failure();
+  SymbolTable::setSymbolName(impl, implName);
+  impl.setLinkage(LLVM::Linkage::Internal);
+  impl->removeAttr(aotc::kEntryAttrName);
+  if (failed(createWrapper(impl, *sig, entryAttr)))
+    return failure();
+  createInfoFunction(*sig);
+  return success();
+}
+
+struct EmitEntryPointsPass
+    : aotc::impl::EmitEntryPointsBase<EmitEntryPointsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<LLVM::LLVMFuncOp> entries;
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (func->hasAttr(aotc::kEntryAttrName) && !func.isExternal())
+        entries.push_back(func);
+    EntryPointEmitter emitter(module, target);
+    for (LLVM::LLVMFuncOp func : entries)
+      if (failed(emitter.emit(func)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,87 @@
+//===- PlanMemory.cpp - Apply the pool plan to an entry point -*- C++ -*-===//
+//
+// This file implements the aotc-plan-memory pass: every scratch allocation of
+// an entry point becomes a view into one caller-provided pool argument, at the
+// offset the planner assigned.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Transforms/BufferLifetimes.h"
+#include "aotc/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_PLANMEMORY
+#include "aotc/Transforms/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+struct PlanMemoryPass : aotc::impl::PlanMemoryBase<PlanMemoryPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (!func->hasAttr(aotc::kEntryAttrName) || func.isExternal())
+      return;
+    if (func->hasAttr(aotc::kPoolAttrName)) {
+      func.emitError("the memory plan was already applied");
+      return signalPassFailure();
+    }
+    FailureOr<aotc::BufferLifetimes> lifetimes =
+        aotc::computeBufferLifetimes(func);
+    if (failed(lifetimes))
+      return signalPassFailure();
+    aotc::MemoryPlan plan = aotc::planMemory(lifetimes->requests, alignment);
+    std::string problem =
+        aotc::verifyMemoryPlan(lifetimes->requests, plan, alignment);
+    if (!problem.empty()) {
+      func.emitError("internal error: invalid memory plan: ") << problem;
+      return signalPassFailure();
+    }
+
+    // The pool is the last argument: memref<poolBytes x i8>.
+    MLIRContext *ctx = &getContext();
+    OpBuilder b(ctx);
+    auto poolType = MemRefType::get({plan.poolBytes}, b.getI8Type());
+    unsigned poolIndex = func.getNumArguments();
+    if (failed(func.insertArgument(poolIndex, poolType,
+                                   b.getDictionaryAttr({b.getNamedAttr(
+                                       aotc::kTensorNameAttrName,
+                                       b.getStringAttr("pool"))}),
+                                   func.getLoc())))
+      return signalPassFailure();
+    Value pool = func.getArgument(poolIndex);
+
+    SmallVector<Attribute> buffers;
+    for (auto [alloc, request, offset] :
+         llvm::zip_equal(lifetimes->allocs, lifetimes->requests,
+                         plan.offsets)) {
+      b.setInsertionPoint(alloc);
+      Value byteShift = b.create<arith::ConstantIndexOp>(alloc.getLoc(), offset);
+      auto view = b.create<memref::ViewOp>(alloc.getLoc(), alloc.getType(),
+                                           pool, byteShift, ValueRange{});
+      // Deallocations of pool views are meaningless: the caller owns it.
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        if (isa<memref::DeallocOp>(user))
+          user->erase();
+      alloc.replaceAllUsesWith(view.getResult());
+      alloc.erase();
+      buffers.push_back(b.getDenseI64ArrayAttr(
+          {request.size, offset, request.start, request.end}));
+    }
+    func->setAttr(
+        aotc::kPoolAttrName,
+        b.getDictionaryAttr(
+            {b.getNamedAttr("alignment", b.getI64IntegerAttr(alignment)),
+             b.getNamedAttr("bytes", b.getI64IntegerAttr(plan.poolBytes)),
+             b.getNamedAttr("lower_bound",
+                            b.getI64IntegerAttr(plan.lowerBound)),
+             b.getNamedAttr("buffers", b.getArrayAttr(buffers))}));
+  }
+};
+
+} // namespace

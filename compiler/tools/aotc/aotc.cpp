@@ -1,0 +1,323 @@
+//===- aotc.cpp - The aotc command line compiler -------------*- C++ -*-===//
+//
+// This file implements `aotc`, the user-facing compiler: MLIR tensor program
+// in, relocatable object + C header (+ manifest, IR dumps, memory report)
+// out. Nothing is written to the output directory unless every stage
+// succeeded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Emit/Emitters.h"
+#include "aotc/Pipelines/Pipelines.h"
+#include "aotc/Target/Target.h"
+#include "aotc/Transforms/EntryPoint.h"
+#include "aotc/Transforms/Passes.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+static cl::OptionCategory aotcCategory("aotc options");
+
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir>"),
+                                          cl::Required, cl::cat(aotcCategory));
+static cl::opt<std::string>
+    targetName("target", cl::desc("Target: cpu (cuda and hip: later)"),
+               cl::init("cpu"), cl::cat(aotcCategory));
+static cl::opt<std::string>
+    artifactName("name",
+                 cl::desc("Name of the output files, and of the entry point "
+                          "when the module has one public function "
+                          "(default: the input file's stem)"),
+                 cl::cat(aotcCategory));
+static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
+                                      cl::value_desc("dir"), cl::init("."),
+                                      cl::cat(aotcCategory));
+static cl::list<std::string>
+    emitKinds("emit",
+              cl::desc("What to write: obj,header,json,mlir,llvm,asm "
+                       "(default obj,header)"),
+              cl::CommaSeparated, cl::cat(aotcCategory));
+static cl::opt<std::string>
+    dumpDir("dump-dir", cl::desc("Write the IR after every stage to <dir>"),
+            cl::value_desc("dir"), cl::cat(aotcCategory));
+static cl::opt<std::string> mcpu("mcpu",
+                                 cl::desc("Target CPU (default: the host)"),
+                                 cl::cat(aotcCategory));
+static cl::opt<std::string>
+    mtriple("mtriple", cl::desc("Target triple (default: the host)"),
+            cl::cat(aotcCategory));
+static cl::opt<std::string>
+    mattr("mattr", cl::desc("Extra target features, e.g. +avx2,-avx512f"),
+          cl::cat(aotcCategory));
+static cl::opt<std::string> memoryReport(
+    "memory-report",
+    cl::desc("Write the pool size, lower bound and buffers as JSON to <file>"),
+    cl::value_desc("file"), cl::cat(aotcCategory));
+static cl::opt<bool> verbose("v", cl::desc("Print per-stage timings"),
+                             cl::cat(aotcCategory));
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Files to write once everything succeeded: path -> contents.
+using PendingOutputs = std::vector<std::pair<std::string, std::string>>;
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "aotc: error: " << message << "\n";
+  return 1;
+}
+
+/// Writes `text` to `path` atomically (temporary file + rename).
+llvm::Error writeFile(llvm::StringRef path, llvm::StringRef text) {
+  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << text;
+    return llvm::Error::success();
+  });
+}
+
+class Compiler {
+public:
+  Compiler(MLIRContext &context, aotc::Target &target, std::string name)
+      : context(context), target(target), name(std::move(name)) {}
+
+  /// Runs one stage and dumps its result as `<name>.<suffix>`.
+  LogicalResult runStage(ModuleOp module, llvm::StringRef suffix,
+                         llvm::function_ref<void(OpPassManager &)> build) {
+    auto start = std::chrono::steady_clock::now();
+    PassManager pm(&context);
+    build(pm);
+    if (failed(pm.run(module)))
+      return failure();
+    report(suffix, start);
+    return dump(suffix, [&](llvm::raw_ostream &os) { module.print(os); });
+  }
+
+  /// Writes a dump file when --dump-dir is set.
+  LogicalResult dump(llvm::StringRef suffix,
+                     llvm::function_ref<void(llvm::raw_ostream &)> print) {
+    if (dumpDir.empty())
+      return success();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    print(os);
+    llvm::SmallString<256> path(dumpDir);
+    llvm::sys::path::append(path, name + "." + suffix);
+    if (llvm::Error e = writeFile(path, text)) {
+      fail("cannot write '" + path + "': " + llvm::toString(std::move(e)));
+      return failure();
+    }
+    return success();
+  }
+
+  void report(llvm::StringRef stage,
+              std::chrono::steady_clock::time_point start) {
+    if (!verbose)
+      return;
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    llvm::errs() << llvm::format("aotc: %-18s %9.1f ms\n",
+                                 stage.str().c_str(), ms);
+  }
+
+private:
+  MLIRContext &context;
+  aotc::Target &target;
+  std::string name;
+};
+
+int compile() {
+  // Option checks first: nothing is parsed or written on a bad command line.
+  llvm::StringSet<> emit;
+  for (const std::string &kind : emitKinds) {
+    if (!llvm::is_contained({"obj", "header", "json", "mlir", "llvm", "asm"},
+                            kind))
+      return fail("unknown --emit kind '" + kind +
+                  "' (expected obj, header, json, mlir, llvm, asm)");
+    emit.insert(kind);
+  }
+  if (emit.empty()) {
+    emit.insert("obj");
+    emit.insert("header");
+  }
+  if (targetName != "cpu")
+    return fail("unknown target '" + targetName +
+                "' (supported: cpu; cuda and hip are not available yet)");
+  std::string name = artifactName;
+  if (name.empty())
+    name = llvm::sys::path::stem(inputFilename).str();
+  if (!aotc::isValidCIdentifier(name))
+    return fail("--name '" + name + "' is not a valid C identifier");
+
+  auto target = aotc::createCPUTarget({mtriple, mcpu, mattr});
+  if (!target)
+    return fail(llvm::toString(target.takeError()));
+
+  if (!dumpDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(dumpDir))
+      return fail("cannot create --dump-dir '" + dumpDir +
+                  "': " + ec.message());
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFilename, &errorMessage);
+  if (!file)
+    return fail("cannot read '" + inputFilename + "': " + errorMessage);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+
+  Compiler compiler(context, **target, name);
+  auto start = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  compiler.report("parse", start);
+  if (failed(compiler.dump("input.mlir",
+                           [&](llvm::raw_ostream &os) { module->print(os); })))
+    return 1;
+
+  aotc::FrontendOptions frontend;
+  frontend.entryName = name;
+  aotc::TensorOptions tensor;
+  tensor.vectorBits = (*target)->vectorBits();
+  aotc::BufferizeOptions bufferize;
+  if (failed(compiler.runStage(*module, "linalg.mlir",
+                               [&](OpPassManager &pm) {
+                                 aotc::buildFrontendPipeline(pm, frontend);
+                               })) ||
+      failed(compiler.runStage(*module, "tiled.mlir",
+                               [&](OpPassManager &pm) {
+                                 aotc::buildTensorPipeline(pm, tensor);
+                               })) ||
+      failed(compiler.runStage(*module, "bufferized.mlir",
+                               [&](OpPassManager &pm) {
+                                 aotc::buildBufferizePipeline(pm, bufferize);
+                               })))
+    return 1;
+
+  // The ABI view of every entry point, with its memory plan.
+  std::vector<aotc::EntryPointSignature> entries;
+  for (Operation &op : module->getBody()->getOperations())
+    if (auto sig = aotc::readEntryPoint(&op))
+      entries.push_back(std::move(*sig));
+
+  if (failed(compiler.runStage(*module, "llvm.mlir", [&](OpPassManager &pm) {
+        (*target)->buildLoweringPipeline(pm);
+      })))
+    return 1;
+
+  start = std::chrono::steady_clock::now();
+  auto artifacts = (*target)->emit(*module, emit.contains("asm") ||
+                                                !dumpDir.empty());
+  if (!artifacts)
+    return fail(llvm::toString(artifacts.takeError()));
+  compiler.report("llvm codegen", start);
+  if (failed(compiler.dump("ll", [&](llvm::raw_ostream &os) {
+        os << artifacts->llvmIR;
+      })) ||
+      failed(compiler.dump("s", [&](llvm::raw_ostream &os) {
+        os << artifacts->assembly;
+      })))
+    return 1;
+
+  // Everything succeeded: assemble the outputs, then write them.
+  aotc::ArtifactInfo info{name, (*target)->infoString()};
+  PendingOutputs outputs;
+  auto outputPath = [&](llvm::StringRef extension) {
+    llvm::SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, name + extension);
+    return std::string(path);
+  };
+  if (emit.contains("obj"))
+    outputs.push_back({outputPath(".o"), artifacts->object});
+  if (emit.contains("header"))
+    outputs.push_back({outputPath(".h"), aotc::emitHeader(info, entries)});
+  if (emit.contains("json"))
+    outputs.push_back(
+        {outputPath(".json"),
+         llvm::formatv("{0:2}\n", aotc::emitManifest(info, entries)).str()});
+  if (emit.contains("mlir")) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    outputs.push_back({outputPath(".mlir"), text});
+  }
+  if (emit.contains("llvm"))
+    outputs.push_back({outputPath(".ll"), artifacts->llvmIR});
+  if (emit.contains("asm"))
+    outputs.push_back({outputPath(".s"), artifacts->assembly});
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+    return fail("cannot create output directory '" + outputDir +
+                "': " + ec.message());
+  if (!memoryReport.empty())
+    outputs.push_back(
+        {memoryReport,
+         llvm::formatv("{0:2}\n", aotc::emitMemoryReport(info, entries))
+             .str()});
+  std::vector<std::string> written;
+  for (const auto &[path, text] : outputs) {
+    if (llvm::Error e = writeFile(path, text)) {
+      // Leave no partial artifact set behind.
+      for (const std::string &done : written)
+        llvm::sys::fs::remove(done);
+      return fail("cannot write '" + path + "': " +
+                  llvm::toString(std::move(e)));
+    }
+    written.push_back(path);
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "aotc 0.1.0 (ABI version 1, LLVM/MLIR " LLVM_VERSION_STRING ")\n";
+  });
+  cl::HideUnrelatedOptions(aotcCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "aotc: ahead-of-time compiler for tensor programs\n\n"
+      "  aotc model.mlir --target=cpu --name=model -o out/\n"
+      "writes out/model.o and out/model.h (see docs/contracts.md)\n");
+  return compile();
+}

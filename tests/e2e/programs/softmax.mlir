@@ -1,0 +1,7 @@
+// softmax: linalg.softmax over the last dimension of x [8, 128] (f32).
+func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
+  %empty = tensor.empty() : tensor<8x128xf32>
+  %y = linalg.softmax dimension(1) ins(%x : tensor<8x128xf32>)
+                                   outs(%empty : tensor<8x128xf32>) -> tensor<8x128xf32>
+  return %y : tensor<8x128xf32>
+}

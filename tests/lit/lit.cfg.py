@@ -1,0 +1,18 @@
+# -*- Python -*- lit configuration for aotc's FileCheck tests.
+import os
+import lit.formats
+
+config.name = "aotc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.aotc_obj_root, "tests", "lit")
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py"]
+
+path = [os.path.join(config.aotc_tools_dir, "aotc"),
+        os.path.join(config.aotc_tools_dir, "aotc-opt"),
+        config.llvm_tools_dir]
+config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%cc", config.c_compiler))
+config.substitutions.append(("%aotc_include", os.path.join(config.aotc_src_root, "include")))
+config.substitutions.append(("%aotc_runtime", os.path.join(config.aotc_obj_root, "runtime")))
