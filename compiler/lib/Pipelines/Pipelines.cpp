@@ -33,7 +33,7 @@ void buildFrontendPipeline(OpPassManager &pm, const FrontendOptions &options) {
   pm.addPass(createAnnotateEntryPoints(annotate));
   // TOSA to linalg/tensor/arith (upstream pipelines).
   addPasses(pm, "func.func(tosa-to-linalg-named,tosa-to-linalg,"
-                "tosa-to-arith,tosa-to-tensor)");
+                "tosa-to-arith{include-apply-rescale=1},tosa-to-tensor)");
   // One function per entry point: calls are inlined, helpers removed.
   addPasses(pm, "inline,symbol-dce,canonicalize,cse");
 }
@@ -66,9 +66,11 @@ void buildBufferizePipeline(OpPassManager &pm,
   // caller's plain row-major pointers.
   addPasses(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "
                 "function-boundary-type-conversion=identity-layout-map}");
-  // Results become caller-owned out-parameters, written in place.
-  addPasses(pm, "buffer-results-to-out-params{hoist-static-allocs=1},"
-                "canonicalize,cse");
+  // Results become caller-owned out-parameters, written in place
+  // (canonicalization first forwards loop-carried buffers to their
+  // allocations, so the allocation itself is replaced by the out-parameter).
+  addPasses(pm, "canonicalize,buffer-results-to-out-params{hoist-static-allocs=1 "
+                "modify-public-functions=1},canonicalize,cse");
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   // No memrefCopy runtime calls: copies become loops.
   fpm.addPass(createLowerCopies());
@@ -102,7 +104,7 @@ void buildCPULoweringPipeline(OpPassManager &pm,
                 "convert-vector-to-llvm{enable-x86vector=0},"
                 "convert-math-to-llvm,convert-math-to-libm,"
                 "convert-arith-to-llvm,convert-index-to-llvm,"
-                "convert-cf-to-llvm,"
+                "convert-cf-to-llvm,convert-ub-to-llvm,"
                 "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
                 "convert-openmp-to-llvm,reconcile-unrealized-casts,"
                 "canonicalize");

@@ -25,6 +25,11 @@ struct LowerCopiesPass : aotc::impl::LowerCopiesBase<LowerCopiesPass> {
     getOperation().walk([&](memref::CopyOp op) { copies.push_back(op); });
     OpBuilder b(&getContext());
     for (memref::CopyOp copy : copies) {
+      // A tile written in place and "copied" onto itself is a no-op.
+      if (copy.getSource() == copy.getTarget()) {
+        copy.erase();
+        continue;
+      }
       b.setInsertionPoint(copy);
       linalg::makeMemRefCopyOp(b, copy.getLoc(), copy.getSource(),
                                copy.getTarget());

@@ -17,6 +17,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -310,6 +311,9 @@ int compile() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Pipelines name upstream passes textually: they must be registered.
+  registerAllPasses();
+  aotc::registerAotcPasses();
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "aotc 0.1.0 (ABI version 1, LLVM/MLIR " LLVM_VERSION_STRING ")\n";
   });
