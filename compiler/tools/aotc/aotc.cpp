@@ -194,6 +194,9 @@ int compile() {
   registerAllExtensions(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics name file:line:col and the op; the generic dump of the op
+  // that MLIR appends by default is noise for users.
+  context.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+#===- scripts/common.sh - Shared set-up for demo.sh and test.sh ----------===#
+#
+# Installs what aotc needs from Debian's packages (only what is missing),
+# then configures and builds the project with CMake + Ninja (+ ccache).
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+
+AOTC_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+AOTC_BUILD="${AOTC_BUILD:-$AOTC_ROOT/build}"
+
+AOTC_PACKAGES=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 libomp-22-dev
+  llvm-22-tools libclang-rt-22-dev
+  libgtest-dev libbenchmark-dev
+  python3-numpy
+  cmake ninja-build ccache
+)
+
+aotc_install_deps() {
+  local missing=()
+  for p in "${AOTC_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    echo "== dependencies: all installed"
+    return
+  fi
+  echo "== installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+aotc_build() {
+  echo "== configuring in $AOTC_BUILD"
+  cmake -G Ninja -S "$AOTC_ROOT" -B "$AOTC_BUILD" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    "$@" >/dev/null
+  echo "== building"
+  ninja -C "$AOTC_BUILD"
+}

@@ -1,0 +1,171 @@
+// RUN: aotc-opt %s -split-input-file -aotc-verify-input | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -verify-diagnostics -aotc-verify-input -o /dev/null
+
+// Programs aotc can compile pass through unchanged.
+
+// CHECK-LABEL: func.func @supported
+// CHECK-SAME:    %{{.*}}: tensor<2x3xf32>, %{{.*}}: tensor<i64>
+// CHECK:         tosa.abs
+// CHECK:         linalg.generic
+// CHECK:         math.exp
+// CHECK:         tensor.extract_slice
+// CHECK:         return
+func.func @supported(%a: tensor<2x3xf32>, %b: tensor<i64>) -> (tensor<2x3xf32>, tensor<1x3xf32>) {
+  %0 = tosa.abs %a : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %e = tensor.empty() : tensor<2x3xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.exp %in : f32
+    linalg.yield %x : f32
+  } -> tensor<2x3xf32>
+  %2 = tensor.extract_slice %1[0, 0] [1, 3] [1, 1] : tensor<2x3xf32> to tensor<1x3xf32>
+  return %1, %2 : tensor<2x3xf32>, tensor<1x3xf32>
+}
+
+// -----
+
+// Every supported element type, and a private helper beside the entry point.
+
+// CHECK-LABEL: func.func @all_dtypes
+// CHECK-LABEL: func.func private @helper
+func.func @all_dtypes(%a: tensor<1xf16>, %b: tensor<1xbf16>, %c: tensor<1xf32>,
+                      %d: tensor<1xf64>, %e: tensor<1xi1>, %f: tensor<1xi8>,
+                      %g: tensor<1xi16>, %h: tensor<1xi32>, %i: tensor<1xi64>) -> tensor<1xf32> {
+  %0 = func.call @helper(%c) : (tensor<1xf32>) -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+}
+func.func private @helper(%c: tensor<1xf32>) -> tensor<1xf32> {
+  return %c : tensor<1xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 has dynamic shape 'tensor<?xf32>'; dynamic shapes are not supported yet}}
+func.func @dynamic_argument(%a: tensor<?xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<0.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result 0 has dynamic shape 'tensor<4x?xf32>'}}
+func.func @dynamic_result(%a: tensor<4x4xf32>) -> tensor<4x?xf32> {
+  %0 = tensor.cast %a : tensor<4x4xf32> to tensor<4x?xf32>
+  return %0 : tensor<4x?xf32>
+}
+
+// -----
+
+func.func @dynamic_value(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tensor.cast' op result 0 has dynamic shape 'tensor<?xf32>'}}
+  %0 = tensor.cast %a : tensor<4xf32> to tensor<?xf32>
+  %1 = tensor.cast %0 : tensor<?xf32> to tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 is unranked ('tensor<*xf32>'); only ranked tensors are supported}}
+func.func @unranked(%a: tensor<*xf32>) -> tensor<4xf32> {
+  %0 = tensor.cast %a : tensor<*xf32> to tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @memref_load(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unsupported op 'bufferization.to_buffer': aotc accepts func, arith, math, tensor, linalg and tosa ops}}
+  %m = bufferization.to_buffer %a : tensor<4xf32> to memref<4xf32>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{unsupported op 'memref.load'}}
+  %x = memref.load %m[%c0] : memref<4xf32>
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+func.func @scf_loop(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{unsupported op 'scf.for'}}
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %a) -> tensor<4xf32> {
+    // Ops nested in a rejected op are not reported again.
+    %m = bufferization.to_buffer %t : tensor<4xf32> to memref<4xf32>
+    scf.yield %t : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+2 {{argument 0 has unsupported element type 'i4' in 'tensor<4xi4>'}}
+// expected-error @+1 {{result 0 has unsupported element type 'i4' in 'tensor<4xi4>'}}
+func.func @int4(%a: tensor<4xi4>) -> tensor<4xi4> {
+  return %a : tensor<4xi4>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 has unsupported element type 'complex<f32>'}}
+func.func @complex(%a: tensor<4xcomplex<f32>>) -> tensor<4xf32> {
+  %c = arith.constant dense<0.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+func.func @index_value(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'arith.constant' op result 0 has unsupported element type 'index' in 'tensor<4xindex>'}}
+  %c = arith.constant dense<0> : tensor<4xindex>
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 1 has type 'memref<4xf32>'; entry point arguments must be tensors}}
+func.func @memref_argument(%a: tensor<4xf32>, %m: memref<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 has type 'f32'; entry point arguments must be tensors}}
+func.func @scalar_argument(%a: f32) -> tensor<4xf32> {
+  %c = arith.constant dense<0.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result 0 has type 'i32'; entry point results must be tensors}}
+func.func @scalar_result(%a: tensor<4xf32>) -> i32 {
+  %c = arith.constant 0 : i32
+  return %c : i32
+}
+
+// -----
+
+// expected-error @+1 {{function 'external' has no body; external functions are not supported}}
+func.func private @external(tensor<4xf32>) -> tensor<4xf32>
+func.func @uses_external(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = call @external(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{the module has no public function with a body; nothing to compile}}
+module {
+  func.func private @only_private(%a: tensor<4xf32>) -> tensor<4xf32> {
+    return %a : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{the module has no public function with a body; nothing to compile}}
+module {
+}
