@@ -541,6 +541,15 @@ TEST($suite, MisalignedPool) {
                  outs, outs.ptrs(), pool.data() + 1, kPoolBytes, nullptr);
 }
 
+TEST($suite, NullPool) {
+  if (kPoolBytes == 0)
+    GTEST_SKIP() << "the entry point needs no pool";
+  std::vector<AlignedBuffer> inputs = copyInputs();
+  Outputs outs;
+  expectRejected("pool = NULL", AOT_ERROR_INVALID_ARGUMENT, inputPtrs(inputs),
+                 outs, outs.ptrs(), nullptr, kPoolBytes, nullptr);
+}
+
 TEST($suite, NullInput) {
   if (kNumInputs == 0)
     GTEST_SKIP() << "the entry point has no inputs";

@@ -38,19 +38,12 @@ namespace {
 
 class CPUTarget : public Target {
 public:
-  explicit CPUTarget(std::unique_ptr<llvm::TargetMachine> machine)
-      : machine(std::move(machine)) {}
+  CPUTarget(std::unique_ptr<llvm::TargetMachine> machine, int64_t vectorBits)
+      : machine(std::move(machine)), registerBits(vectorBits) {}
 
   std::string infoString() const override { return "cpu"; }
 
-  int64_t vectorBits() const override {
-    llvm::StringRef features = machine->getTargetFeatureString();
-    if (features.contains("+avx512f"))
-      return 512;
-    if (features.contains("+avx"))
-      return 256;
-    return 128;
-  }
+  int64_t vectorBits() const override { return registerBits; }
 
   void buildLoweringPipeline(OpPassManager &pm) const override {
     CPULoweringOptions options;
@@ -63,6 +56,7 @@ public:
 
 private:
   std::unique_ptr<llvm::TargetMachine> machine;
+  int64_t registerBits;
 };
 
 /// Runs the LLVM O3 pipeline tuned for the target machine.
@@ -189,7 +183,14 @@ createCPUTarget(const CPUTargetOptions &options) {
   if (!machine)
     return llvm::createStringError("cannot create a target machine for '" +
                                    triple.str() + "'");
-  return std::make_unique<CPUTarget>(std::move(machine));
+  // The vector register width the CPU (with its default or given features)
+  // offers; x86 only for now, 128 bits elsewhere.
+  int64_t vectorBits = 128;
+  if (subtarget->checkFeatures("+avx512f"))
+    vectorBits = 512;
+  else if (subtarget->checkFeatures("+avx"))
+    vectorBits = 256;
+  return std::make_unique<CPUTarget>(std::move(machine), vectorBits);
 }
 
 } // namespace aotc

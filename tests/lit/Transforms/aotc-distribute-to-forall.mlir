@@ -1,0 +1,106 @@
+// RUN: aotc-opt %s -split-input-file -aotc-distribute-to-forall | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -aotc-distribute-to-forall='min-work=16 max-tiles=8' | FileCheck %s --check-prefix=OPTS
+
+// A big matmul: 256*128*64 iterations / min-work 32768 = 64 tiles of 4 rows
+// (only the parallel M dimension needs splitting). B is read whole.
+
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME:    (%[[A:.*]]: tensor<256x64xf32>, %[[B:.*]]: tensor<64x128xf32>, %[[C:.*]]: tensor<256x128xf32>)
+// CHECK:         %[[R:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (4) shared_outs(%[[O:.*]] = %[[C]]) -> (tensor<256x128xf32>)
+// CHECK-DAG:       %[[SA:.*]] = tensor.extract_slice %[[A]][%[[I]], 0] [4, 64] [1, 1] : tensor<256x64xf32> to tensor<4x64xf32>
+// CHECK-DAG:       %[[SB:.*]] = tensor.extract_slice %[[B]][0, 0] [64, 128] [1, 1]
+// CHECK-DAG:       %[[SO:.*]] = tensor.extract_slice %[[O]][%[[I]], 0] [4, 128] [1, 1]
+// CHECK:           %[[T:.*]] = linalg.matmul ins(%[[SA]], %[[SB]] : tensor<4x64xf32>, tensor<64x128xf32>) outs(%[[SO]] : tensor<4x128xf32>)
+// CHECK:           scf.forall.in_parallel
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[T]] into %[[O]][%[[I]], 0] [4, 128] [1, 1] : tensor<4x128xf32> into tensor<256x128xf32>
+// CHECK:         return %[[R]]
+// OPTS-LABEL: func.func @matmul
+// OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (32)
+// OPTS:           linalg.matmul {{.*}} -> tensor<32x128xf32>
+func.func @matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>, %c: tensor<256x128xf32>) -> tensor<256x128xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
+  return %0 : tensor<256x128xf32>
+}
+
+// -----
+
+// Too little work (256 < min-work): stays sequential. With min-work=16 it is
+// split into 8 tiles.
+
+// CHECK-LABEL: func.func @small
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.add ins(%{{.*}}, %{{.*}} : tensor<16x16xf32>, tensor<16x16xf32>) outs(%{{.*}} : tensor<16x16xf32>)
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+// OPTS-LABEL: func.func @small
+// OPTS:         scf.forall (%{{.*}}) = (0) to (16) step (2)
+// OPTS:           linalg.add {{.*}} -> tensor<2x16xf32>
+func.func @small(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %e = tensor.empty() : tensor<16x16xf32>
+  %0 = linalg.add ins(%a, %b : tensor<16x16xf32>, tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %0 : tensor<16x16xf32>
+}
+
+// -----
+
+// The outer dimension (3) gives too few tiles: the next one is split too,
+// with a divisor (4 tiles of 25000) so tiles stay static: 3 x 4 = 12 tiles
+// for a target of 300000 / 32768 = 9.
+
+// CHECK-LABEL: func.func @two_dims
+// CHECK:         scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (3, 100000) step (1, 25000)
+// CHECK:           tensor.extract_slice %{{.*}}[%[[I]], %[[J]]] [1, 25000] [1, 1] : tensor<3x100000xf32> to tensor<1x25000xf32>
+// CHECK:           linalg.exp {{.*}} -> tensor<1x25000xf32>
+// CHECK:           tensor.parallel_insert_slice {{.*}} [1, 25000] [1, 1] : tensor<1x25000xf32> into tensor<3x100000xf32>
+func.func @two_dims(%a: tensor<3x100000xf32>) -> tensor<3x100000xf32> {
+  %e = tensor.empty() : tensor<3x100000xf32>
+  %0 = linalg.exp ins(%a : tensor<3x100000xf32>) outs(%e : tensor<3x100000xf32>) -> tensor<3x100000xf32>
+  return %0 : tensor<3x100000xf32>
+}
+
+// -----
+
+// Reduction dimensions are never split: only the parallel one (512 -> 16 tiles
+// of 32 columns for a target of 524288 / 32768 = 16).
+
+// CHECK-LABEL: func.func @column_sum
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (512) step (32)
+// CHECK:           tensor.extract_slice %{{.*}}[0, %[[J]]] [1024, 32] [1, 1] : tensor<1024x512xf32> to tensor<1024x32xf32>
+// CHECK:           linalg.reduce ins(%{{.*}} : tensor<1024x32xf32>) outs(%{{.*}} : tensor<32xf32>) dimensions = [0]
+func.func @column_sum(%a: tensor<1024x512xf32>, %init: tensor<512xf32>) -> tensor<512xf32> {
+  %0 = linalg.reduce ins(%a : tensor<1024x512xf32>) outs(%init : tensor<512xf32>) dimensions = [0]
+    (%in: f32, %out: f32) {
+      %s = arith.addf %in, %out : f32
+      linalg.yield %s : f32
+    }
+  return %0 : tensor<512xf32>
+}
+
+// -----
+
+// Only ops directly in the function body are distributed (one level of
+// parallelism); non-linalg ops are untouched.
+
+// CHECK-LABEL: func.func @nested
+// CHECK:         scf.forall (%{{.*}}) in (64)
+// CHECK-NOT:     scf.forall (
+// CHECK:         linalg.exp ins(%{{.*}} : tensor<4x256xf32>)
+// CHECK-NOT:     scf.forall (
+// CHECK:         return
+// OPTS-LABEL: func.func @nested
+// OPTS:         scf.forall (%{{.*}}) in (64)
+// OPTS-NOT:     scf.forall (
+// OPTS:         linalg.exp ins(%{{.*}} : tensor<4x256xf32>)
+// OPTS-NOT:     scf.forall (
+// OPTS:         return
+func.func @nested(%a: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %0 = scf.forall (%i) in (64) shared_outs(%o = %a) -> (tensor<256x256xf32>) {
+    %off = affine.apply affine_map<(d0) -> (d0 * 4)>(%i)
+    %s = tensor.extract_slice %o[%off, 0] [4, 256] [1, 1] : tensor<256x256xf32> to tensor<4x256xf32>
+    %e = linalg.exp ins(%s : tensor<4x256xf32>) outs(%s : tensor<4x256xf32>) -> tensor<4x256xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %e into %o[%off, 0] [4, 256] [1, 1] : tensor<4x256xf32> into tensor<256x256xf32>
+    }
+  }
+  return %0 : tensor<256x256xf32>
+}

@@ -1,0 +1,226 @@
+// RUN: aotc-opt %s -split-input-file -aotc-reuse-dead-inputs | FileCheck %s
+
+#id = affine_map<(d0) -> (d0)>
+
+// A temporary that dies at an elementwise op becomes that op's destination.
+
+// CHECK-LABEL: func.func @reuse
+// CHECK-SAME:    (%[[A:.*]]: tensor<8xf32>)
+// CHECK:         %[[E0:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<8xf32>) outs(%[[E0]] : tensor<8xf32>)
+// CHECK:           math.exp
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[T]] : tensor<8xf32>) outs(%[[T]] : tensor<8xf32>)
+// CHECK:           arith.negf
+// CHECK:         return %[[R]]
+func.func @reuse(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %e0 = tensor.empty() : tensor<8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<8xf32>) outs(%e0 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.exp %in : f32
+    linalg.yield %x : f32
+  } -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%t : tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.negf %in : f32
+    linalg.yield %x : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+
+// Binary op: the dead temporary of the right type and map is chosen, not the
+// function argument (first operand) nor the broadcast operand.
+
+// CHECK-LABEL: func.func @binary
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>)
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4x8xf32>)
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[B]], %[[T]] : tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>) outs(%[[T]] : tensor<4x8xf32>)
+// CHECK:         return %[[R]]
+func.func @binary(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x8xf32>) outs(%e0 : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.absf %in : f32
+    linalg.yield %x : f32
+  } -> tensor<4x8xf32>
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b, %t : tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>) outs(%e1 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.mulf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// Negative cases: every destination stays the tensor.empty.
+
+// The input is a function argument (the caller's memory).
+// CHECK-LABEL: func.func @argument
+// CHECK:         %[[E:.*]] = tensor.empty
+// CHECK:         linalg.generic {{.*}} outs(%[[E]] : tensor<8xf32>)
+func.func @argument(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.negf %in : f32
+    linalg.yield %x : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// The input is a constant.
+// CHECK-LABEL: func.func @constant
+// CHECK:         %[[E:.*]] = tensor.empty
+// CHECK:         linalg.generic {{.*}} outs(%[[E]] : tensor<8xf32>)
+func.func @constant() -> tensor<8xf32> {
+  %c = arith.constant dense<1.0> : tensor<8xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%c : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.negf %in : f32
+    linalg.yield %x : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// The temporary is still used afterwards.
+// CHECK-LABEL: func.func @live_after
+// CHECK:         %[[T:.*]] = linalg.generic
+// CHECK:         %[[E:.*]] = tensor.empty
+// CHECK:         linalg.generic {{.*}} ins(%[[T]] : tensor<8xf32>) outs(%[[E]] : tensor<8xf32>)
+// CHECK:         return {{.*}}, %[[T]]
+func.func @live_after(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e0 = tensor.empty() : tensor<8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<8xf32>) outs(%e0 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.exp %in : f32
+    linalg.yield %x : f32
+  } -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%t : tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.negf %in : f32
+    linalg.yield %x : f32
+  } -> tensor<8xf32>
+  return %r, %t : tensor<8xf32>, tensor<8xf32>
+}
+
+// Different element type (f32 -> i32).
+// CHECK-LABEL: func.func @type_change
+// CHECK:         %[[T:.*]] = linalg.generic
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<8xi32>
+// CHECK:         linalg.generic {{.*}} ins(%[[T]] : tensor<8xf32>) outs(%[[E]] : tensor<8xi32>)
+func.func @type_change(%a: tensor<8xf32>) -> tensor<8xi32> {
+  %e0 = tensor.empty() : tensor<8xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<8xf32>) outs(%e0 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.exp %in : f32
+    linalg.yield %x : f32
+  } -> tensor<8xf32>
+  %e1 = tensor.empty() : tensor<8xi32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%t : tensor<8xf32>) outs(%e1 : tensor<8xi32>) {
+  ^bb0(%in: f32, %out: i32):
+    %x = arith.fptosi %in : f32 to i32
+    linalg.yield %x : i32
+  } -> tensor<8xi32>
+  return %r : tensor<8xi32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#red = affine_map<(d0, d1) -> (d0)>
+
+// A transposed read: element (i, j) is written before (j, i) is read.
+// CHECK-LABEL: func.func @transposed
+// CHECK:         %[[T:.*]] = linalg.generic
+// CHECK:         %[[E:.*]] = tensor.empty
+// CHECK:         linalg.generic {{.*}} ins(%[[T]] : tensor<4x4xf32>) outs(%[[E]] : tensor<4x4xf32>)
+func.func @transposed(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %e0 = tensor.empty() : tensor<4x4xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x4xf32>) outs(%e0 : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.exp %in : f32
+    linalg.yield %x : f32
+  } -> tensor<4x4xf32>
+  %e1 = tensor.empty() : tensor<4x4xf32>
+  %r = linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<4x4xf32>) outs(%e1 : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.negf %in : f32
+    linalg.yield %x : f32
+  } -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
+
+// A reduction is not elementwise.
+// CHECK-LABEL: func.func @reduction
+// CHECK:         %[[T:.*]] = linalg.generic
+// CHECK:         %[[F:.*]] = linalg.fill
+// CHECK:         linalg.generic {{.*}} ins(%[[T]] : tensor<4x4xf32>) outs(%[[F]] : tensor<4xf32>)
+func.func @reduction(%a: tensor<4x4xf32>) -> tensor<4xf32> {
+  %e0 = tensor.empty() : tensor<4x4xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x4xf32>) outs(%e0 : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.exp %in : f32
+    linalg.yield %x : f32
+  } -> tensor<4x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%t : tensor<4x4xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.addf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// The destination is not an empty tensor (its values are read).
+// CHECK-LABEL: func.func @accumulate
+// CHECK:         %[[T:.*]] = linalg.generic
+// CHECK:         %[[F:.*]] = linalg.fill
+// CHECK:         linalg.generic {{.*}} ins(%[[T]] : tensor<4x4xf32>) outs(%[[F]] : tensor<4x4xf32>)
+func.func @accumulate(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %e0 = tensor.empty() : tensor<4x4xf32>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x4xf32>) outs(%e0 : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.exp %in : f32
+    linalg.yield %x : f32
+  } -> tensor<4x4xf32>
+  %one = arith.constant 1.0 : f32
+  %e1 = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%one : f32) outs(%e1 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = arith.addf %in, %out : f32
+    linalg.yield %x : f32
+  } -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
