@@ -9,6 +9,8 @@ set -euo pipefail
 
 AOTC_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 AOTC_BUILD="${AOTC_BUILD:-$AOTC_ROOT/build}"
+# ccache hits across clones: absolute paths under the tree become relative.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$AOTC_ROOT}"
 
 AOTC_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 libomp-22-dev

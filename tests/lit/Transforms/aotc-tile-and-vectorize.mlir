@@ -1,0 +1,166 @@
+// RUN: aotc-opt %s -split-input-file -aotc-tile-and-vectorize -cse | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -aotc-tile-and-vectorize=vector-bits=256 -cse | FileCheck %s --check-prefix=AVX2
+
+// Elementwise: rows one at a time, one 512-bit register (16 x f32) of columns
+// per iteration; with 256-bit registers, 8 columns.
+
+// CHECK-LABEL: func.func @add
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x64xf32>, %[[B:.*]]: tensor<4x64xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C4]] step %[[C1]]
+// CHECK:           scf.for %[[J:.*]] = %[[C0]] to %[[C64]] step %[[C16]] iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK-DAG:         %[[SA:.*]] = tensor.extract_slice %[[A]][%[[I]], %[[J]]] [1, 16] [1, 1]
+// CHECK-DAG:         %[[SB:.*]] = tensor.extract_slice %[[B]][%[[I]], %[[J]]] [1, 16] [1, 1]
+// CHECK-DAG:         %[[VA:.*]] = vector.transfer_read %[[SA]]{{.*}} : tensor<1x16xf32>, vector<1x16xf32>
+// CHECK-DAG:         %[[VB:.*]] = vector.transfer_read %[[SB]]{{.*}} : tensor<1x16xf32>, vector<1x16xf32>
+// CHECK:             %[[SUM:.*]] = arith.addf %[[VA]], %[[VB]] : vector<1x16xf32>
+// CHECK:             %[[W:.*]] = vector.transfer_write %[[SUM]], %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
+// CHECK:             tensor.insert_slice %[[W]] into %[[ACC]][%[[I]], %[[J]]] [1, 16] [1, 1]
+// CHECK-NOT:     linalg.add
+// AVX2-LABEL: func.func @add
+// AVX2:         scf.for
+// AVX2:           scf.for
+// AVX2:             arith.addf %{{.*}}, %{{.*}} : vector<1x8xf32>
+// AVX2-NOT:     linalg.add
+func.func @add(%a: tensor<4x64xf32>, %b: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %0 = linalg.add ins(%a, %b : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) -> tensor<4x64xf32>
+  return %0 : tensor<4x64xf32>
+}
+
+// -----
+
+// An op that is one register already: no loop, just vector ops.
+
+// CHECK-LABEL: func.func @single_tile
+// CHECK-NOT:     scf.for
+// CHECK:         %[[V:.*]] = vector.transfer_read %{{.*}} : tensor<16xf32>, vector<16xf32>
+// CHECK:         %[[E:.*]] = math.exp %[[V]] : vector<16xf32>
+// CHECK:         %[[W:.*]] = vector.transfer_write %[[E]], %{{.*}} : vector<16xf32>, tensor<16xf32>
+// CHECK:         return %[[W]]
+// AVX2-LABEL: func.func @single_tile
+// AVX2:         scf.for
+// AVX2:           math.exp %{{.*}} : vector<8xf32>
+func.func @single_tile(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %0 = linalg.exp ins(%a : tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
+// Contractions: an 8 x 16 accumulator block (M x N), K one step at a time.
+
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME:    (%[[A:.*]]: tensor<16x8xf32>, %[[B:.*]]: tensor<8x32xf32>, %[[C:.*]]: tensor<16x32xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C16]] step %[[C8]]
+// CHECK:           scf.for %[[J:.*]] = %[[C0]] to %[[C32]] step %[[C16]]
+// CHECK:             scf.for %[[K:.*]] = %[[C0]] to %[[C8]] step %[[C1]]
+// CHECK-DAG:           tensor.extract_slice %[[A]][%[[I]], %[[K]]] [8, 1] [1, 1]
+// CHECK-DAG:           tensor.extract_slice %[[B]][%[[K]], %[[J]]] [1, 16] [1, 1]
+// CHECK:               vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
+// CHECK:               arith.mulf {{.*}} : vector<8x16x1xf32>
+// CHECK:               vector.multi_reduction <add>, {{.*}} [2] : vector<8x16x1xf32> to vector<8x16xf32>
+// CHECK:               vector.transfer_write {{.*}} : vector<8x16xf32>, tensor<8x16xf32>
+// CHECK-NOT:     linalg.matmul
+// AVX2-LABEL: func.func @matmul
+// AVX2:         vector.multi_reduction <add>, {{.*}} : vector<8x8x1xf32> to vector<8x8xf32>
+func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
+
+// -----
+
+// The widest element type decides the lane count (f64: 8 lanes), and tiles
+// use divisors of the dimension (20 columns -> 10 lanes of f32).
+
+// CHECK-LABEL: func.func @widest_type
+// CHECK:         arith.sitofp %{{.*}} : vector<1x8xi8> to vector<1x8xf64>
+// AVX2-LABEL: func.func @widest_type
+// AVX2:         arith.sitofp %{{.*}} : vector<1x4xi8> to vector<1x4xf64>
+func.func @widest_type(%a: tensor<8x24xi8>) -> tensor<8x24xf64> {
+  %e = tensor.empty() : tensor<8x24xf64>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<8x24xi8>) outs(%e : tensor<8x24xf64>) {
+  ^bb0(%x: i8, %o: f64):
+    %r = arith.sitofp %x : i8 to f64
+    linalg.yield %r : f64
+  } -> tensor<8x24xf64>
+  return %0 : tensor<8x24xf64>
+}
+
+// CHECK-LABEL: func.func @divisor
+// CHECK:         scf.for
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP:.*]] iter_args
+// CHECK:             math.exp %{{.*}} : vector<1x10xf32>
+func.func @divisor(%a: tensor<4x20xf32>) -> tensor<4x20xf32> {
+  %e = tensor.empty() : tensor<4x20xf32>
+  %0 = linalg.exp ins(%a : tensor<4x20xf32>) outs(%e : tensor<4x20xf32>) -> tensor<4x20xf32>
+  return %0 : tensor<4x20xf32>
+}
+
+// -----
+
+// Ops inside an scf.forall (thread tiles) are tiled and vectorized too.
+
+// CHECK-LABEL: func.func @in_forall
+// CHECK:         scf.forall
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               math.exp %{{.*}} : vector<1x16xf32>
+// CHECK:           scf.forall.in_parallel
+func.func @in_forall(%a: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %0 = scf.forall (%i) in (2) shared_outs(%o = %a) -> (tensor<8x32xf32>) {
+    %off = affine.apply affine_map<(d0) -> (d0 * 4)>(%i)
+    %s = tensor.extract_slice %o[%off, 0] [4, 32] [1, 1] : tensor<8x32xf32> to tensor<4x32xf32>
+    %e = linalg.exp ins(%s : tensor<4x32xf32>) outs(%s : tensor<4x32xf32>) -> tensor<4x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %e into %o[%off, 0] [4, 32] [1, 1] : tensor<4x32xf32> into tensor<8x32xf32>
+    }
+  }
+  return %0 : tensor<8x32xf32>
+}
+
+// -----
+
+// Left alone: i1 (bit-packed vectors), convolutions (loop path).
+
+// CHECK-LABEL: func.func @bool
+// CHECK-NOT:     vector.
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64xi1>, tensor<64xi1>) outs(%{{.*}} : tensor<64xi1>)
+// CHECK-NOT:     vector.
+// CHECK:         return
+func.func @bool(%a: tensor<64xi1>, %b: tensor<64xi1>) -> tensor<64xi1> {
+  %e = tensor.empty() : tensor<64xi1>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<64xi1>, tensor<64xi1>) outs(%e : tensor<64xi1>) {
+  ^bb0(%x: i1, %y: i1, %o: i1):
+    %r = arith.andi %x, %y : i1
+    linalg.yield %r : i1
+  } -> tensor<64xi1>
+  return %0 : tensor<64xi1>
+}
+
+// CHECK-LABEL: func.func @conv
+// CHECK-NOT:     vector.
+// CHECK-NOT:     scf.for
+// CHECK:         linalg.conv_2d_nhwc_hwcf ins(%{{.*}}, %{{.*}} : tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) outs(%{{.*}} : tensor<1x6x6x8xf32>)
+// CHECK-NOT:     vector.
+// CHECK:         return
+func.func @conv(%i: tensor<1x8x8x4xf32>, %f: tensor<3x3x4x8xf32>, %o: tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf ins(%i, %f : tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) outs(%o : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
+  return %0 : tensor<1x6x6x8xf32>
+}
