@@ -16,3 +16,6 @@ config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PAT
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%aotc_include", os.path.join(config.aotc_src_root, "include")))
 config.substitutions.append(("%aotc_runtime", os.path.join(config.aotc_obj_root, "runtime")))
+# LLVM's libraries (libomp for linking objects that use OpenMP).
+config.substitutions.append(("%llvm_libdir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
+config.substitutions.append(("%python", config.python))

@@ -9,6 +9,8 @@
 #include "aotc/Pipelines/Pipelines.h"
 #include "aotc/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -31,9 +33,13 @@ void buildFrontendPipeline(OpPassManager &pm, const FrontendOptions &options) {
   AnnotateEntryPointsOptions annotate;
   annotate.entryName = options.entryName;
   pm.addPass(createAnnotateEntryPoints(annotate));
-  // TOSA to linalg/tensor/arith (upstream pipelines).
-  addPasses(pm, "func.func(tosa-to-linalg-named,tosa-to-linalg,"
-                "tosa-to-arith{include-apply-rescale=1},tosa-to-tensor)");
+  // TOSA to linalg/tensor/arith: the upstream TOSA-to-linalg pipeline
+  // (decompositions, shape inference, broadcasting, validation, named and
+  // elementwise ops), then constants/rescales and reshapes/slices.
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
+                              TosaToLinalgNamedOptions());
+  addPasses(pm, "func.func(tosa-to-arith{include-apply-rescale=1},"
+                "tosa-to-tensor)");
   // One function per entry point: calls are inlined, helpers removed.
   addPasses(pm, "inline,symbol-dce,canonicalize,cse");
 }
@@ -44,7 +50,9 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   // elementwise ops into single generics.
   fpm.addPass(createDecomposeOps());
   addPasses(fpm, "linalg-fuse-elementwise-ops,canonicalize,cse");
-  // In-place elementwise updates of dead temporaries.
+  // One destination per consumer (CSE merges identical fills), and in-place
+  // elementwise updates of dead temporaries.
+  fpm.addPass(createPrivatizeInits());
   fpm.addPass(createReuseDeadInputs());
   // Threads: one scf.forall per op with enough work.
   DistributeToForallOptions distribute;
@@ -55,7 +63,8 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   TileAndVectorizeOptions vectorize;
   vectorize.vectorBits = options.vectorBits;
   fpm.addPass(createTileAndVectorize(vectorize));
-  addPasses(fpm, "canonicalize,cse");
+  // No CSE here: it would merge the now-private vectorized fills again.
+  addPasses(fpm, "canonicalize");
 }
 
 void buildBufferizePipeline(OpPassManager &pm,

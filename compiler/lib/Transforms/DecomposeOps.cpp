@@ -38,10 +38,29 @@ struct DecomposeAggregatedOp
   }
 };
 
+/// Rewrites an all-parallel named linalg op (linalg.add, linalg.broadcast,
+/// linalg.transpose, ...) as a linalg.generic, so elementwise fusion can merge
+/// it with its producers and consumers. Fills stay named: destinations are
+/// recognized by them.
+struct GeneralizeParallelNamedOp
+    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isa<linalg::GenericOp, linalg::FillOp>(op) ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        !op.hasPureTensorSemantics())
+      return failure();
+    return linalg::generalizeNamedOp(rewriter, op);
+  }
+};
+
 struct DecomposeOpsPass : aotc::impl::DecomposeOpsBase<DecomposeOpsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeAggregatedOp>(&getContext());
+    patterns.add<DecomposeAggregatedOp, GeneralizeParallelNamedOp>(
+        &getContext());
     tensor::populateDecomposeTensorConcatPatterns(patterns);
     linalg::populateDecomposePadPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -69,7 +69,10 @@ def DecomposeOps : Pass<"aotc-decompose-ops", "mlir::func::FuncOp"> {
     Rewrites ops that have no direct tiled/vectorized lowering into simpler
     ones: aggregated linalg ops (`linalg.softmax` into reductions and
     elementwise generics), `tensor.concat` into `tensor.insert_slice`s, and
-    `tensor.pad` into `linalg.fill` + `tensor.insert_slice`.
+    `tensor.pad` into `linalg.fill` + `tensor.insert_slice`. All-parallel
+    named ops other than fills (`linalg.add`, `linalg.broadcast`,
+    `linalg.transpose`, ...) become `linalg.generic`s so that elementwise
+    fusion can merge them.
 
     Before:
     ```mlir
@@ -88,24 +91,53 @@ def DecomposeOps : Pass<"aotc-decompose-ops", "mlir::func::FuncOp"> {
                            "mlir::math::MathDialect"];
 }
 
+def PrivatizeInits : Pass<"aotc-privatize-inits", "mlir::func::FuncOp"> {
+  let summary = "Give every op its own fill/empty destination";
+  let description = [{
+    CSE merges identical `linalg.fill`s and `tensor.empty`s, so several ops
+    end up sharing one initial value as their destination; bufferization must
+    then keep the shared buffer intact and copy it for every consumer. This
+    pass clones such a fill (and its `tensor.empty`) for each destination use,
+    so each consumer fills its own buffer in place and no copy remains.
+
+    Before:
+    ```mlir
+    %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %a = linalg.matmul ins(...) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %b = linalg.matmul ins(...) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+    ```
+    After:
+    ```mlir
+    %z0 = linalg.fill ins(%c0 : f32) outs(%e0 : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %a = linalg.matmul ins(...) outs(%z0 : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %z1 = linalg.fill ins(%c0 : f32) outs(%e1 : tensor<4x4xf32>) -> tensor<4x4xf32>
+    %b = linalg.matmul ins(...) outs(%z1 : tensor<4x4xf32>) -> tensor<4x4xf32>
+    ```
+  }];
+}
+
 def ReuseDeadInputs : Pass<"aotc-reuse-dead-inputs", "mlir::func::FuncOp"> {
   let summary = "Let elementwise ops write into an input that dies there";
   let description = [{
     For an all-parallel `linalg.generic` whose `outs` is a `tensor.empty` and
     one of whose `ins` has the same type, an identity indexing map and no
     other use (and is neither a function argument nor a constant), the input
-    becomes the destination. Bufferization then updates that buffer in place
-    instead of allocating a new one: each element is read before it is
-    written at the same index, so this is always safe.
+    becomes the destination: it moves from `ins` to `outs` and the payload
+    reads it through the output block argument. Bufferization then updates
+    that buffer in place instead of allocating a new one: each element is
+    read before it is written at the same index, so this is always safe.
 
     Before:
     ```mlir
     %e = tensor.empty() : tensor<8xf32>
-    %r = linalg.generic {...} ins(%t : tensor<8xf32>) outs(%e : tensor<8xf32>)
+    %r = linalg.generic {...} ins(%t, %u : tensor<8xf32>, tensor<8xf32>)
+                              outs(%e : tensor<8xf32>) {
+    ^bb0(%a: f32, %b: f32, %out: f32): ... %a ... %b ...
     ```
     After:
     ```mlir
-    %r = linalg.generic {...} ins(%t : tensor<8xf32>) outs(%t : tensor<8xf32>)
+    %r = linalg.generic {...} ins(%u : tensor<8xf32>) outs(%t : tensor<8xf32>) {
+    ^bb0(%b: f32, %a: f32): ... %a ... %b ...
     ```
   }];
 }

@@ -1,0 +1,96 @@
+// RUN: aotc-opt %s -split-input-file -aotc-tensor | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -pass-pipeline='builtin.module(aotc-tensor{vector-bits=256 min-parallel-work=1024 max-parallel-tiles=4})' | FileCheck %s --check-prefix=OPTS
+
+// A big matmul: threads (scf.forall over rows of C), then register tiles
+// (8 x 16 f32, 4 rows here: a divisor of the thread tile), vectorized. No
+// linalg op is left.
+
+// CHECK-LABEL: func.func @matmul
+// CHECK-SAME:    (%[[A:.*]]: tensor<256x128xf32>, %[[B:.*]]: tensor<128x256xf32>)
+// The zero fill (65536 elements) is split over 2 threads.
+// CHECK:         %[[FILL:.*]] = scf.forall (%{{.*}}) = (0) to (256) step (128)
+// CHECK:           vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
+// CHECK:         %[[C:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (4) shared_outs(%[[O:.*]] = %[[FILL]]) -> (tensor<256x256xf32>)
+// CHECK:           tensor.extract_slice %[[A]][%[[I]], 0] [4, 128] [1, 1]
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<4x16xf32>
+// CHECK:               arith.mulf {{.*}} : vector<4x16x1xf32>
+// CHECK:               arith.addf {{.*}} : vector<4x16xf32>
+// CHECK:               vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<4x16xf32>
+// CHECK:           scf.forall.in_parallel
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [4, 256] [1, 1]
+// CHECK:         return %[[C]]
+// CHECK-NOT:     linalg.
+// OPTS-LABEL: func.func @matmul
+// OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
+// OPTS:           vector<1x8xf32>
+// OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
+// OPTS:           arith.mulf {{.*}} : vector<8x8x1xf32>
+// OPTS-NOT:     linalg.
+func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%acc : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %c : tensor<256x256xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Elementwise generics are fused into one loop nest: the add and the exp
+// happen on the same registers, no intermediate tensor. Too small for threads.
+
+// CHECK-LABEL: func.func @fused
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.for
+// CHECK:           %[[X:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<1x16xf32>
+// CHECK:           %[[Y:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<1x16xf32>
+// CHECK:           %[[S:.*]] = arith.addf %[[X]], %[[Y]] : vector<1x16xf32>
+// CHECK:           %[[E:.*]] = math.exp %[[S]] : vector<1x16xf32>
+// CHECK:           vector.transfer_write %[[E]]
+// CHECK:           scf.yield
+// CHECK-NOT:     scf.for
+// CHECK-NOT:     linalg.
+// CHECK:         return
+// OPTS-LABEL: func.func @fused
+// OPTS-NOT:     scf.forall
+// OPTS:         math.exp %{{.*}} : vector<1x8xf32>
+func.func @fused(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  %e1 = tensor.empty() : tensor<8x16xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<8x16xf32>) outs(%e1 : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = math.exp %x : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}
+
+// -----
+
+// linalg.softmax is decomposed (max, exp(x - max), sum, divide), then
+// vectorized row by row.
+
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT:     linalg.softmax
+// CHECK:         vector.multi_reduction <maxnumf>, {{.*}} : vector<1x16xf32> to vector<1xf32>
+// CHECK:         arith.subf {{.*}} : vector<1x16xf32>
+// CHECK:         math.exp {{.*}} : vector<1x16xf32>
+// CHECK:         vector.multi_reduction <add>, {{.*}} : vector<1x16xf32> to vector<1xf32>
+// CHECK:         arith.divf {{.*}} : vector<1x16xf32>
+// CHECK-NOT:     linalg.
+func.func @softmax(%a: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %0 = linalg.softmax dimension(1) ins(%a : tensor<4x16xf32>) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}

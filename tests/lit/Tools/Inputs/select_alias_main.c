@@ -1,0 +1,37 @@
+/* Runs Inputs/select_alias.mlir and compares with a scalar reference. */
+#include "select_alias.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void) {
+  static float a[4096], b[4096], out[4096];
+  for (int i = 0; i < 4096; ++i) {
+    a[i] = 1.0f + (float)(i % 7);
+    b[i] = 2.0f + (float)(i % 5);
+  }
+  int bad = 0;
+  for (int c = 0; c < 2; ++c) {
+    uint8_t cond = (uint8_t)c;
+    void *pool = aligned_alloc(SELECT_ALIAS_POOL_ALIGNMENT,
+                               SELECT_ALIAS_POOL_BYTES + 64);
+    aot_status_t status = select_alias(a, b, &cond, out, pool,
+                                       SELECT_ALIAS_POOL_BYTES, NULL);
+    free(pool);
+    if (status != AOT_OK) {
+      printf("status %d\n", (int)status);
+      return 1;
+    }
+    for (int i = 0; i < 4096; ++i) {
+      float want = (c ? expf(a[i]) : logf(b[i])) + sqrtf(a[i]);
+      if (fabsf(out[i] - want) > 1e-4f * fabsf(want) + 1e-5f) {
+        if (bad < 3)
+          printf("cond=%d i=%d: got %g, want %g\n", c, i, out[i], want);
+        ++bad;
+      }
+    }
+  }
+  printf("mismatches: %d\n", bad);
+  return bad != 0;
+}

@@ -1,0 +1,125 @@
+// RUN: aotc-opt %s -split-input-file -aotc-lower-vector-ops | FileCheck %s
+
+// vector.contract becomes one FMA per accumulator row (outer product):
+// broadcast A[i, 0] times row B[0, :] plus row C[i, :].
+
+// CHECK-LABEL: func.func @contract
+// CHECK-SAME:    (%[[A:.*]]: vector<4x1xf32>, %[[B:.*]]: vector<1x8xf32>, %[[C:.*]]: vector<4x8xf32>)
+// CHECK-NOT:     vector.contract
+// CHECK:         %[[BROW:.*]] = vector.extract %[[B]][0] : vector<8xf32> from vector<1x8xf32>
+// CHECK:         %[[A0:.*]] = vector.extract %[[A]][0, 0] : f32 from vector<4x1xf32>
+// CHECK:         %[[A0B:.*]] = vector.broadcast %[[A0]] : f32 to vector<8xf32>
+// CHECK:         %[[C0:.*]] = vector.extract %[[C]][0] : vector<8xf32> from vector<4x8xf32>
+// CHECK:         %[[R0:.*]] = vector.fma %[[A0B]], %[[BROW]], %[[C0]] : vector<8xf32>
+// CHECK:         vector.insert %[[R0]], %{{.*}} [0] : vector<8xf32> into vector<4x8xf32>
+// CHECK-COUNT-3: vector.fma %{{.*}}, %[[BROW]], %{{.*}} : vector<8xf32>
+// CHECK-NOT:     vector.fma
+// CHECK-NOT:     vector.contract
+// CHECK:         return
+func.func @contract(%a: vector<4x1xf32>, %b: vector<1x8xf32>, %c: vector<4x8xf32>) -> vector<4x8xf32> {
+  %0 = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                        iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>}
+       %a, %b, %c : vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
+  return %0 : vector<4x8xf32>
+}
+
+// -----
+
+// An inner reduction becomes elementwise adds of 1-D vectors (inner-parallel
+// strategy): 8 adds of vector<4xf32>, the first one onto the accumulator.
+
+// CHECK-LABEL: func.func @multi_reduction
+// CHECK-SAME:    (%{{.*}}: vector<4x8xf32>, %[[ACC:.*]]: vector<4xf32>)
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         %[[R:.*]] = arith.addf %{{.*}}, %[[ACC]] : vector<4xf32>
+// CHECK-COUNT-7: arith.addf %{{.*}} : vector<4xf32>
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         return
+func.func @multi_reduction(%a: vector<4x8xf32>, %acc: vector<4xf32>) -> vector<4xf32> {
+  %0 = vector.multi_reduction <add>, %a, %acc [1] : vector<4x8xf32> to vector<4xf32>
+  return %0 : vector<4xf32>
+}
+
+// -----
+
+// Transposes become element moves; broadcasts become row inserts.
+
+// CHECK-LABEL: func.func @transpose
+// CHECK-NOT:     vector.transpose
+// CHECK-COUNT-8: vector.extract %{{.*}} : f32 from vector<2x4xf32>
+// CHECK-NOT:     vector.transpose
+// CHECK:         return
+func.func @transpose(%a: vector<2x4xf32>) -> vector<4x2xf32> {
+  %0 = vector.transpose %a, [1, 0] : vector<2x4xf32> to vector<4x2xf32>
+  return %0 : vector<4x2xf32>
+}
+
+// CHECK-LABEL: func.func @broadcast
+// CHECK-SAME:    (%[[V:.*]]: vector<8xf32>)
+// CHECK-NOT:     vector.broadcast
+// CHECK:         %[[I0:.*]] = vector.insert %[[V]], %{{.*}} [0] : vector<8xf32> into vector<3x8xf32>
+// CHECK:         %[[I1:.*]] = vector.insert %[[V]], %[[I0]] [1]
+// CHECK:         %[[I2:.*]] = vector.insert %[[V]], %[[I1]] [2]
+// CHECK:         return %[[I2]]
+func.func @broadcast(%a: vector<8xf32>) -> vector<3x8xf32> {
+  %0 = vector.broadcast %a : vector<8xf32> to vector<3x8xf32>
+  return %0 : vector<3x8xf32>
+}
+
+// -----
+
+// In-bounds 1-D transfers become plain vector loads and stores; leading unit
+// dimensions and broadcasting permutation maps disappear.
+
+// CHECK-LABEL: func.func @transfer_1d
+// CHECK-SAME:    (%[[M:.*]]: memref<4x8xf32>, %[[I:.*]]: index)
+// CHECK:         %[[V:.*]] = vector.load %[[M]][%[[I]], %{{.*}}] : memref<4x8xf32>, vector<8xf32>
+// CHECK:         %[[E:.*]] = math.exp %[[V]] : vector<8xf32>
+// CHECK:         vector.store %[[E]], %[[M]][%[[I]], %{{.*}}] : memref<4x8xf32>, vector<8xf32>
+// CHECK-NOT:     vector.transfer_
+func.func @transfer_1d(%m: memref<4x8xf32>, %i: index) -> vector<8xf32> {
+  %c0 = arith.constant 0 : index
+  %p = ub.poison : f32
+  %0 = vector.transfer_read %m[%i, %c0], %p {in_bounds = [true]} : memref<4x8xf32>, vector<8xf32>
+  %1 = math.exp %0 : vector<8xf32>
+  vector.transfer_write %1, %m[%i, %c0] {in_bounds = [true]} : vector<8xf32>, memref<4x8xf32>
+  return %0 : vector<8xf32>
+}
+
+// CHECK-LABEL: func.func @unit_dim
+// CHECK:         %[[V:.*]] = vector.load %{{.*}} : memref<4x8xf32>, vector<8xf32>
+// CHECK:         arith.addf %[[V]], %[[V]] : vector<8xf32>
+// CHECK-NOT:     vector.transfer_read
+func.func @unit_dim(%m: memref<4x8xf32>, %i: index) -> vector<1x8xf32> {
+  %c0 = arith.constant 0 : index
+  %p = ub.poison : f32
+  %0 = vector.transfer_read %m[%i, %c0], %p {in_bounds = [true, true]} : memref<4x8xf32>, vector<1x8xf32>
+  %1 = arith.addf %0, %0 : vector<1x8xf32>
+  return %1 : vector<1x8xf32>
+}
+
+// CHECK-LABEL: func.func @broadcast_map
+// CHECK:         %[[V:.*]] = vector.load %{{.*}} : memref<8xf32>, vector<8xf32>
+// CHECK-COUNT-4: vector.insert %[[V]]
+// CHECK-NOT:     vector.transfer_read
+func.func @broadcast_map(%m: memref<8xf32>) -> vector<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %p = ub.poison : f32
+  %0 = vector.transfer_read %m[%c0], %p {in_bounds = [true, true], permutation_map = affine_map<(d0) -> (0, d0)>} : memref<8xf32>, vector<4x8xf32>
+  return %0 : vector<4x8xf32>
+}
+
+// -----
+
+// 1-D arithmetic is already what LLVM wants: unchanged.
+
+// CHECK-LABEL: func.func @one_d
+// CHECK-SAME:    (%[[A:.*]]: vector<16xf32>, %[[B:.*]]: vector<16xf32>)
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %[[A]], %[[B]] : vector<16xf32>
+// CHECK-NEXT:    %[[F:.*]] = vector.fma %[[A]], %[[B]], %[[S]] : vector<16xf32>
+// CHECK-NEXT:    return %[[F]]
+func.func @one_d(%a: vector<16xf32>, %b: vector<16xf32>) -> vector<16xf32> {
+  %0 = arith.addf %a, %b : vector<16xf32>
+  %1 = vector.fma %a, %b, %0 : vector<16xf32>
+  return %1 : vector<16xf32>
+}
