@@ -40,6 +40,8 @@ void buildFrontendPipeline(OpPassManager &pm, const FrontendOptions &options) {
                               TosaToLinalgNamedOptions());
   addPasses(pm, "func.func(tosa-to-arith{include-apply-rescale=1},"
                 "tosa-to-tensor)");
+  // arith/math ops applied to whole tensors become linalg generics.
+  addPasses(pm, "func.func(convert-elementwise-to-linalg)");
   // One function per entry point: calls are inlined, helpers removed.
   addPasses(pm, "inline,symbol-dce,canonicalize,cse");
 }

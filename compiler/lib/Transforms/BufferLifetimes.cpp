@@ -7,7 +7,7 @@
 #include "aotc/Transforms/BufferLifetimes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 
@@ -40,19 +40,34 @@ FailureOr<BufferLifetimes> computeBufferLifetimes(func::FuncOp func) {
                              "the pool planner needs it at function level");
     int64_t start = position[alloc];
     int64_t end = start;
-    // Follow every alias (views, casts, reshapes) to its last use.
+    // Follow every value that may alias the buffer to its last use. This is
+    // deliberately conservative: any memref produced by an op that uses the
+    // buffer (views, casts, arith.select, scf.for/if results, ...) and the
+    // results of a region op whose terminator yields it are aliases.
     SmallVector<Value> worklist = {alloc.getResult()};
+    DenseSet<Value> seen = {alloc.getResult()};
+    auto addAlias = [&](Value v) {
+      if (isa<BaseMemRefType>(v.getType()) && seen.insert(v).second)
+        worklist.push_back(v);
+    };
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
       for (OpOperand &use : value.getUses()) {
         Operation *user = use.getOwner();
-        if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-          if (view.getViewSource() == value)
-            llvm::append_range(worklist, user->getResults());
-        if (isa<memref::CastOp, memref::ReinterpretCastOp>(user))
-          llvm::append_range(worklist, user->getResults());
-        Operation *top = entry.findAncestorOpInBlock(*user);
-        if (top)
+        for (Value result : user->getResults())
+          addAlias(result);
+        if (user->hasTrait<OpTrait::IsTerminator>())
+          if (Operation *parent = user->getParentOp())
+            if (parent != func.getOperation())
+              for (Value result : parent->getResults())
+                addAlias(result);
+        // Loop-carried: the region arguments tied to this operand.
+        for (Region &region : user->getRegions())
+          for (Block &block : region)
+            for (BlockArgument arg : block.getArguments())
+              if (arg.getType() == value.getType())
+                addAlias(arg);
+        if (Operation *top = entry.findAncestorOpInBlock(*user))
           end = std::max(end, position[top]);
       }
     }

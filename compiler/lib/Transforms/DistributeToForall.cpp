@@ -20,12 +20,12 @@ using namespace mlir;
 
 namespace {
 
-/// The smallest divisor of `size` that is >= `wanted`, or `size` itself.
-int64_t smallestDivisorAtLeast(int64_t size, int64_t wanted) {
-  for (int64_t d = std::max<int64_t>(wanted, 1); d < size; ++d)
+/// The largest divisor of `size` that is <= `limit` (at least 1).
+int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
+  for (int64_t d = std::min(size, limit); d > 1; --d)
     if (size % d == 0)
       return d;
-  return size;
+  return 1;
 }
 
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
@@ -41,8 +41,11 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
       break;
     if (iterators[i] != utils::IteratorType::parallel || range <= 1)
       continue;
-    int64_t count =
-        smallestDivisorAtLeast(range, llvm::divideCeil(targetTiles, tiles));
+    // Never more than the target: tiles stay static (divisors) and the
+    // count stays bounded even for prime dimensions.
+    int64_t count = largestDivisorAtMost(range, targetTiles / tiles);
+    if (count <= 1)
+      continue;
     sizes[i] = range / count;
     tiles *= count;
   }

@@ -59,7 +59,8 @@ struct VerifyInputPass : aotc::impl::VerifyInputBase<VerifyInputPass> {
     ModuleOp module = getOperation();
     bool failed = false;
     int publicFunctions = 0;
-    module.walk([&](Operation *op) {
+    // Pre-order, so that skipping an unsupported op skips its body too.
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
       if (op == module.getOperation())
         return WalkResult::advance();
       if (!isSupportedDialect(op->getName().getDialectNamespace())) {

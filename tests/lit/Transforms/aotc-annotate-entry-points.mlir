@@ -1,6 +1,6 @@
 // RUN: aotc-opt %s -split-input-file -verify-diagnostics -aotc-annotate-entry-points=entry-name=model | FileCheck %s --check-prefix=RENAME
-// Without entry-name no function is renamed (and the error cases that depend
-// on the name still fail, hence `not`).
+// Without entry-name no function is renamed; the invalid-name cases fail in
+// this mode too, hence `not`.
 // RUN: not aotc-opt %s -split-input-file -aotc-annotate-entry-points 2>/dev/null | FileCheck %s
 
 // Default names argN/resultN; inputs are not writable. Without entry-name the

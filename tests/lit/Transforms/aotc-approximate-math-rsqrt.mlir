@@ -8,7 +8,6 @@
 // dependent dialect); `aotc` on a model with tosa.rsqrt fails with "missing
 // LLVMTranslationDialectInterface registration ... x86vector.avx.rsqrt",
 // whatever the --mcpu.
-// XFAIL: *
 
 // CHECK-LABEL: func.func @rsqrt_v8
 // CHECK-SAME:    (%[[X:.*]]: vector<8xf32>)

@@ -78,7 +78,37 @@ func.func @pad(%a: tensor<2x3xf32>) -> tensor<4x6xf32> {
 
 // -----
 
-// Ops that already are primitives are left alone.
+// All-parallel named ops become linalg.generic (so elementwise fusion can
+// merge them): elementwise, transpose, broadcast.
+
+// CHECK-DAG:   #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[TR:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG:   #[[BIN:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG:   #[[BOUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @parallel_named
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x8xf32>)
+// CHECK-NOT:     linalg.add
+// CHECK:         %[[ADD:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[A]], %[[B]] : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK:           arith.addf
+// CHECK:         %[[T:.*]] = linalg.generic {indexing_maps = [#[[TR]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[ADD]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf32>)
+// CHECK:         %[[BC:.*]] = linalg.generic {indexing_maps = [#[[BIN]], #[[BOUT]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[A]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<2x4x8xf32>)
+// CHECK:         return %[[ADD]], %[[T]], %[[BC]]
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     linalg.broadcast
+func.func @parallel_named(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<8x4xf32>, tensor<2x4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %0 = linalg.add ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %et = tensor.empty() : tensor<8x4xf32>
+  %1 = linalg.transpose ins(%0 : tensor<4x8xf32>) outs(%et : tensor<8x4xf32>) permutation = [1, 0]
+  %eb = tensor.empty() : tensor<2x4x8xf32>
+  %2 = linalg.broadcast ins(%a : tensor<4x8xf32>) outs(%eb : tensor<2x4x8xf32>) dimensions = [0]
+  return %0, %1, %2 : tensor<4x8xf32>, tensor<8x4xf32>, tensor<2x4x8xf32>
+}
+
+// -----
+
+// Ops that already are primitives are left alone: fills (destinations are
+// recognized by them), contractions, slices.
 
 // CHECK-LABEL: func.func @untouched
 // CHECK:         %[[F:.*]] = linalg.fill

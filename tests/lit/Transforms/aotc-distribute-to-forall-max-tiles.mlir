@@ -4,7 +4,6 @@
 // computeForallTileSizes takes the smallest divisor of the dimension that is
 // at least the wanted tile count; for a prime dimension that is the dimension
 // itself, so this op gets 4099 one-row tiles instead of at most 64.
-// XFAIL: *
 
 // CHECK-LABEL: func.func @prime_rows
 // CHECK-NOT:     scf.forall {{.*}}(4099)

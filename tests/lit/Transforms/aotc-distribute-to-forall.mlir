@@ -44,14 +44,14 @@ func.func @small(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf
 // -----
 
 // The outer dimension (3) gives too few tiles: the next one is split too,
-// with a divisor (4 tiles of 25000) so tiles stay static: 3 x 4 = 12 tiles
-// for a target of 300000 / 32768 = 9.
+// with a divisor (2 tiles of 50000) so tiles stay static and the count stays
+// within the target of 300000 / 32768 = 9: 3 x 2 = 6 tiles.
 
 // CHECK-LABEL: func.func @two_dims
-// CHECK:         scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (3, 100000) step (1, 25000)
-// CHECK:           tensor.extract_slice %{{.*}}[%[[I]], %[[J]]] [1, 25000] [1, 1] : tensor<3x100000xf32> to tensor<1x25000xf32>
-// CHECK:           linalg.exp {{.*}} -> tensor<1x25000xf32>
-// CHECK:           tensor.parallel_insert_slice {{.*}} [1, 25000] [1, 1] : tensor<1x25000xf32> into tensor<3x100000xf32>
+// CHECK:         scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (3, 100000) step (1, 50000)
+// CHECK:           tensor.extract_slice %{{.*}}[%[[I]], %[[J]]] [1, 50000] [1, 1] : tensor<3x100000xf32> to tensor<1x50000xf32>
+// CHECK:           linalg.exp {{.*}} -> tensor<1x50000xf32>
+// CHECK:           tensor.parallel_insert_slice {{.*}} [1, 50000] [1, 1] : tensor<1x50000xf32> into tensor<3x100000xf32>
 func.func @two_dims(%a: tensor<3x100000xf32>) -> tensor<3x100000xf32> {
   %e = tensor.empty() : tensor<3x100000xf32>
   %0 = linalg.exp ins(%a : tensor<3x100000xf32>) outs(%e : tensor<3x100000xf32>) -> tensor<3x100000xf32>

@@ -2,15 +2,20 @@
 
 #id = affine_map<(d0) -> (d0)>
 
-// A temporary that dies at an elementwise op becomes that op's destination.
+// A temporary that dies at an elementwise op becomes that op's destination:
+// it moves from `ins` to `outs` and the payload reads it through the output
+// block argument.
 
+// CHECK-DAG:   #[[ID:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @reuse
 // CHECK-SAME:    (%[[A:.*]]: tensor<8xf32>)
 // CHECK:         %[[E0:.*]] = tensor.empty() : tensor<8xf32>
 // CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<8xf32>) outs(%[[E0]] : tensor<8xf32>)
 // CHECK:           math.exp
-// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[T]] : tensor<8xf32>) outs(%[[T]] : tensor<8xf32>)
-// CHECK:           arith.negf
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]]], iterator_types = ["parallel"]} outs(%[[T]] : tensor<8xf32>) {
+// CHECK-NEXT:    ^bb0(%[[OUT:.*]]: f32):
+// CHECK-NEXT:      %[[N:.*]] = arith.negf %[[OUT]] : f32
+// CHECK-NEXT:      linalg.yield %[[N]] : f32
 // CHECK:         return %[[R]]
 func.func @reuse(%a: tensor<8xf32>) -> tensor<8xf32> {
   %e0 = tensor.empty() : tensor<8xf32>
@@ -38,10 +43,16 @@ func.func @reuse(%a: tensor<8xf32>) -> tensor<8xf32> {
 // Binary op: the dead temporary of the right type and map is chosen, not the
 // function argument (first operand) nor the broadcast operand.
 
+// CHECK-DAG:   #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[ROW:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @binary
 // CHECK-SAME:    (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>)
 // CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4x8xf32>)
-// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%[[A]], %[[B]], %[[T]] : tensor<4x8xf32>, tensor<8xf32>, tensor<4x8xf32>) outs(%[[T]] : tensor<4x8xf32>)
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], {{.*}}} ins(%[[A]], %[[B]] : tensor<4x8xf32>, tensor<8xf32>) outs(%[[T]] : tensor<4x8xf32>) {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[Z:.*]]: f32):
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[S]], %[[Z]] : f32
+// CHECK-NEXT:      linalg.yield %[[M]] : f32
 // CHECK:         return %[[R]]
 func.func @binary(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
   %e0 = tensor.empty() : tensor<4x8xf32>

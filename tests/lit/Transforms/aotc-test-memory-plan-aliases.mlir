@@ -7,7 +7,6 @@
 // considered dead too early and a later buffer is placed over them: a
 // miscompile (an `arith.select` of two tensors compiled with aotc reads the
 // wrong data at run time).
-// XFAIL: *
 
 // %s may be %t0 or %t1 and is read at position 5, after %t2 was written:
 // three disjoint 64-byte ranges are needed.

@@ -5,7 +5,6 @@
 // again. VerifyInput.cpp returns WalkResult::skip() for this, but its walk is
 // post-order, so the nested ops have already been visited and each gets its
 // own error (scf.yield included).
-// XFAIL: *
 
 func.func @scf_loop(%a: tensor<4xf32>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -29,6 +30,9 @@ inline constexpr llvm::StringLiteral kEntryAttrName = "aotc.entry";
 inline constexpr llvm::StringLiteral kPoolAttrName = "aotc.pool";
 /// Argument/result attribute naming a tensor in the ABI.
 inline constexpr llvm::StringLiteral kTensorNameAttrName = "aotc.name";
+/// Argument/result attribute overriding the ABI dtype of a tensor whose MLIR
+/// element type is signless (e.g. "u8" for ONNX uint8 held as i8).
+inline constexpr llvm::StringLiteral kTensorDtypeAttrName = "aotc.dtype";
 
 #define GEN_PASS_DECL
 #include "aotc/Transforms/Passes.h.inc"

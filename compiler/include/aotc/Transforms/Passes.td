@@ -38,8 +38,10 @@ def AnnotateEntryPoints : Pass<"aotc-annotate-entry-points", "mlir::ModuleOp"> {
     dictionary `aotc.entry = {name, inputs, outputs}` describing the tensors
     (name from `aotc.name` argument/result attributes or `argN`/`resultN`,
     dtype, shape), marks every argument `bufferization.writable = false`
-    (inputs belong to the caller), and, when `entry-name` is given and the
-    module has exactly one public function, renames it.
+    (inputs belong to the caller), gives a value returned more than once a
+    copy per extra occurrence (each output is its own caller buffer), and,
+    when `entry-name` is given and the module has exactly one public
+    function, renames it.
 
     Before:
     ```mlir
@@ -57,6 +59,7 @@ def AnnotateEntryPoints : Pass<"aotc-annotate-entry-points", "mlir::ModuleOp"> {
     Option<"entryName", "entry-name", "std::string", /*default=*/"\"\"",
            "Name of the entry point when the module has one public function">,
   ];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
 
 //===----------------------------------------------------------------------===//
@@ -148,7 +151,7 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     Tiles the outer parallel dimensions of every statically shaped linalg op
     with enough work into an `scf.forall`, which later becomes one OpenMP
     parallel region. Tile counts are divisors of the dimensions so every tile
-    keeps a static shape, and stop once `max-tiles` tiles exist. Ops with
+    keeps a static shape, and never exceed `max-tiles` tiles. Ops with
     fewer than `min-work` iterations stay sequential.
 
     Before:

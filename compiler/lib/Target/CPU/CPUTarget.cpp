@@ -186,10 +186,12 @@ createCPUTarget(const CPUTargetOptions &options) {
   // The vector register width the CPU (with its default or given features)
   // offers; x86 only for now, 128 bits elsewhere.
   int64_t vectorBits = 128;
-  if (subtarget->checkFeatures("+avx512f"))
-    vectorBits = 512;
-  else if (subtarget->checkFeatures("+avx"))
-    vectorBits = 256;
+  if (triple.isX86()) {
+    if (subtarget->checkFeatures("+avx512f"))
+      vectorBits = 512;
+    else if (subtarget->checkFeatures("+avx"))
+      vectorBits = 256;
+  }
   return std::make_unique<CPUTarget>(std::move(machine), vectorBits);
 }
 

@@ -8,8 +8,8 @@
 int main(void) {
   static float a[4096], b[4096], out[4096];
   for (int i = 0; i < 4096; ++i) {
-    a[i] = 1.0f + (float)(i % 7);
-    b[i] = 2.0f + (float)(i % 5);
+    a[i] = 0.01f * (float)(i % 7);
+    b[i] = 1.0f + 0.01f * (float)(i % 5);
   }
   int bad = 0;
   for (int c = 0; c < 2; ++c) {
@@ -24,7 +24,11 @@ int main(void) {
       return 1;
     }
     for (int i = 0; i < 4096; ++i) {
-      float want = (c ? expf(a[i]) : logf(b[i])) + sqrtf(a[i]);
+      int row = i / 64, col = i % 64;
+      float dot = 0.0f;
+      for (int k = 0; k < 64; ++k)
+        dot += a[row * 64 + k] * b[k * 64 + col];
+      float want = (c ? expf(a[i]) : logf(b[i])) + dot;
       if (fabsf(out[i] - want) > 1e-4f * fabsf(want) + 1e-5f) {
         if (bad < 3)
           printf("cond=%d i=%d: got %g, want %g\n", c, i, out[i], want);

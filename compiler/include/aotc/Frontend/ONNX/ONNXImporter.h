@@ -1,0 +1,35 @@
+//===- ONNXImporter.h - ONNX models to MLIR on tensors -------*- C++ -*-===//
+//
+// This file declares the ONNX importer: a ModelProto (opsets 11-18, with
+// external data) becomes one public func.func on statically shaped tensors
+// using linalg/tensor/arith/math, the same level the MLIR input path uses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_FRONTEND_ONNX_ONNXIMPORTER_H
+#define AOTC_FRONTEND_ONNX_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace aotc {
+
+struct ONNXImportOptions {
+  /// Name of the generated function (the entry point).
+  std::string functionName = "main";
+  /// Values for symbolic dimensions (`--dim N=1`).
+  llvm::StringMap<int64_t> dimValues;
+};
+
+/// Imports the model at `path`. On failure, a diagnostic naming the file and,
+/// where relevant, the node, op and attribute has been emitted.
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXModel(mlir::MLIRContext &context, llvm::StringRef path,
+                const ONNXImportOptions &options);
+
+} // namespace aotc
+
+#endif // AOTC_FRONTEND_ONNX_ONNXIMPORTER_H

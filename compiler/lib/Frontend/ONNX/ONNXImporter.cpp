@@ -1,0 +1,488 @@
+//===- ONNXImporter.cpp - ONNX models to MLIR on tensors -----*- C++ -*-===//
+//
+// This file implements the ONNX importer. It walks the graph once, in node
+// order: initializers and Constant nodes become compile-time contents, shape
+// arithmetic (Shape -> Gather -> Concat -> Reshape, ...) is folded while
+// importing, and every other node is lowered by its OpSpec. Every failure is
+// a diagnostic naming the file and, where there is one, the node, op and
+// attribute.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Frontend/ONNX/ONNXImporter.h"
+#include "aotc/Frontend/ONNX/OpLibrary.h"
+#include "aotc/Transforms/EntryPoint.h"
+#include "aotc/Transforms/Passes.h"
+
+#include "onnx/onnx_pb.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace aotc::onnx_frontend;
+
+namespace aotc {
+
+namespace {
+
+/// Supported opsets of the default ONNX domain.
+constexpr int64_t kMinOpset = 7;
+constexpr int64_t kMaxOpset = 18;
+/// Largest tensor aotc accepts (elements).
+constexpr int64_t kMaxElements = int64_t(1) << 40;
+
+/// Turns an ONNX value name into a unique C identifier that does not clash
+/// with the entry point's own parameters.
+class NameSanitizer {
+public:
+  NameSanitizer() {
+    for (StringRef reserved : {"pool", "pool_bytes", "stream"})
+      used.insert(reserved);
+  }
+
+  std::string operator()(StringRef name) {
+    std::string id;
+    for (char c : name)
+      id.push_back(isalnum(static_cast<unsigned char>(c)) ? c : '_');
+    if (id.empty() || isdigit(static_cast<unsigned char>(id[0])))
+      id = "t_" + id;
+    static const llvm::StringSet<> keywords = {
+        "auto",   "break",  "case",     "char",   "const",    "continue",
+        "default", "do",    "double",   "else",   "enum",     "extern",
+        "float",  "for",    "goto",     "if",     "int",      "long",
+        "register", "return", "short",  "signed", "sizeof",   "static",
+        "struct", "switch", "typedef",  "union",  "unsigned", "void",
+        "volatile", "while", "inline",  "restrict", "bool",   "class",
+        "new",    "delete", "this",     "template", "namespace", "private"};
+    if (keywords.contains(id))
+      id += "_";
+    std::string unique = id;
+    for (int i = 1; !used.insert(unique).second; ++i)
+      unique = id + "_" + std::to_string(i);
+    return unique;
+  }
+
+private:
+  llvm::StringSet<> used;
+};
+
+class Importer {
+public:
+  Importer(MLIRContext &ctx, StringRef path, const ONNXImportOptions &options)
+      : ctx(ctx), path(path.str()), options(options), builder(&ctx),
+        fileLoc(FileLineColLoc::get(&ctx, path, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  InFlightDiagnostic error() { return mlir::emitError(fileLoc); }
+  LogicalResult loadModel();
+  LogicalResult importInitializers();
+  FailureOr<TensorValue> typeOfValueInfo(const onnx::ValueInfoProto &info,
+                                         StringRef what);
+  LogicalResult importNode(const onnx::NodeProto &node, int index);
+  FailureOr<std::string> readExternalData(const onnx::TensorProto &tensor);
+
+  MLIRContext &ctx;
+  std::string path;
+  const ONNXImportOptions &options;
+  OpBuilder builder;
+  Location fileLoc;
+  onnx::ModelProto model;
+  int64_t opset = 0;
+  llvm::StringMap<TensorValue> values;
+  /// Name of the node producing each value (for cycle diagnostics).
+  llvm::StringMap<std::string> producers;
+};
+
+LogicalResult Importer::loadModel() {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buffer) {
+    error() << "cannot read the model: " << buffer.getError().message();
+    return failure();
+  }
+  if (!model.ParseFromArray((*buffer)->getBufferStart(),
+                            static_cast<int>((*buffer)->getBufferSize())) ||
+      !model.has_graph()) {
+    error() << "not a valid ONNX model (truncated or corrupt protobuf)";
+    return failure();
+  }
+  for (const onnx::OperatorSetIdProto &set : model.opset_import())
+    if (set.domain().empty() || set.domain() == "ai.onnx")
+      opset = set.version();
+  if (opset == 0) {
+    error() << "the model imports no opset of the default ONNX domain";
+    return failure();
+  }
+  if (opset > kMaxOpset) {
+    error() << "opset " << opset << " is newer than supported (" << kMinOpset
+            << " to " << kMaxOpset << ")";
+    return failure();
+  }
+  if (opset < kMinOpset) {
+    error() << "opset " << opset << " is older than supported (" << kMinOpset
+            << " to " << kMaxOpset << ")";
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<std::string>
+Importer::readExternalData(const onnx::TensorProto &tensor) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const onnx::StringStringEntryProto &entry : tensor.external_data()) {
+    if (entry.key() == "location")
+      location = entry.value();
+    else if (entry.key() == "offset")
+      offset = std::stoll(entry.value());
+    else if (entry.key() == "length")
+      length = std::stoll(entry.value());
+  }
+  if (location.empty() || llvm::sys::path::is_absolute(location) ||
+      StringRef(location).contains("..")) {
+    error() << "initializer '" << tensor.name()
+            << "': invalid external data location '" << location << "'";
+    return failure();
+  }
+  llvm::SmallString<256> file(llvm::sys::path::parent_path(path));
+  llvm::sys::path::append(file, location);
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
+  if (!buffer) {
+    error() << "initializer '" << tensor.name() << "': cannot read external "
+            << "data file '" << file << "': " << buffer.getError().message();
+    return failure();
+  }
+  int64_t size = (*buffer)->getBufferSize();
+  if (length < 0)
+    length = size - offset;
+  if (offset < 0 || offset + length > size) {
+    error() << "initializer '" << tensor.name() << "': external data range ["
+            << offset << ", " << offset + length << ") exceeds '" << file
+            << "' (" << size << " bytes)";
+    return failure();
+  }
+  return std::string((*buffer)->getBufferStart() + offset, length);
+}
+
+LogicalResult Importer::importInitializers() {
+  for (const onnx::TensorProto &tensor : model.graph().initializer()) {
+    int64_t elements = 1;
+    for (int64_t d : tensor.dims()) {
+      if (d < 0 || (d > 0 && elements > kMaxElements / d)) {
+        error() << "initializer '" << tensor.name() << "' is larger than 2^40 "
+                << "elements";
+        return failure();
+      }
+      elements *= d;
+    }
+    std::string external;
+    if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+      FailureOr<std::string> bytes = readExternalData(tensor);
+      if (failed(bytes))
+        return failure();
+      external = std::move(*bytes);
+    }
+    std::string message;
+    FailureOr<DenseElementsAttr> attr =
+        tensorProtoToAttr(&ctx, tensor, external, message);
+    if (failed(attr)) {
+      error() << "initializer: " << message;
+      return failure();
+    }
+    TensorValue value;
+    value.dtype = tensor.data_type();
+    value.shape.assign(tensor.dims().begin(), tensor.dims().end());
+    value.constant = *attr;
+    values[tensor.name()] = value;
+    producers[tensor.name()] = "<initializer>";
+  }
+  return success();
+}
+
+FailureOr<TensorValue> Importer::typeOfValueInfo(const onnx::ValueInfoProto &info,
+                                                 StringRef what) {
+  if (!info.type().has_tensor_type()) {
+    error() << what << " '" << info.name() << "' is not a tensor";
+    return failure();
+  }
+  const onnx::TypeProto::Tensor &t = info.type().tensor_type();
+  TensorValue value;
+  value.dtype = t.elem_type();
+  if (!elementTypeOf(&ctx, value.dtype)) {
+    error() << what << " '" << info.name() << "' has unsupported dtype "
+            << onnxTypeName(value.dtype);
+    return failure();
+  }
+  if (!t.has_shape()) {
+    error() << what << " '" << info.name() << "' has no shape";
+    return failure();
+  }
+  int64_t elements = 1;
+  for (const onnx::TensorShapeProto::Dimension &d : t.shape().dim()) {
+    int64_t size;
+    if (d.has_dim_value()) {
+      size = d.dim_value();
+    } else if (d.has_dim_param() && options.dimValues.count(d.dim_param())) {
+      size = options.dimValues.lookup(d.dim_param());
+    } else {
+      error() << what << " '" << info.name() << "' has symbolic dimension '"
+              << d.dim_param()
+              << "'; give it a value with --dim NAME=VALUE (symbolic "
+                 "dimensions are not supported yet)";
+      return failure();
+    }
+    if (size < 0 || (size > 0 && elements > kMaxElements / size)) {
+      error() << what << " '" << info.name()
+              << "' is larger than 2^40 elements";
+      return failure();
+    }
+    elements *= size;
+    value.shape.push_back(size);
+  }
+  return value;
+}
+
+LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
+  std::string nodeName = node.name().empty()
+                             ? node.op_type() + "_" + std::to_string(index)
+                             : node.name();
+  Location loc = NameLoc::get(StringAttr::get(&ctx, nodeName), fileLoc);
+  auto nodeError = [&]() {
+    return mlir::emitError(fileLoc)
+           << "node '" << nodeName << "' (" << node.op_type() << "): ";
+  };
+  if (!node.domain().empty() && node.domain() != "ai.onnx") {
+    nodeError() << "op domain '" << node.domain() << "' is not supported";
+    return failure();
+  }
+  const OpSpec *spec = OpLibrary::get().lookup(node.op_type());
+  if (!spec) {
+    nodeError() << "unsupported op '" << node.op_type() << "'";
+    return failure();
+  }
+  if (opset < spec->minOpset || opset > spec->maxOpset) {
+    nodeError() << "op '" << node.op_type() << "' at opset " << opset
+                << " is not supported (supported: " << spec->minOpset
+                << " to " << spec->maxOpset << ")";
+    return failure();
+  }
+
+  SmallVector<TensorValue *> inputs;
+  for (const std::string &name : node.input()) {
+    if (name.empty()) {
+      inputs.push_back(nullptr);
+      continue;
+    }
+    auto it = values.find(name);
+    if (it == values.end()) {
+      // Produced later (a cycle, or nodes out of order) or never (dangling).
+      for (const onnx::NodeProto &other : model.graph().node())
+        for (const std::string &out : other.output())
+          if (out == name) {
+            nodeError() << "input '" << name << "' is produced by node '"
+                        << other.name()
+                        << "' that does not come before it: the graph has "
+                           "a cycle or is not topologically sorted";
+            return failure();
+          }
+      nodeError() << "input '" << name
+                  << "' is not produced by any node, initializer or graph "
+                     "input (dangling edge)";
+      return failure();
+    }
+    inputs.push_back(&it->second);
+  }
+
+  // Names in diagnostics use the node name chosen above.
+  onnx::NodeProto named = node;
+  named.set_name(nodeName);
+  NodeContext context(named, opset, inputs, builder, loc);
+  FailureOr<SmallVector<int32_t>> dtypes = spec->dtype(context);
+  if (failed(dtypes))
+    return failure();
+  FailureOr<SmallVector<Shape>> shapes = spec->shape(context);
+  if (failed(shapes))
+    return failure();
+  if (dtypes->size() != shapes->size()) {
+    nodeError() << "internal error: " << dtypes->size() << " dtypes for "
+                << shapes->size() << " shapes";
+    return failure();
+  }
+  size_t produced = shapes->size();
+  for (int i = produced; i < node.output_size(); ++i)
+    if (!node.output(i).empty()) {
+      nodeError() << "output " << i << " ('" << node.output(i)
+                  << "') is not supported";
+      return failure();
+    }
+
+  SmallVector<TensorValue> outputs(produced);
+  for (size_t i = 0; i < produced; ++i) {
+    outputs[i].dtype = (*dtypes)[i];
+    outputs[i].shape = (*shapes)[i];
+    int64_t elements = 1;
+    for (int64_t d : outputs[i].shape) {
+      if (d < 0 || (d > 0 && elements > kMaxElements / d)) {
+        nodeError() << "output " << i << " is larger than 2^40 elements";
+        return failure();
+      }
+      elements *= d;
+    }
+  }
+
+  // Compile-time evaluation when every input is known.
+  bool allConstant = llvm::all_of(inputs, [](TensorValue *v) {
+    return !v || v->constant.has_value();
+  });
+  bool folded = false;
+  if (spec->fold && allConstant) {
+    FailureOr<SmallVector<DenseElementsAttr>> results =
+        spec->fold(context, outputs);
+    if (succeeded(results)) {
+      for (size_t i = 0; i < produced; ++i)
+        outputs[i].constant = (*results)[i];
+      folded = true;
+    }
+  }
+  if (!folded) {
+    FailureOr<SmallVector<Value>> results = spec->lower(context, outputs);
+    if (failed(results))
+      return failure();
+    for (size_t i = 0; i < produced; ++i) {
+      Value v = (*results)[i];
+      if (v.getType() != outputs[i].type(&ctx)) {
+        nodeError() << "internal error: output " << i << " has type "
+                    << v.getType() << ", its specification says "
+                    << outputs[i].type(&ctx);
+        return failure();
+      }
+      outputs[i].value = v;
+    }
+  }
+  for (size_t i = 0; i < produced; ++i) {
+    if (node.output(i).empty())
+      continue;
+    values[node.output(i)] = outputs[i];
+    producers[node.output(i)] = nodeName;
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  if (failed(loadModel()) || failed(importInitializers()))
+    return nullptr;
+  const onnx::GraphProto &graph = model.graph();
+
+  // Graph inputs that are not initializers are the entry point's arguments.
+  NameSanitizer sanitize;
+  SmallVector<Type> argTypes;
+  SmallVector<std::pair<std::string, TensorValue>> arguments;
+  auto checkAbiDtype = [&](const TensorValue &v, StringRef what,
+                           StringRef name) {
+    if (v.dtype == kUInt16 || v.dtype == kUInt32 || v.dtype == kUInt64) {
+      error() << what << " '" << name << "' has dtype "
+              << onnxTypeName(v.dtype) << ", which the ABI cannot describe";
+      return failure();
+    }
+    return success();
+  };
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (values.count(input.name()))
+      continue; // an initializer with a default value
+    FailureOr<TensorValue> value = typeOfValueInfo(input, "graph input");
+    if (failed(value) ||
+        failed(checkAbiDtype(*value, "graph input", input.name())))
+      return nullptr;
+    argTypes.push_back(value->type(&ctx));
+    arguments.push_back({input.name(), *value});
+  }
+  SmallVector<Type> resultTypes;
+  SmallVector<TensorValue> declaredOutputs;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    FailureOr<TensorValue> value = typeOfValueInfo(output, "graph output");
+    if (failed(value) ||
+        failed(checkAbiDtype(*value, "graph output", output.name())))
+      return nullptr;
+    declaredOutputs.push_back(*value);
+    resultTypes.push_back(value->type(&ctx));
+  }
+  if (graph.output_size() == 0) {
+    error() << "the graph has no outputs";
+    return nullptr;
+  }
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(builder, fileLoc, options.functionName,
+                                   builder.getFunctionType(argTypes,
+                                                           resultTypes));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, arg] : llvm::enumerate(arguments)) {
+    arg.second.value = entry->getArgument(i);
+    values[arg.first] = arg.second;
+    producers[arg.first] = "<graph input>";
+    func.setArgAttr(i, kTensorNameAttrName,
+                    builder.getStringAttr(sanitize(arg.first)));
+    if (arg.second.dtype == kUInt8)
+      func.setArgAttr(i, kTensorDtypeAttrName, builder.getStringAttr("u8"));
+  }
+  builder.setInsertionPointToStart(entry);
+
+  for (auto [index, node] : llvm::enumerate(graph.node()))
+    if (failed(importNode(node, index)))
+      return nullptr;
+
+  SmallVector<Value> results;
+  for (auto [i, output] : llvm::enumerate(graph.output())) {
+    auto it = values.find(output.name());
+    if (it == values.end()) {
+      error() << "graph output '" << output.name()
+              << "' is not produced by any node (dangling edge)";
+      return nullptr;
+    }
+    TensorValue &v = it->second;
+    if (v.dtype != declaredOutputs[i].dtype ||
+        v.shape != declaredOutputs[i].shape) {
+      InFlightDiagnostic diag = error();
+      diag << "graph output '" << output.name() << "' is declared "
+           << onnxTypeName(declaredOutputs[i].dtype) << "[";
+      llvm::interleaveComma(declaredOutputs[i].shape, diag);
+      diag << "] but computed as " << onnxTypeName(v.dtype) << "[";
+      llvm::interleaveComma(v.shape, diag);
+      diag << "]";
+      return nullptr;
+    }
+    if (!v.value)
+      v.value = arith::ConstantOp::create(builder, fileLoc, *v.constant);
+    results.push_back(v.value);
+    func.setResultAttr(i, kTensorNameAttrName,
+                       builder.getStringAttr(sanitize(output.name())));
+    if (v.dtype == kUInt8)
+      func.setResultAttr(i, kTensorDtypeAttrName, builder.getStringAttr("u8"));
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+
+  if (failed(mlir::verify(*module))) {
+    error() << "internal error: the imported module does not verify";
+    return nullptr;
+  }
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> importONNXModel(MLIRContext &context, StringRef path,
+                                      const ONNXImportOptions &options) {
+  context.loadDialect<func::FuncDialect, arith::ArithDialect,
+                      math::MathDialect, tensor::TensorDialect,
+                      linalg::LinalgDialect>();
+  Importer importer(context, path, options);
+  return importer.run();
+}
+
+} // namespace aotc
