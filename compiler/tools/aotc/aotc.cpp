@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Emit/Emitters.h"
+#include "aotc/Frontend/ONNX/ONNXImporter.h"
 #include "aotc/Pipelines/Pipelines.h"
 #include "aotc/Target/Target.h"
 #include "aotc/Transforms/EntryPoint.h"
@@ -83,6 +84,11 @@ static cl::opt<std::string> memoryReport(
     cl::value_desc("file"), cl::cat(aotcCategory));
 static cl::opt<bool> verbose("v", cl::desc("Print per-stage timings"),
                              cl::cat(aotcCategory));
+static cl::list<std::string>
+    dimValues("dim",
+              cl::desc("Value of a symbolic ONNX dimension, e.g. --dim N=1 "
+                       "(repeatable)"),
+              cl::value_desc("NAME=VALUE"), cl::cat(aotcCategory));
 
 //===----------------------------------------------------------------------===//
 // Driver
@@ -200,16 +206,31 @@ int compile() {
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(inputFilename, &errorMessage);
-  if (!file)
-    return fail("cannot read '" + inputFilename + "': " + errorMessage);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-
   Compiler compiler(context, **target, name);
   auto start = std::chrono::steady_clock::now();
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module;
+  if (llvm::StringRef(inputFilename).ends_with(".onnx")) {
+    aotc::ONNXImportOptions importOptions;
+    importOptions.functionName = name;
+    for (const std::string &dim : dimValues) {
+      auto [key, value] = llvm::StringRef(dim).split('=');
+      int64_t size;
+      if (key.empty() || value.getAsInteger(10, size) || size < 0)
+        return fail("--dim '" + dim + "' is not NAME=VALUE with VALUE >= 0");
+      importOptions.dimValues[key] = size;
+    }
+    module = aotc::importONNXModel(context, inputFilename, importOptions);
+  } else {
+    if (!dimValues.empty())
+      return fail("--dim applies to ONNX models only");
+    std::string errorMessage;
+    std::unique_ptr<llvm::MemoryBuffer> file =
+        openInputFile(inputFilename, &errorMessage);
+    if (!file)
+      return fail("cannot read '" + inputFilename + "': " + errorMessage);
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
   if (!module)
     return 1;
   compiler.report("parse", start);
