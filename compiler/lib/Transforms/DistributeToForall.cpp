@@ -7,9 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
 
-#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/Interfaces/TilingInterface.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_DISTRIBUTETOFORALL
@@ -17,16 +16,9 @@ namespace aotc {
 } // namespace aotc
 
 using namespace mlir;
+using aotc::largestDivisorAtMost;
 
 namespace {
-
-/// The largest divisor of `size` that is <= `limit` (at least 1).
-int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
-  for (int64_t d = std::min(size, limit); d > 1; --d)
-    if (size % d == 0)
-      return d;
-  return 1;
-}
 
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
 /// static tiles, outermost loops first; 0 leaves a loop untiled.
@@ -77,17 +69,10 @@ struct DistributeToForallPass
       if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         continue;
 
-      scf::SCFTilingOptions options;
-      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled)) {
-        op.emitError("failed to distribute over threads");
+      if (failed(aotc::tileAndReplace(
+              rewriter, op, sizes,
+              scf::SCFTilingOptions::LoopType::ForallOp)))
         return signalPassFailure();
-      }
-      rewriter.replaceOp(op, tiled->replacements);
     }
   }
 };

@@ -7,10 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/Interfaces/TilingInterface.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_TILEANDVECTORIZE
@@ -18,16 +17,9 @@ namespace aotc {
 } // namespace aotc
 
 using namespace mlir;
+using aotc::largestDivisorAtMost;
 
 namespace {
-
-/// The largest divisor of `size` that is <= `limit` (at least 1).
-int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
-  for (int64_t d = std::min(size, limit); d > 1; --d)
-    if (size % d == 0)
-      return d;
-  return 1;
-}
 
 /// Widest element type of the op's operands, in bits; 0 when some operand
 /// holds i1 (vectors of i1 are bit-packed in memory, unlike scalar i1 which
@@ -94,18 +86,11 @@ struct TileAndVectorizePass
 
       Operation *tile = op;
       if (llvm::any_of(tileSizes, [](int64_t s) { return s != 0; })) {
-        scf::SCFTilingOptions options;
-        options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
-        options.setTileSizes(getAsIndexOpFoldResult(&getContext(), tileSizes));
-        rewriter.setInsertionPoint(op);
-        FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-            rewriter, cast<TilingInterface>(op.getOperation()), options);
-        if (failed(tiled)) {
-          op.emitError("failed to tile to register tiles");
+        FailureOr<Operation *> tiled = aotc::tileAndReplace(
+            rewriter, op, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
+        if (failed(tiled))
           return signalPassFailure();
-        }
-        rewriter.replaceOp(op, tiled->replacements);
-        tile = tiled->tiledOps.back();
+        tile = *tiled;
       }
       rewriter.setInsertionPoint(tile);
       FailureOr<linalg::VectorizationResult> vectorized =

@@ -1,0 +1,35 @@
+//===- TilingUtils.h - Helpers shared by the tiling passes ---*- C++ -*-===//
+//
+// This file declares the small helpers the thread-level and register-level
+// tiling passes share: static tile sizes from divisors, and tiling a linalg
+// op with scf.for or scf.forall loops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_TRANSFORMS_TILINGUTILS_H
+#define AOTC_TRANSFORMS_TILINGUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+
+namespace aotc {
+
+/// The largest divisor of `size` that is <= `limit` (at least 1): tiles of
+/// that size keep every tile's shape static.
+inline int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
+  for (int64_t d = std::min(size, limit); d > 1; --d)
+    if (size % d == 0)
+      return d;
+  return 1;
+}
+
+/// Tiles `op` with `tileSizes` (0: loop not tiled) using `loopType` loops and
+/// replaces it; returns the tiled op, or failure with a diagnostic on `op`.
+mlir::FailureOr<mlir::Operation *>
+tileAndReplace(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+               llvm::ArrayRef<int64_t> tileSizes,
+               mlir::scf::SCFTilingOptions::LoopType loopType);
+
+} // namespace aotc
+
+#endif // AOTC_TRANSFORMS_TILINGUTILS_H
