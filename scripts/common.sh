@@ -15,8 +15,9 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$AOTC_ROOT}"
 AOTC_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 libomp-22-dev
   llvm-22-tools libclang-rt-22-dev
-  libgtest-dev libbenchmark-dev
-  python3-numpy
+  libgtest-dev libbenchmark-dev libopenblas-dev
+  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  python3-numpy python3-onnx
   cmake ninja-build ccache
 )
 
