@@ -65,8 +65,11 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   TileAndVectorizeOptions vectorize;
   vectorize.vectorBits = options.vectorBits;
   fpm.addPass(createTileAndVectorize(vectorize));
-  // No CSE here: it would merge the now-private vectorized fills again.
-  addPasses(fpm, "canonicalize");
+  // Accumulators live in registers: the read/write pair of an output tile
+  // inside a reduction loop becomes a vector loop-carried value. No CSE here:
+  // it would merge the now-private vectorized fills again.
+  addPasses(fpm, "canonicalize,loop-invariant-code-motion,"
+                 "loop-invariant-subset-hoisting,canonicalize");
 }
 
 void buildBufferizePipeline(OpPassManager &pm,

@@ -12,12 +12,16 @@
 // CHECK:           vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
 // CHECK:         %[[C:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (4) shared_outs(%[[O:.*]] = %[[FILL]]) -> (tensor<256x256xf32>)
 // CHECK:           tensor.extract_slice %[[A]][%[[I]], 0] [4, 128] [1, 1]
+// The accumulator tile is read before the reduction loop, carried in
+// registers through it (a vector iter_arg) and written once after it.
 // CHECK:           scf.for
-// CHECK:             scf.for
-// CHECK:               vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<4x16xf32>
+// CHECK:             vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<4x16xf32>
+// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<4x16xf32>)
+// CHECK-NOT:           vector.transfer_write
 // CHECK:               arith.mulf {{.*}} : vector<4x16x1xf32>
 // CHECK:               arith.addf {{.*}} : vector<4x16xf32>
-// CHECK:               vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<4x16xf32>
+// CHECK:               scf.yield {{.*}} : vector<4x16xf32>
+// CHECK:             vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<4x16xf32>
 // CHECK:           scf.forall.in_parallel
 // CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [4, 256] [1, 1]
 // CHECK:         return %[[C]]

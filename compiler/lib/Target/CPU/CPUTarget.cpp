@@ -177,6 +177,9 @@ createCPUTarget(const CPUTargetOptions &options) {
                                    triple.str() + "'");
 
   llvm::TargetOptions targetOptions;
+  // Multiply-adds become FMAs (one rounding instead of two), as with
+  // -ffp-contract=fast: the contraction lowering emits separate mul/add.
+  targetOptions.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, features, targetOptions, llvm::Reloc::PIC_,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
