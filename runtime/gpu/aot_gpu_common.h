@@ -1,0 +1,87 @@
+/*===- aot_gpu_common.h - Shared by the CUDA and HIP runtimes ---*- C -*-===*
+ *
+ * Private to runtime/: the module-cache protocol and small helpers that
+ * aot_cuda.c and aot_hip.c share. Everything here is `static inline`, so each
+ * back end gets its own internal copy and the two static libraries
+ * (aot_runtime_cuda, aot_runtime_hip) define no common symbol: a program may
+ * link both, in any order, even with --whole-archive.
+ *
+ * The cache protocol (see aot_gpu_module_cache_t in aot_runtime_gpu.h):
+ * slots [0, count) are immutable once published. A writer, holding the back
+ * end's mutex, fills slot `count` with plain stores and then publishes it
+ * with a release store of count + 1; a reader acquire-loads `count` and may
+ * then read slots below it without synchronisation. The __atomic builtins
+ * (GCC and Clang) operate on the plain fields of the public C99 struct.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef AOT_RUNTIME_GPU_AOT_GPU_COMMON_H
+#define AOT_RUNTIME_GPU_AOT_GPU_COMMON_H
+
+#include "aot_abi/aot_runtime_gpu.h"
+
+#include <pthread.h>
+#include <string.h>
+
+/** Size of the per-thread and remembered error texts (truncated to fit). */
+#define AOT_GPU_ERROR_TEXT_BYTES 320
+
+/** Loads `image` into the current context/device; returns AOT_OK and the
+ *  module, or a status (the callback records the driver error itself). */
+typedef aot_status_t (*aot_gpu_load_module_fn)(const void *image,
+                                               void **module);
+
+/** Lock-free lookup: the module published for `key`, or NULL. */
+static inline void *aot_gpu_cache_find(aot_gpu_module_cache_t *cache,
+                                       const void *key) {
+  uint32_t n = __atomic_load_n(&cache->count, __ATOMIC_ACQUIRE);
+  uint32_t i;
+  if (n > AOT_GPU_MODULE_CACHE_SLOTS)
+    n = AOT_GPU_MODULE_CACHE_SLOTS; /* a corrupted cache: stay in bounds */
+  for (i = 0; i < n; ++i)
+    if (cache->keys[i] == key)
+      return cache->modules[i];
+  return NULL;
+}
+
+/** The module for `key`, loading it with `load` on a miss. Exactly one load
+ *  per (cache, key) succeeds however many threads race here: misses
+ *  serialise on `mutex` and re-check before loading. A failed load publishes
+ *  nothing, so a later call tries again. Returns AOT_ERROR_INTERNAL when all
+ *  slots hold other keys. */
+static inline aot_status_t aot_gpu_cache_get(aot_gpu_module_cache_t *cache,
+                                             pthread_mutex_t *mutex,
+                                             const void *key, const void *image,
+                                             aot_gpu_load_module_fn load,
+                                             void **module) {
+  aot_status_t status = AOT_OK;
+  uint32_t n;
+  *module = aot_gpu_cache_find(cache, key);
+  if (*module)
+    return AOT_OK;
+  pthread_mutex_lock(mutex);
+  *module = aot_gpu_cache_find(cache, key);
+  if (!*module) {
+    n = __atomic_load_n(&cache->count, __ATOMIC_RELAXED);
+    if (n >= AOT_GPU_MODULE_CACHE_SLOTS) {
+      status = AOT_ERROR_INTERNAL;
+    } else {
+      status = load(image, module);
+      if (status == AOT_OK) {
+        cache->keys[n] = (void *)(uintptr_t)key;
+        cache->modules[n] = *module;
+        __atomic_store_n(&cache->count, n + 1, __ATOMIC_RELEASE);
+      } else {
+        *module = NULL;
+      }
+    }
+  }
+  pthread_mutex_unlock(mutex);
+  return status;
+}
+
+/** Converts a dlsym() result to a function pointer without the ISO C
+ *  object-to-function pointer cast (the POSIX-sanctioned idiom). */
+#define AOT_GPU_STORE_SYMBOL(field_ptr, sym)                                   \
+  memcpy((field_ptr), &(sym), sizeof(sym))
+
+#endif /* AOT_RUNTIME_GPU_AOT_GPU_COMMON_H */
