@@ -14,6 +14,7 @@
 #include "aotc/Transforms/EntryPoint.h"
 #include "aotc/Transforms/Passes.h"
 
+#include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -136,12 +137,20 @@ Importer::readExternalData(const onnx::TensorProto &tensor) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const onnx::StringStringEntryProto &entry : tensor.external_data()) {
-    if (entry.key() == "location")
+    if (entry.key() == "location") {
       location = entry.value();
-    else if (entry.key() == "offset")
-      offset = std::stoll(entry.value());
-    else if (entry.key() == "length")
-      length = std::stoll(entry.value());
+      continue;
+    }
+    if (entry.key() != "offset" && entry.key() != "length")
+      continue;
+    int64_t value;
+    if (StringRef(entry.value()).getAsInteger(10, value) || value < 0) {
+      error() << "initializer '" << tensor.name() << "': external data "
+              << entry.key() << " '" << entry.value()
+              << "' is not a non-negative integer";
+      return failure();
+    }
+    (entry.key() == "offset" ? offset : length) = value;
   }
   if (location.empty() || llvm::sys::path::is_absolute(location) ||
       StringRef(location).contains("..")) {
@@ -158,14 +167,14 @@ Importer::readExternalData(const onnx::TensorProto &tensor) {
     return failure();
   }
   int64_t size = (*buffer)->getBufferSize();
-  if (length < 0)
-    length = size - offset;
-  if (offset < 0 || offset + length > size) {
+  if (offset > size || (length >= 0 && length > size - offset)) {
     error() << "initializer '" << tensor.name() << "': external data range ["
-            << offset << ", " << offset + length << ") exceeds '" << file
-            << "' (" << size << " bytes)";
+            << offset << ", +" << length << ") exceeds '" << file << "' ("
+            << size << " bytes)";
     return failure();
   }
+  if (length < 0)
+    length = size - offset;
   return std::string((*buffer)->getBufferStart() + offset, length);
 }
 
@@ -236,7 +245,12 @@ FailureOr<TensorValue> Importer::typeOfValueInfo(const onnx::ValueInfoProto &inf
                  "dimensions are not supported yet)";
       return failure();
     }
-    if (size < 0 || (size > 0 && elements > kMaxElements / size)) {
+    if (size < 0) {
+      error() << what << " '" << info.name() << "' has a negative dimension ("
+              << size << ")";
+      return failure();
+    }
+    if (size > 0 && elements > kMaxElements / size) {
       error() << what << " '" << info.name()
               << "' is larger than 2^40 elements";
       return failure();
@@ -264,6 +278,17 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   if (!spec) {
     nodeError() << "unsupported op '" << node.op_type() << "'";
     return failure();
+  }
+  // The node must be well formed for its ONNX schema: input/output counts,
+  // required attributes, attribute types.
+  if (const onnx::OpSchema *schema =
+          onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "")) {
+    try {
+      schema->Verify(node);
+    } catch (const std::exception &e) {
+      nodeError() << "invalid node: " << StringRef(e.what()).trim();
+      return failure();
+    }
   }
   if (opset < spec->minOpset || opset > spec->maxOpset) {
     nodeError() << "op '" << node.op_type() << "' at opset " << opset
@@ -367,6 +392,12 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   for (size_t i = 0; i < produced; ++i) {
     if (node.output(i).empty())
       continue;
+    if (values.count(node.output(i))) {
+      nodeError() << "output '" << node.output(i)
+                  << "' is already defined by '" << producers[node.output(i)]
+                  << "' (every value must be defined once)";
+      return failure();
+    }
     values[node.output(i)] = outputs[i];
     producers[node.output(i)] = nodeName;
   }
@@ -391,7 +422,12 @@ OwningOpRef<ModuleOp> Importer::run() {
     }
     return success();
   };
+  llvm::StringSet<> inputNames;
   for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (!inputNames.insert(input.name()).second) {
+      error() << "graph input '" << input.name() << "' is listed twice";
+      return nullptr;
+    }
     if (values.count(input.name()))
       continue; // an initializer with a default value
     FailureOr<TensorValue> value = typeOfValueInfo(input, "graph input");

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+#===- make_bad_models.py - Write broken ONNX models for the lit tests -----===#
+#
+# Usage: make_bad_models.py OUTDIR [CASE...]   (default: every case)
+#
+# Writes OUTDIR/CASE.onnx for each case below, with the onnx helper API and
+# without onnx.checker (most of them are meant to be invalid). Nothing large
+# is ever allocated: the "huge" tensors only declare their dimensions.
+#
+#===----------------------------------------------------------------------===#
+
+import os
+import random
+import struct
+import sys
+
+import onnx
+from onnx import TensorProto, helper
+
+F = TensorProto.FLOAT
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=13, extra_opsets=()):
+    graph = helper.make_graph(nodes, "g", inputs, outputs,
+                              initializer=list(initializers))
+    opsets = [helper.make_opsetid("", opset)] + list(extra_opsets)
+    m = helper.make_model(graph, opset_imports=opsets,
+                          producer_name="make_bad_models")
+    m.ir_version = 8
+    return m
+
+
+def vi(name, shape, dtype=F):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def add_model():
+    """y = x + W, W = [[1,2,3],[4,5,6]] (valid; the base of several cases).
+
+    W is stored as raw_data: onnx.save_model moves only raw_data to
+    external files."""
+    w = helper.make_tensor("W", F, [2, 3],
+                           struct.pack("<6f", 1, 2, 3, 4, 5, 6), raw=True)
+    node = helper.make_node("Add", ["x", "W"], ["y"], name="add")
+    return model([node], [vi("x", [2, 3])], [vi("y", [2, 3])], [w])
+
+
+def save(m, path):
+    with open(path, "wb") as f:
+        f.write(m.SerializeToString())
+
+
+def write_truncated(path):
+    # An initializer makes the graph most of the bytes, so cutting the file
+    # in half cuts the length-delimited graph field: unparseable.
+    w = helper.make_tensor("W", F, [64, 64], [0.5] * 4096)
+    node = helper.make_node("Add", ["x", "W"], ["y"], name="add")
+    data = model([node], [vi("x", [64, 64])], [vi("y", [64, 64])],
+                 [w]).SerializeToString()
+    with open(path, "wb") as f:
+        f.write(data[:len(data) // 2])
+
+
+def write_random(path):
+    rng = random.Random(1234)
+    with open(path, "wb") as f:
+        f.write(bytes(rng.randrange(256) for _ in range(4096)))
+
+
+def write_missing_initializer(path):
+    # "W" is used but is neither an initializer, a graph input nor produced.
+    node = helper.make_node("Add", ["x", "W"], ["y"], name="add")
+    save(model([node], [vi("x", [2, 3])], [vi("y", [2, 3])]), path)
+
+
+def write_dangling_output(path):
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    save(model([node], [vi("x", [2, 3])], [vi("y", [2, 3]), vi("z", [2, 3])]),
+         path)
+
+
+def write_opset19(path):
+    m = add_model()
+    m.opset_import[0].version = 19
+    save(m, path)
+
+
+def write_huge_input(path):
+    # 2^20 * 2^21 = 2^41 elements.
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    save(model([node], [vi("x", [1 << 20, 1 << 21])],
+               [vi("y", [1 << 20, 1 << 21])]), path)
+
+
+def write_huge_initializer(path):
+    # Dimensions only: no data at all.
+    w = TensorProto()
+    w.name = "W"
+    w.data_type = F
+    w.dims.extend([1 << 21, 1 << 20])
+    node = helper.make_node("Add", ["x", "W"], ["y"], name="add")
+    save(model([node], [vi("x", [2, 3])], [vi("y", [2, 3])], [w]), path)
+
+
+def write_cycle(path):
+    # a = x + b, b = relu(a): the two nodes feed each other.
+    nodes = [helper.make_node("Add", ["x", "b"], ["a"], name="A"),
+             helper.make_node("Relu", ["a"], ["b"], name="B")]
+    save(model(nodes, [vi("x", [2, 3])], [vi("a", [2, 3])]), path)
+
+
+def write_lstm(path):
+    seq, batch, inp, hidden = 4, 1, 3, 5
+    w = helper.make_tensor("W", F, [1, 4 * hidden, inp], [0.1] * (4 * hidden * inp))
+    r = helper.make_tensor("R", F, [1, 4 * hidden, hidden],
+                           [0.1] * (4 * hidden * hidden))
+    node = helper.make_node("LSTM", ["x", "W", "R"], ["y"], name="lstm",
+                            hidden_size=hidden)
+    save(model([node], [vi("x", [seq, batch, inp])],
+               [vi("y", [seq, 1, batch, hidden])], [w, r]), path)
+
+
+def write_unknown_domain(path):
+    node = helper.make_node("Frobnicate", ["x"], ["y"], name="frob",
+                            domain="com.example")
+    save(model([node], [vi("x", [2, 3])], [vi("y", [2, 3])],
+               extra_opsets=[helper.make_opsetid("com.example", 1)]), path)
+
+
+def write_conv_auto_pad(path):
+    w = helper.make_tensor("W", F, [1, 1, 3, 3], [1.0] * 9)
+    node = helper.make_node("Conv", ["x", "W"], ["y"], name="conv",
+                            kernel_shape=[3, 3], auto_pad="FOO")
+    save(model([node], [vi("x", [1, 1, 8, 8])], [vi("y", [1, 1, 8, 8])], [w]),
+         path)
+
+
+def write_symbolic(path):
+    node = helper.make_node("Relu", ["x"], ["y"], name="relu")
+    save(model([node], [vi("x", ["N", 4])], [vi("y", ["N", 4])]), path)
+
+
+def write_external(path):
+    # W goes to weights.bin next to the model (every tensor, however small).
+    onnx.save_model(add_model(), path, save_as_external_data=True,
+                    all_tensors_to_one_file=True, location="weights.bin",
+                    size_threshold=0)
+
+
+def write_external_missing(path):
+    onnx.save_model(add_model(), path, save_as_external_data=True,
+                    all_tensors_to_one_file=True,
+                    location="missing_weights.bin", size_threshold=0)
+    os.remove(os.path.join(os.path.dirname(path), "missing_weights.bin"))
+
+
+CASES = {
+    "truncated": write_truncated,
+    "random": write_random,
+    "missing_initializer": write_missing_initializer,
+    "dangling_output": write_dangling_output,
+    "opset19": write_opset19,
+    "huge_input": write_huge_input,
+    "huge_initializer": write_huge_initializer,
+    "cycle": write_cycle,
+    "lstm": write_lstm,
+    "unknown_domain": write_unknown_domain,
+    "conv_auto_pad": write_conv_auto_pad,
+    "symbolic": write_symbolic,
+    "external": write_external,
+    "external_missing": write_external_missing,
+}
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: make_bad_models.py OUTDIR [CASE...]")
+    outdir = sys.argv[1]
+    names = sys.argv[2:] or list(CASES)
+    os.makedirs(outdir, exist_ok=True)
+    for name in names:
+        if name not in CASES:
+            sys.exit("unknown case '%s'; cases: %s" % (name, " ".join(CASES)))
+        CASES[name](os.path.join(outdir, name + ".onnx"))
+
+
+if __name__ == "__main__":
+    main()
