@@ -30,8 +30,11 @@ namespace aotc {
 
 namespace {
 
-/// Supported opsets of the default ONNX domain.
-constexpr int64_t kMinOpset = 7;
+/// Supported opsets of the default ONNX domain. Models declaring an older
+/// opset are accepted node by node when the op's definition at the model's
+/// opset is the one in force at opset kModernOpset (see importNode).
+constexpr int64_t kMinOpset = 1;
+constexpr int64_t kModernOpset = 7;
 constexpr int64_t kMaxOpset = 18;
 /// Largest tensor aotc accepts (elements).
 constexpr int64_t kMaxElements = int64_t(1) << 40;
@@ -281,8 +284,20 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   }
   // The node must be well formed for its ONNX schema: input/output counts,
   // required attributes, attribute types.
-  if (const onnx::OpSchema *schema =
-          onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "")) {
+  const onnx::OpSchema *schema =
+      onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "");
+  if (opset < kModernOpset) {
+    const onnx::OpSchema *modern =
+        onnx::OpSchemaRegistry::Schema(node.op_type(), kModernOpset, "");
+    if (!schema || !modern ||
+        schema->since_version() != modern->since_version()) {
+      nodeError() << "the definition of '" << node.op_type() << "' at opset "
+                  << opset << " differs from opset " << kModernOpset
+                  << " and is not supported";
+      return failure();
+    }
+  }
+  if (schema) {
     try {
       schema->Verify(node);
     } catch (const std::exception &e) {
