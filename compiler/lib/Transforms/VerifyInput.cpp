@@ -48,6 +48,9 @@ LogicalResult checkType(Operation *op, Type type, const Twine &what) {
   if (!shaped.hasStaticShape())
     return op->emitError() << what << " has dynamic shape " << type
                            << "; dynamic shapes are not supported yet";
+  if (shaped.getNumElements() == 0)
+    return op->emitError() << what << " has no elements (" << type
+                           << "); zero-size tensors are not supported yet";
   if (!isSupportedElementType(shaped.getElementType()))
     return op->emitError() << what << " has unsupported element type "
                            << shaped.getElementType() << " in " << type;

@@ -154,3 +154,13 @@ module {
 // expected-error @+1 {{the module has no public function with a body; nothing to compile}}
 module {
 }
+
+// -----
+
+// Zero-size tensors are rejected up front (no entry point can describe them
+// usefully yet), instead of failing later in the pipeline.
+// expected-error @+2 {{argument 0 has no elements ('tensor<2x0x3xf32>'); zero-size tensors are not supported yet}}
+// expected-error @+1 {{result 0 has no elements}}
+func.func @zero_size(%a: tensor<2x0x3xf32>) -> tensor<2x0x3xf32> {
+  return %a : tensor<2x0x3xf32>
+}

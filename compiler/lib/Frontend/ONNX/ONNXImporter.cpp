@@ -405,7 +405,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     }
   }
   for (size_t i = 0; i < produced; ++i) {
-    if (node.output(i).empty())
+    // Optional trailing outputs the node does not list are dropped.
+    if (i >= static_cast<size_t>(node.output_size()) || node.output(i).empty())
       continue;
     if (values.count(node.output(i))) {
       nodeError() << "output '" << node.output(i)
