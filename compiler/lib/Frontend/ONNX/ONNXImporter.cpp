@@ -380,7 +380,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     return !v || v->constant.has_value();
   });
   bool folded = false;
-  if (spec->fold && allConstant) {
+  if (spec->fold && (allConstant || spec->foldNeedsOnlyShapes)) {
     FailureOr<SmallVector<DenseElementsAttr>> results =
         spec->fold(context, outputs);
     if (succeeded(results)) {

@@ -155,6 +155,9 @@ struct OpSpec {
   DtypeFn dtype;
   LowerFn lower;
   FoldFn fold; ///< optional
+  /// The fold reads only input shapes and dtypes (Shape, Size), so the
+  /// importer calls it even when the inputs' contents are unknown.
+  bool foldNeedsOnlyShapes = false;
   /// Opset range this spec implements (ONNX default domain).
   int64_t minOpset = 1;
   int64_t maxOpset = 18;
