@@ -269,8 +269,9 @@ int compile() {
     return 1;
 
   start = std::chrono::steady_clock::now();
-  auto artifacts = (*target)->emit(*module, emit.contains("asm") ||
-                                                !dumpDir.empty());
+  bool dumping = !dumpDir.empty();
+  auto artifacts = (*target)->emit(*module, emit.contains("llvm") || dumping,
+                                   emit.contains("asm") || dumping);
   if (!artifacts)
     return fail(llvm::toString(artifacts.takeError()));
   compiler.report("llvm codegen", start);

@@ -40,9 +40,10 @@ public:
   virtual int64_t vectorBits() const = 0;
   /// Lowers bufferized, planned IR to the LLVM dialect (plus ABI wrappers).
   virtual void buildLoweringPipeline(mlir::OpPassManager &pm) const = 0;
-  /// Translates, optimizes and emits machine code.
+  /// Translates, optimizes and emits machine code; the textual IR and the
+  /// assembly are produced only when asked for (they can be large: weights).
   virtual llvm::Expected<TargetArtifacts>
-  emit(mlir::ModuleOp module, bool wantAssembly) const = 0;
+  emit(mlir::ModuleOp module, bool wantIR, bool wantAssembly) const = 0;
 };
 
 /// Options of the CPU target (user flags `--mtriple`, `--mcpu`).

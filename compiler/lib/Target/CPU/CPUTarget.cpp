@@ -51,7 +51,7 @@ public:
     buildCPULoweringPipeline(pm, options);
   }
 
-  llvm::Expected<TargetArtifacts> emit(ModuleOp module,
+  llvm::Expected<TargetArtifacts> emit(ModuleOp module, bool wantIR,
                                        bool wantAssembly) const override;
 
 private:
@@ -92,7 +92,7 @@ llvm::Expected<std::string> codegen(llvm::Module &module,
   return std::string(bytes.begin(), bytes.end());
 }
 
-llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module,
+llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
                                                 bool wantAssembly) const {
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
@@ -120,8 +120,10 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module,
   optimize(*llvmModule, *machine);
 
   TargetArtifacts artifacts;
-  llvm::raw_string_ostream ir(artifacts.llvmIR);
-  llvmModule->print(ir, nullptr);
+  if (wantIR) {
+    llvm::raw_string_ostream ir(artifacts.llvmIR);
+    llvmModule->print(ir, nullptr);
+  }
   if (wantAssembly) {
     auto assembly =
         codegen(*llvmModule, *machine, llvm::CodeGenFileType::AssemblyFile);
