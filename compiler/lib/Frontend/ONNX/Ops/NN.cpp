@@ -673,6 +673,30 @@ OpSpec einsumSpec() {
 // Sliding windows: strides, dilations, pads, auto_pad, ceil_mode
 //===----------------------------------------------------------------------===//
 
+/// Reads an ints attribute of `count` values, each >= `minValue` (`dflt`
+/// repeated when absent); an error names the attribute otherwise.
+LogicalResult readIntsAttr(NodeContext &ctx, StringRef name, size_t count,
+                           int64_t dflt, int64_t minValue,
+                           SmallVector<int64_t> &out) {
+  out = ctx.intsAttr(name);
+  if (out.empty()) {
+    out.assign(count, dflt);
+    return success();
+  }
+  if (out.size() != count) {
+    ctx.attributeError(name) << "has " << out.size() << " values, expected "
+                             << count;
+    return failure();
+  }
+  for (int64_t v : out)
+    if (v < minValue) {
+      ctx.attributeError(name) << "value " << v << " is not supported "
+                               << "(must be >= " << minValue << ")";
+      return failure();
+    }
+  return success();
+}
+
 /// The resolved geometry of a convolution or pooling window per spatial dim.
 struct Window {
   SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd, out;
@@ -690,25 +714,8 @@ FailureOr<Window> resolveWindow(NodeContext &ctx, ArrayRef<int64_t> spatial,
   Window w;
   w.kernel.assign(kernel.begin(), kernel.end());
   auto readInts = [&](StringRef name, size_t count, int64_t dflt,
-                      int64_t minValue,
-                      SmallVector<int64_t> &out) -> LogicalResult {
-    out = ctx.intsAttr(name);
-    if (out.empty()) {
-      out.assign(count, dflt);
-      return success();
-    }
-    if (out.size() != count) {
-      ctx.attributeError(name) << "has " << out.size() << " values, expected "
-                               << count;
-      return failure();
-    }
-    for (int64_t v : out)
-      if (v < minValue) {
-        ctx.attributeError(name) << "value " << v << " is not supported "
-                                 << "(must be >= " << minValue << ")";
-        return failure();
-      }
-    return success();
+                      int64_t minValue, SmallVector<int64_t> &out) {
+    return readIntsAttr(ctx, name, count, dflt, minValue, out);
   };
   SmallVector<int64_t> pads;
   if (failed(readInts("strides", n, 1, 1, w.strides)) ||
@@ -1026,25 +1033,8 @@ FailureOr<TransposedWindow> resolveTransposedWindow(NodeContext &ctx) {
   TransposedWindow t;
   t.kernel.assign(w.begin() + 2, w.end());
   auto readInts = [&](StringRef name, size_t count, int64_t dflt,
-                      int64_t minValue,
-                      SmallVector<int64_t> &out) -> LogicalResult {
-    out = ctx.intsAttr(name);
-    if (out.empty()) {
-      out.assign(count, dflt);
-      return success();
-    }
-    if (out.size() != count) {
-      ctx.attributeError(name) << "has " << out.size() << " values, expected "
-                               << count;
-      return failure();
-    }
-    for (int64_t v : out)
-      if (v < minValue) {
-        ctx.attributeError(name) << "value " << v << " is not supported "
-                                 << "(must be >= " << minValue << ")";
-        return failure();
-      }
-    return success();
+                      int64_t minValue, SmallVector<int64_t> &out) {
+    return readIntsAttr(ctx, name, count, dflt, minValue, out);
   };
   SmallVector<int64_t> pads;
   if (failed(readInts("strides", n, 1, 1, t.strides)) ||
