@@ -302,28 +302,36 @@ AffineMap broadcastMap(MLIRContext *ctx, const Shape &inputShape,
   return AffineMap::get(outputShape.size(), 0, exprs, ctx);
 }
 
+Value buildParallelGeneric(
+    NodeContext &ctx, ArrayRef<Value> inputs, ArrayRef<AffineMap> maps,
+    const Shape &shape, int32_t resultDtype,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<AffineMap> allMaps(maps);
+  allMaps.push_back(
+      AffineMap::getMultiDimIdentityMap(shape.size(), ctx.context()));
+  SmallVector<utils::IteratorType> iterators(shape.size(),
+                                             utils::IteratorType::parallel);
+  Value init = ctx.emptyTensor(shape, resultDtype);
+  auto generic = linalg::GenericOp::create(
+      ctx.builder(), ctx.loc(), init.getType(), inputs, ValueRange{init},
+      allMaps, iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
+        linalg::YieldOp::create(b, loc, body(b, loc, args.drop_back()));
+      });
+  return generic.getResult(0);
+}
+
 Value buildElementwise(
     NodeContext &ctx, ArrayRef<Value> inputs, const Shape &resultShape,
     int32_t resultDtype,
     function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
-  MLIRContext *mctx = ctx.context();
   SmallVector<AffineMap> maps;
   for (Value v : inputs) {
     auto type = cast<RankedTensorType>(v.getType());
-    maps.push_back(broadcastMap(mctx, Shape(type.getShape()), resultShape));
+    maps.push_back(
+        broadcastMap(ctx.context(), Shape(type.getShape()), resultShape));
   }
-  maps.push_back(AffineMap::getMultiDimIdentityMap(resultShape.size(), mctx));
-  SmallVector<utils::IteratorType> iterators(resultShape.size(),
-                                             utils::IteratorType::parallel);
-  Value init = ctx.emptyTensor(resultShape, resultDtype);
-  auto generic = linalg::GenericOp::create(
-      ctx.builder(), ctx.loc(), init.getType(), inputs, ValueRange{init},
-      maps, iterators,
-      [&](OpBuilder &b, Location loc, ValueRange args) {
-        Value result = body(b, loc, args.drop_back());
-        linalg::YieldOp::create(b, loc, result);
-      });
-  return generic.getResult(0);
+  return buildParallelGeneric(ctx, inputs, maps, resultShape, resultDtype,
+                              body);
 }
 
 Value convertScalar(OpBuilder &b, Location loc, Value v, int32_t from,

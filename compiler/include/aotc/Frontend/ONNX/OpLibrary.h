@@ -187,6 +187,16 @@ mlir::FailureOr<Shape> broadcastShapes(NodeContext &ctx,
 /// over the broadcast `outputShape` (size-1 and missing dims read index 0).
 mlir::AffineMap broadcastMap(mlir::MLIRContext *ctx, const Shape &inputShape,
                              const Shape &outputShape);
+/// Builds an all-parallel linalg.generic over `shape` writing a new tensor
+/// of dtype `resultDtype` through the identity map; `maps` read `inputs`, and
+/// `body` maps their scalars to the result scalar.
+mlir::Value buildParallelGeneric(
+    NodeContext &ctx, llvm::ArrayRef<mlir::Value> inputs,
+    llvm::ArrayRef<mlir::AffineMap> maps, const Shape &shape,
+    int32_t resultDtype,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::ValueRange)>
+        body);
 /// Builds an elementwise linalg.generic over the broadcast of `inputs`,
 /// producing dtype `resultDtype`; `body` maps scalar inputs to the scalar
 /// result.

@@ -101,6 +101,18 @@ SmallVector<int64_t> intValues(DenseElementsAttr attr, int32_t dtype) {
   return values;
 }
 
+Value addScalar(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::AddFOp::create(b, loc, x, y);
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value mulScalar(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MulFOp::create(b, loc, x, y);
+  return arith::MulIOp::create(b, loc, x, y);
+}
+
 DenseElementsAttr intConstant(MLIRContext *ctx, int32_t dtype,
                               const Shape &shape, ArrayRef<int64_t> values) {
   Type element = elementTypeOf(ctx, dtype);

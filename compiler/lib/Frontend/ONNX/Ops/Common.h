@@ -43,6 +43,11 @@ llvm::SmallVector<int64_t> broadcastIndices(const Shape &inShape,
 /// `dtype`.
 llvm::SmallVector<int64_t> intValues(mlir::DenseElementsAttr attr,
                                      int32_t dtype);
+/// `x + y` / `x * y` of two scalars of one float or integer type.
+mlir::Value addScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+mlir::Value mulScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
 /// An integer/bool constant of the given ONNX dtype and shape.
 mlir::DenseElementsAttr intConstant(mlir::MLIRContext *ctx, int32_t dtype,
                                     const Shape &shape,

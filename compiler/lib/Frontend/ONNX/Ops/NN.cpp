@@ -67,18 +67,6 @@ Shape shapeOf(Value v) {
   return Shape(cast<RankedTensorType>(v.getType()).getShape());
 }
 
-Value addScalar(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isa<FloatType>(x.getType()))
-    return arith::AddFOp::create(b, loc, x, y);
-  return arith::AddIOp::create(b, loc, x, y);
-}
-
-Value mulScalar(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isa<FloatType>(x.getType()))
-    return arith::MulFOp::create(b, loc, x, y);
-  return arith::MulIOp::create(b, loc, x, y);
-}
-
 /// A tensor of `shape` filled with `value` (a scalar of the element type).
 Value filled(NodeContext &ctx, const Shape &shape, int32_t dtype,
              Value value) {

@@ -101,18 +101,7 @@ int64_t reducedCount(const Shape &inShape, ArrayRef<bool> reduced) {
 Value parallelGeneric(NodeContext &ctx, ArrayRef<Value> inputs,
                       ArrayRef<AffineMap> maps, const Shape &loopShape,
                       int32_t dtype, MapFn body) {
-  MLIRContext *mctx = ctx.context();
-  SmallVector<AffineMap> allMaps(maps);
-  allMaps.push_back(AffineMap::getMultiDimIdentityMap(loopShape.size(), mctx));
-  SmallVector<utils::IteratorType> iterators(loopShape.size(),
-                                             utils::IteratorType::parallel);
-  Value init = ctx.emptyTensor(loopShape, dtype);
-  auto generic = linalg::GenericOp::create(
-      ctx.builder(), ctx.loc(), init.getType(), inputs, ValueRange{init},
-      allMaps, iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
-        linalg::YieldOp::create(b, loc, body(b, loc, args.drop_back()));
-      });
-  return generic.getResult(0);
+  return buildParallelGeneric(ctx, inputs, maps, loopShape, dtype, body);
 }
 
 /// A linalg.generic over loops `inShape` that reduces the dimensions marked in
@@ -165,18 +154,6 @@ Value expandKeepdims(NodeContext &ctx, Value v, const Shape &inShape,
   return tensor::ExpandShapeOp::create(ctx.builder(), ctx.loc(), type, v,
                                        groups)
       .getResult();
-}
-
-Value addOf(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isa<FloatType>(x.getType()))
-    return arith::AddFOp::create(b, loc, x, y);
-  return arith::AddIOp::create(b, loc, x, y);
-}
-
-Value mulOf(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isa<FloatType>(x.getType()))
-    return arith::MulFOp::create(b, loc, x, y);
-  return arith::MulIOp::create(b, loc, x, y);
 }
 
 Value maxOf(OpBuilder &b, Location loc, Value x, Value y, int32_t dtype) {
@@ -422,7 +399,7 @@ OpSpec reduceOp(ReduceKind kind, int64_t inputOpset) {
             Value v = toAcc(b, loc, a[0]);
             switch (kind) {
             case ReduceKind::Prod:
-              return mulOf(b, loc, r, v);
+              return mulScalar(b, loc, r, v);
             case ReduceKind::L1:
               if (isFloatType(acc))
                 v = math::AbsFOp::create(b, loc, v);
@@ -431,12 +408,12 @@ OpSpec reduceOp(ReduceKind kind, int64_t inputOpset) {
               break;
             case ReduceKind::L2:
             case ReduceKind::SumSquare:
-              v = mulOf(b, loc, v, v);
+              v = mulScalar(b, loc, v, v);
               break;
             default:
               break;
             }
-            return addOf(b, loc, r, v);
+            return addScalar(b, loc, r, v);
           });
       // Post-processing of the sum.
       if (kind == ReduceKind::Mean || kind == ReduceKind::L2 ||
@@ -999,7 +976,7 @@ OpSpec cumSumOp() {
           Value j = linalg::IndexOp::create(nb, loc, rank);
           Value inWindow = arith::CmpIOp::create(nb, loc, pred, j, i);
           Value v = convertScalar(nb, loc, args[0], dtype, acc);
-          Value sum = addOf(nb, loc, args[1], v);
+          Value sum = addScalar(nb, loc, args[1], v);
           linalg::YieldOp::create(
               nb, loc,
               arith::SelectOp::create(nb, loc, inWindow, sum, args[1])

@@ -150,22 +150,14 @@ Value buildIndexGeneric(
     ArrayRef<Value> inputs, ArrayRef<AffineMap> inputMaps,
     function_ref<Value(OpBuilder &, Location, ArrayRef<Value>, ValueRange)>
         body) {
-  MLIRContext *mctx = ctx.context();
-  SmallVector<AffineMap> maps(inputMaps);
-  maps.push_back(AffineMap::getMultiDimIdentityMap(outShape.size(), mctx));
-  SmallVector<utils::IteratorType> iterators(outShape.size(),
-                                             utils::IteratorType::parallel);
-  Value init = ctx.emptyTensor(outShape, dtype);
-  auto generic = linalg::GenericOp::create(
-      ctx.builder(), ctx.loc(), init.getType(), inputs, ValueRange{init}, maps,
-      iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
+  return buildParallelGeneric(
+      ctx, inputs, inputMaps, outShape, dtype,
+      [&](OpBuilder &b, Location loc, ValueRange args) {
         SmallVector<Value> ivs;
         for (size_t d = 0; d < outShape.size(); ++d)
           ivs.push_back(linalg::IndexOp::create(b, loc, d));
-        Value result = body(b, loc, ivs, args.drop_back());
-        linalg::YieldOp::create(b, loc, result);
+        return body(b, loc, ivs, args);
       });
-  return generic.getResult(0);
 }
 
 Value indexConst(OpBuilder &b, Location loc, int64_t v) {
