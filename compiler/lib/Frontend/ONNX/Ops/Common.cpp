@@ -54,14 +54,20 @@ LogicalResult requireDtype(NodeContext &ctx, size_t i,
   return failure();
 }
 
+LogicalResult requireDtypeOfInput0(NodeContext &ctx, size_t i) {
+  if (ctx.hasInput(i) && ctx.input(i).dtype != ctx.input(0).dtype) {
+    ctx.error() << "input " << i << " has dtype "
+                << onnxTypeName(ctx.input(i).dtype) << " but input 0 has "
+                << onnxTypeName(ctx.input(0).dtype);
+    return failure();
+  }
+  return success();
+}
+
 LogicalResult requireSameDtypes(NodeContext &ctx) {
   for (size_t i = 1; i < ctx.numInputs(); ++i)
-    if (ctx.hasInput(i) && ctx.input(i).dtype != ctx.input(0).dtype) {
-      ctx.error() << "input " << i << " has dtype "
-                  << onnxTypeName(ctx.input(i).dtype) << " but input 0 has "
-                  << onnxTypeName(ctx.input(0).dtype);
+    if (failed(requireDtypeOfInput0(ctx, i)))
       return failure();
-    }
   return success();
 }
 

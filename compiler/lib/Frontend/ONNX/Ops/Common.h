@@ -23,6 +23,8 @@ ShapeFn broadcastShape();
 /// Fails unless input `i` has one of `allowed` dtypes (names the input).
 mlir::LogicalResult requireDtype(NodeContext &ctx, size_t i,
                                  llvm::ArrayRef<int32_t> allowed);
+/// Fails unless input `i` (if present) has the dtype of input 0.
+mlir::LogicalResult requireDtypeOfInput0(NodeContext &ctx, size_t i);
 /// Fails unless every present input has the dtype of input 0.
 mlir::LogicalResult requireSameDtypes(NodeContext &ctx);
 /// Float dtypes ONNX ops accept.

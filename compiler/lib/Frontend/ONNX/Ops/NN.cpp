@@ -169,17 +169,6 @@ LogicalResult requireAtMostInputs(NodeContext &ctx, size_t count) {
   return success();
 }
 
-/// Fails unless input `i` (if present) has the dtype of input 0.
-LogicalResult requireDtypeOfInput0(NodeContext &ctx, size_t i) {
-  if (ctx.hasInput(i) && ctx.input(i).dtype != ctx.input(0).dtype) {
-    ctx.error() << "input " << i << " has dtype "
-                << onnxTypeName(ctx.input(i).dtype) << " but input 0 has "
-                << onnxTypeName(ctx.input(0).dtype);
-    return failure();
-  }
-  return success();
-}
-
 /// Fails when output `i` or any later one is requested (non-empty name).
 LogicalResult rejectOutputsFrom(NodeContext &ctx, int i, StringRef why) {
   for (int j = i; j < ctx.node().output_size(); ++j)
