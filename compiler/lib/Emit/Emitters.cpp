@@ -12,11 +12,19 @@
 
 namespace aotc {
 
-/// `f32[1,3,224,224]`, or `f32[]` for a scalar.
+/// `f32[1,3,224,224]`, `f32[N,1000]` with a symbolic dimension, or `f32[]`
+/// for a scalar.
 static std::string describeTensor(const TensorSignature &t) {
   std::string text = t.dtype + "[";
   llvm::raw_string_ostream os(text);
-  llvm::interleave(t.shape, os, ",");
+  for (auto [i, d] : llvm::enumerate(t.shape)) {
+    if (i)
+      os << ",";
+    if (d < 0 && i < t.dims.size())
+      os << t.dims[i];
+    else
+      os << d;
+  }
   os << "]";
   return text;
 }
@@ -58,6 +66,26 @@ std::string emitHeader(const ArtifactInfo &info,
        << "\n";
     os << "#define " << upper << "_POOL_ALIGNMENT "
        << unsignedLiteral(e.poolAlignment) << "\n";
+    if (!e.symbols.empty()) {
+      os << "/* Symbolic dimensions: int64_t parameters ahead of the tensors, "
+            "each in\n * [1, " << upper
+         << "_MAX_<NAME>]; " << upper
+         << "_POOL_BYTES is the pool at those bounds.";
+      for (const ShapeGuard &g : e.guards)
+        os << "\n * Guard: " << g.lhs << " == " << g.rhs << ".";
+      os << "\n * A call whose dimensions break a guard returns "
+            "AOT_ERROR_SHAPE. */\n";
+      for (const SymbolicDim &d : e.symbols)
+        os << "#define " << upper << "_MAX_" << d.name << " "
+           << d.max << "\n";
+      os << "/// Pool bytes needed for these dimensions (at most " << upper
+         << "_POOL_BYTES),\n/// or -1 when they break a guard.\n";
+      os << "int64_t " << e.name << "_pool_bytes(";
+      llvm::interleaveComma(e.symbols, os, [&](const SymbolicDim &d) {
+        os << "int64_t " << d.name;
+      });
+      os << ");\n";
+    }
     for (auto [i, t] : llvm::enumerate(e.inputs))
       os << "/// input  " << i << " \"" << t.name << "\": " << describeTensor(t)
          << " row-major, contiguous\n";
@@ -65,6 +93,8 @@ std::string emitHeader(const ArtifactInfo &info,
       os << "/// output " << i << " \"" << t.name << "\": " << describeTensor(t)
          << " row-major, contiguous\n";
     os << "aot_status_t " << e.name << "(";
+    for (const SymbolicDim &d : e.symbols)
+      os << "int64_t " << d.name << ", ";
     for (const TensorSignature &t : e.inputs)
       os << "const " << dtypeCType(t.dtype) << " *" << t.name << ", ";
     for (const TensorSignature &t : e.outputs)
@@ -80,13 +110,32 @@ std::string emitHeader(const ArtifactInfo &info,
 
 static llvm::json::Array tensorsJSON(llvm::ArrayRef<TensorSignature> tensors) {
   llvm::json::Array array;
-  for (const TensorSignature &t : tensors)
-    array.push_back(llvm::json::Object{
-        {"name", t.name},
-        {"dtype", t.dtype},
-        {"ctype", dtypeCType(t.dtype)},
-        {"shape", llvm::json::Array(t.shape)}});
+  for (const TensorSignature &t : tensors) {
+    llvm::json::Object tensor{{"name", t.name},
+                              {"dtype", t.dtype},
+                              {"ctype", dtypeCType(t.dtype)},
+                              {"shape", llvm::json::Array(t.shape)}};
+    if (llvm::is_contained(t.shape, -1))
+      tensor["dims"] = llvm::json::Array(t.dims);
+    array.push_back(std::move(tensor));
+  }
   return array;
+}
+
+/// `[{"name": "N", "max": 64}]`.
+static llvm::json::Array symbolsJSON(const EntryPointSignature &e) {
+  llvm::json::Array dims;
+  for (const SymbolicDim &d : e.symbols)
+    dims.push_back(llvm::json::Object{{"name", d.name}, {"max", d.max}});
+  return dims;
+}
+
+/// `[["N", "M"]]`: pairs that must be equal.
+static llvm::json::Array guardsJSON(const EntryPointSignature &e) {
+  llvm::json::Array guards;
+  for (const ShapeGuard &g : e.guards)
+    guards.push_back(llvm::json::Array{g.lhs, g.rhs});
+  return guards;
 }
 
 llvm::json::Value emitManifest(const ArtifactInfo &info,
@@ -99,7 +148,9 @@ llvm::json::Value emitManifest(const ArtifactInfo &info,
         {"pool_alignment", static_cast<int64_t>(e.poolAlignment)},
         {"pool_lower_bound", static_cast<int64_t>(e.poolLowerBound)},
         {"inputs", tensorsJSON(e.inputs)},
-        {"outputs", tensorsJSON(e.outputs)}});
+        {"outputs", tensorsJSON(e.outputs)},
+        {"symbols", symbolsJSON(e)},
+        {"guards", guardsJSON(e)}});
   return llvm::json::Object{{"abi_version", 1},
                             {"name", info.name},
                             {"target", info.target},

@@ -32,6 +32,7 @@ void buildFrontendPipeline(OpPassManager &pm, const FrontendOptions &options) {
   // The ABI signature is fixed on the program as written.
   AnnotateEntryPointsOptions annotate;
   annotate.entryName = options.entryName;
+  annotate.maxDims.assign(options.maxDims.begin(), options.maxDims.end());
   pm.addPass(createAnnotateEntryPoints(annotate));
   // TOSA to linalg/tensor/arith: the upstream TOSA-to-linalg pipeline
   // (decompositions, shape inference, broadcasting, validation, named and
@@ -56,6 +57,8 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   // elementwise updates of dead temporaries.
   fpm.addPass(createPrivatizeInits());
   fpm.addPass(createReuseDeadInputs());
+  // Symbolic dimensions: a loop around each op, which is static inside.
+  fpm.addPass(createTileSymbolicDims());
   // Threads: one scf.forall per op with enough work.
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;
@@ -74,8 +77,11 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
 
 void buildBufferizePipeline(OpPassManager &pm,
                             const BufferizeOptions &options) {
-  // Destinations replace empty tensors wherever possible (no extra buffers).
-  addPasses(pm, "eliminate-empty-tensors");
+  // Every dynamic size in terms of the entry point's arguments (so that
+  // buffers sized by symbolic dimensions can be planned), then destinations
+  // replace empty tensors wherever possible (no extra buffers).
+  addPasses(pm, "resolve-ranked-shaped-type-result-dims,canonicalize,"
+                "eliminate-empty-tensors");
   // Function boundaries use contiguous, identity-layout memrefs: the
   // caller's plain row-major pointers.
   addPasses(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "
@@ -83,15 +89,20 @@ void buildBufferizePipeline(OpPassManager &pm,
   // Results become caller-owned out-parameters, written in place
   // (canonicalization first forwards loop-carried buffers to their
   // allocations, so the allocation itself is replaced by the out-parameter).
-  addPasses(pm, "canonicalize,buffer-results-to-out-params{hoist-static-allocs=1 "
+  addPasses(pm, "canonicalize,buffer-results-to-out-params{hoist-static-allocs=1 hoist-dynamic-allocs=1 "
                 "modify-public-functions=1},canonicalize,cse");
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   // No memrefCopy runtime calls: copies become loops.
   fpm.addPass(createLowerCopies());
+  // Symbolic dimensions: index arguments, sizes computed from them.
+  fpm.addPass(createBindSymbolicDims());
+  addPasses(fpm, "canonicalize,cse");
   // Every scratch buffer becomes a view of the caller's pool.
   PlanMemoryOptions plan;
   plan.alignment = options.poolAlignment;
   fpm.addPass(createPlanMemory(plan));
+  // NAME_pool_bytes(dims...) for entry points with symbolic dimensions.
+  pm.addPass(createOutlinePoolBytes());
 }
 
 void buildCPULoweringPipeline(OpPassManager &pm,

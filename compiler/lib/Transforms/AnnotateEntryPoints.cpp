@@ -25,15 +25,54 @@ namespace {
 /// Builds the `{name, dtype, shape}` dictionary of one tensor; `dtype`
 /// overrides the element type's own name when given.
 DictionaryAttr tensorInfo(MLIRContext *ctx, StringRef name,
-                          RankedTensorType type, StringAttr dtype) {
+                          RankedTensorType type, StringAttr dtype,
+                          ArrayAttr dims) {
   Builder b(ctx);
-  return b.getDictionaryAttr(
-      {b.getNamedAttr("name", b.getStringAttr(name)),
-       b.getNamedAttr("dtype",
-                      dtype ? dtype
-                            : b.getStringAttr(
-                                  aotc::dtypeName(type.getElementType()))),
-       b.getNamedAttr("shape", b.getDenseI64ArrayAttr(type.getShape()))});
+  SmallVector<int64_t> shape = llvm::map_to_vector(
+      type.getShape(),
+      [](int64_t d) { return ShapedType::isDynamic(d) ? int64_t(-1) : d; });
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("name", b.getStringAttr(name)),
+      b.getNamedAttr("dtype",
+                     dtype ? dtype
+                           : b.getStringAttr(
+                                 aotc::dtypeName(type.getElementType()))),
+      b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))};
+  if (!type.hasStaticShape())
+    fields.push_back(b.getNamedAttr("dims", dims));
+  return b.getDictionaryAttr(fields);
+}
+
+/// Checks the `aotc.dims` names of one tensor against its type and collects
+/// new symbols in `order`; `what` names the tensor in diagnostics.
+LogicalResult checkDimNames(func::FuncOp func, RankedTensorType type,
+                            ArrayAttr dims, const Twine &what,
+                            SmallVectorImpl<std::string> &order,
+                            bool mayIntroduce) {
+  if (type.hasStaticShape())
+    return success();
+  if (!dims || dims.size() != static_cast<size_t>(type.getRank()) ||
+      !llvm::all_of(dims, [](Attribute a) { return isa<StringAttr>(a); }))
+    return func.emitError() << what << " has dynamic type " << type
+                            << " but no `" << aotc::kTensorDimsAttrName
+                            << "` attribute naming each dimension";
+  for (auto [d, name] :
+       llvm::zip_equal(type.getShape(), dims.getAsValueRange<StringAttr>())) {
+    if (ShapedType::isDynamic(d) != !name.empty())
+      return func.emitError()
+             << what << ": `" << aotc::kTensorDimsAttrName
+             << "` must name exactly the dynamic dimensions of " << type;
+    if (name.empty() || llvm::is_contained(order, name))
+      continue;
+    if (!mayIntroduce)
+      return func.emitError() << what << " uses symbolic dimension '" << name
+                              << "', which no argument has";
+    if (!aotc::isValidCIdentifier(name))
+      return func.emitError() << "symbolic dimension '" << name
+                              << "' is not a valid C identifier";
+    order.push_back(name.str());
+  }
+  return success();
 }
 
 /// Every output is a separate caller buffer: a value returned more than once
@@ -83,6 +122,17 @@ struct AnnotateEntryPointsPass
 
     MLIRContext *ctx = &getContext();
     Builder b(ctx);
+    llvm::StringMap<int64_t> bounds;
+    for (const std::string &entry : maxDims) {
+      auto [key, value] = StringRef(entry).split('=');
+      int64_t bound;
+      if (key.empty() || value.getAsInteger(10, bound) || bound < 1) {
+        module.emitError() << "max-dims entry '" << entry
+                           << "' is not NAME=VALUE with VALUE >= 1";
+        return signalPassFailure();
+      }
+      bounds[key] = bound;
+    }
     for (func::FuncOp func : entries) {
       if (!aotc::isValidCIdentifier(func.getSymName())) {
         func.emitError() << "entry point name '" << func.getSymName()
@@ -93,7 +143,7 @@ struct AnnotateEntryPointsPass
       // ABI describes (aotc-verify-input reports these first in the pipeline).
       auto checkType = [&](Type type, const Twine &what) {
         auto tensor = dyn_cast<RankedTensorType>(type);
-        if (tensor && tensor.hasStaticShape() &&
+        if (tensor &&
             !aotc::dtypeName(tensor.getElementType()).empty())
           return success();
         func.emitError() << what << " has type " << type
@@ -106,6 +156,51 @@ struct AnnotateEntryPointsPass
       for (auto [i, t] : llvm::enumerate(func.getResultTypes()))
         if (failed(checkType(t, "result " + Twine(i))))
           return signalPassFailure();
+      // Symbolic dimensions: named, in parameter order, each with a bound.
+      SmallVector<std::string> symbolOrder;
+      for (auto [i, t] : llvm::enumerate(func.getArgumentTypes()))
+        if (failed(checkDimNames(
+                func, cast<RankedTensorType>(t),
+                func.getArgAttrOfType<ArrayAttr>(i, aotc::kTensorDimsAttrName),
+                "argument " + Twine(i), symbolOrder, /*mayIntroduce=*/true)))
+          return signalPassFailure();
+      for (auto [i, t] : llvm::enumerate(func.getResultTypes()))
+        if (failed(checkDimNames(func, cast<RankedTensorType>(t),
+                                 func.getResultAttrOfType<ArrayAttr>(
+                                     i, aotc::kTensorDimsAttrName),
+                                 "result " + Twine(i), symbolOrder,
+                                 /*mayIntroduce=*/false)))
+          return signalPassFailure();
+      SmallVector<Attribute> symbols;
+      for (const std::string &name : symbolOrder) {
+        auto it = bounds.find(name);
+        if (it == bounds.end()) {
+          func.emitError() << "symbolic dimension '" << name
+                           << "' needs a bound (--max-dim " << name
+                           << "=BOUND)";
+          return signalPassFailure();
+        }
+        symbols.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("name", b.getStringAttr(name)),
+             b.getNamedAttr("max", b.getI64IntegerAttr(it->second))}));
+      }
+      ArrayAttr guards = func->getAttrOfType<ArrayAttr>(aotc::kGuardsAttrName);
+      if (guards)
+        for (Attribute g : guards) {
+          auto pair = dyn_cast<ArrayAttr>(g);
+          bool ok = pair && pair.size() == 2;
+          for (Attribute side : ok ? pair.getValue() : ArrayRef<Attribute>{}) {
+            auto str = dyn_cast<StringAttr>(side);
+            int64_t value;
+            ok &= str && (!str.getValue().getAsInteger(10, value) ||
+                          llvm::is_contained(symbolOrder, str.getValue()));
+          }
+          if (!ok) {
+            func.emitError() << "invalid guard " << g << " in `"
+                             << aotc::kGuardsAttrName << "`";
+            return signalPassFailure();
+          }
+        }
       makeResultsDistinct(func);
       SmallVector<Attribute> inputs, outputs;
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
@@ -115,7 +210,8 @@ struct AnnotateEntryPointsPass
             nameAttr ? nameAttr.str() : ("arg" + Twine(i)).str();
         inputs.push_back(tensorInfo(
             ctx, name, cast<RankedTensorType>(func.getArgumentTypes()[i]),
-            func.getArgAttrOfType<StringAttr>(i, aotc::kTensorDtypeAttrName)));
+            func.getArgAttrOfType<StringAttr>(i, aotc::kTensorDtypeAttrName),
+            func.getArgAttrOfType<ArrayAttr>(i, aotc::kTensorDimsAttrName)));
         // Inputs belong to the caller: bufferization must never write them.
         func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
                         b.getBoolAttr(false));
@@ -128,11 +224,15 @@ struct AnnotateEntryPointsPass
         outputs.push_back(tensorInfo(
             ctx, name, cast<RankedTensorType>(func.getResultTypes()[i]),
             func.getResultAttrOfType<StringAttr>(i,
-                                                 aotc::kTensorDtypeAttrName)));
+                                                 aotc::kTensorDtypeAttrName),
+            func.getResultAttrOfType<ArrayAttr>(i,
+                                                aotc::kTensorDimsAttrName)));
       }
       // Tensor names become C parameter names in the header.
       // ... and must not clash with the ABI's own parameters.
       llvm::StringSet<> seen = {"pool", "pool_bytes", "stream"};
+      for (const std::string &name : symbolOrder)
+        seen.insert(name);
       for (Attribute a : llvm::concat<Attribute>(inputs, outputs)) {
         StringRef name =
             cast<StringAttr>(cast<DictionaryAttr>(a).get("name")).getValue();
@@ -142,11 +242,15 @@ struct AnnotateEntryPointsPass
           return signalPassFailure();
         }
       }
-      func->setAttr(aotc::kEntryAttrName,
-                    b.getDictionaryAttr(
-                        {b.getNamedAttr("name", func.getSymNameAttr()),
-                         b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
-                         b.getNamedAttr("outputs", b.getArrayAttr(outputs))}));
+      SmallVector<NamedAttribute> fields = {
+          b.getNamedAttr("name", func.getSymNameAttr()),
+          b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
+          b.getNamedAttr("outputs", b.getArrayAttr(outputs))};
+      if (!symbols.empty())
+        fields.append({b.getNamedAttr("symbols", b.getArrayAttr(symbols)),
+                       b.getNamedAttr("guards",
+                                      guards ? guards : b.getArrayAttr({}))});
+      func->setAttr(aotc::kEntryAttrName, b.getDictionaryAttr(fields));
     }
   }
 };

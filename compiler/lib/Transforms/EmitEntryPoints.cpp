@@ -26,6 +26,7 @@ namespace {
 constexpr int32_t kAbiVersion = 1;
 constexpr int32_t kStatusInvalidArgument = 1;
 constexpr int32_t kStatusPoolTooSmall = 2;
+constexpr int32_t kStatusShape = 3;
 /// sizeof(aot_cpu_stream_t).
 constexpr int32_t kCpuStreamSize = 8;
 
@@ -207,20 +208,33 @@ LogicalResult
 EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
                                  const aotc::EntryPointSignature &sig,
                                  DictionaryAttr entryAttr) {
+  size_t numSymbols = sig.symbols.size();
   size_t numTensors = sig.inputs.size() + sig.outputs.size();
   ArrayRef<Type> implParams = impl.getFunctionType().getParams();
-  if (implParams.size() != numTensors + 2 ||
-      !llvm::all_of(implParams.drop_back(),
+  if (implParams.size() != numSymbols + numTensors + 2 ||
+      !llvm::all_of(implParams.take_front(numSymbols),
+                    [&](Type t) { return t == i64; }) ||
+      !llvm::all_of(implParams.drop_front(numSymbols).drop_back(),
                     [](Type t) { return isa<LLVM::LLVMPointerType>(t); }) ||
       !implParams.back().isInteger(32))
     return impl.emitError("entry point body does not have the expected "
-                          "signature (tensor pointers..., pool, num_threads)");
+                          "signature (symbols..., tensor pointers..., pool, "
+                          "num_threads)");
+  LLVM::LLVMFuncOp poolBytesOf;
+  if (numSymbols > 0) {
+    poolBytesOf =
+        module.lookupSymbol<LLVM::LLVMFuncOp>(sig.name + "_pool_bytes");
+    if (!poolBytesOf)
+      return impl.emitError("entry point with symbolic dimensions has no " +
+                            sig.name + "_pool_bytes function");
+  }
 
   LLVM::LLVMFuncOp maxThreads = getOrDeclare("omp_get_max_threads", i32, {});
 
-  // aot_status_t NAME(T *tensors..., void *pool, size_t pool_bytes,
-  //                   aot_stream_t stream)
-  SmallVector<Type> params(numTensors + 1, ptrType);
+  // aot_status_t NAME(int64_t dims..., T *tensors..., void *pool,
+  //                   size_t pool_bytes, aot_stream_t stream)
+  SmallVector<Type> params(numSymbols, i64);
+  params.append(numTensors + 1, ptrType);
   params.push_back(i64);
   params.push_back(ptrType);
   OpBuilder::InsertionGuard guard(b);
@@ -239,25 +253,39 @@ EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
   Value runThreads = run->addArgument(i32, loc);
   Value status = done->addArgument(i32, loc);
 
-  // Arguments: INVALID_ARGUMENT outranks POOL_TOO_SMALL.
+  // Arguments: INVALID_ARGUMENT outranks SHAPE, which outranks
+  // POOL_TOO_SMALL.
   b.setInsertionPointToStart(entry);
-  Value pool = wrapper.getArgument(numTensors);
-  Value poolBytes = wrapper.getArgument(numTensors + 1);
-  Value stream = wrapper.getArgument(numTensors + 2);
+  Value pool = wrapper.getArgument(numSymbols + numTensors);
+  Value poolBytes = wrapper.getArgument(numSymbols + numTensors + 1);
+  Value stream = wrapper.getArgument(numSymbols + numTensors + 2);
   Value code = constI32(0);
-  if (sig.poolBytes > 0) {
+  if (poolBytesOf) {
+    // The pool these dimensions need, or -1 when they break a guard.
+    Value required =
+        LLVM::CallOp::create(b, loc, poolBytesOf,
+                             wrapper.getArguments().take_front(numSymbols))
+            .getResult();
+    Value tooSmall = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult,
+                                          poolBytes, required);
+    code = selectStatus(tooSmall, kStatusPoolTooSmall, code);
+    Value broken = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt,
+                                        required, constI64(0));
+    code = selectStatus(broken, kStatusShape, code);
+  } else if (sig.poolBytes > 0) {
     Value tooSmall = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult,
                                           poolBytes, constI64(sig.poolBytes));
     code = selectStatus(tooSmall, kStatusPoolTooSmall, code);
+  }
+  if (sig.poolBytes > 0)
     code = selectStatus(isNullOrMisaligned(pool, sig.poolAlignment),
                         kStatusInvalidArgument, code);
-  }
   auto tensors = llvm::concat<const aotc::TensorSignature>(sig.inputs,
                                                            sig.outputs);
   for (auto [i, t] : llvm::enumerate(tensors))
-    code = selectStatus(
-        isNullOrMisaligned(wrapper.getArgument(i), aotc::dtypeBytes(t.dtype)),
-        kStatusInvalidArgument, code);
+    code = selectStatus(isNullOrMisaligned(wrapper.getArgument(numSymbols + i),
+                                           aotc::dtypeBytes(t.dtype)),
+                        kStatusInvalidArgument, code);
   Value bad = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, code,
                                    constI32(0));
   LLVM::CondBrOp::create(b, loc, bad, done, ValueRange{code}, checkStream,
@@ -291,7 +319,7 @@ EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
   Value numThreads =
       LLVM::SelectOp::create(b, loc, useDefault, defaultThreads, runThreads);
   SmallVector<Value> callArgs;
-  for (size_t i = 0; i <= numTensors; ++i)
+  for (size_t i = 0; i <= numSymbols + numTensors; ++i)
     callArgs.push_back(wrapper.getArgument(i));
   callArgs.push_back(numThreads);
   LLVM::CallOp::create(b, loc, impl, callArgs);

@@ -98,6 +98,10 @@ static std::vector<TensorSignature> readTensors(ArrayAttr array) {
     t.dtype = cast<StringAttr>(dict.get("dtype")).str();
     llvm::append_range(t.shape,
                        cast<DenseI64ArrayAttr>(dict.get("shape")).asArrayRef());
+    t.dims.assign(t.shape.size(), "");
+    if (auto dims = dict.getAs<ArrayAttr>("dims"))
+      for (auto [i, d] : llvm::enumerate(dims.getAsValueRange<StringAttr>()))
+        t.dims[i] = d.str();
     result.push_back(std::move(t));
   }
   return result;
@@ -111,6 +115,18 @@ std::optional<EntryPointSignature> readEntryPoint(Operation *func) {
   sig.name = cast<StringAttr>(entry.get("name")).str();
   sig.inputs = readTensors(cast<ArrayAttr>(entry.get("inputs")));
   sig.outputs = readTensors(cast<ArrayAttr>(entry.get("outputs")));
+  if (auto symbols = entry.getAs<ArrayAttr>("symbols"))
+    for (Attribute a : symbols) {
+      auto dict = cast<DictionaryAttr>(a);
+      sig.symbols.push_back({cast<StringAttr>(dict.get("name")).str(),
+                             cast<IntegerAttr>(dict.get("max")).getInt()});
+    }
+  if (auto guards = entry.getAs<ArrayAttr>("guards"))
+    for (Attribute a : guards) {
+      auto pair = cast<ArrayAttr>(a).getAsValueRange<StringAttr>();
+      sig.guards.push_back({(*pair.begin()).str(),
+                            (*std::next(pair.begin())).str()});
+    }
   if (auto pool = func->getAttrOfType<DictionaryAttr>(kPoolAttrName)) {
     sig.poolBytes = cast<IntegerAttr>(pool.get("bytes")).getInt();
     sig.poolLowerBound = cast<IntegerAttr>(pool.get("lower_bound")).getInt();

@@ -61,9 +61,16 @@ struct PlanMemoryPass : aotc::impl::PlanMemoryBase<PlanMemoryPass> {
          llvm::zip_equal(lifetimes->allocs, lifetimes->requests,
                          plan.offsets)) {
       b.setInsertionPoint(alloc);
-      Value byteShift = b.create<arith::ConstantIndexOp>(alloc.getLoc(), offset);
-      auto view = b.create<memref::ViewOp>(alloc.getLoc(), alloc.getType(),
-                                           pool, byteShift, ValueRange{});
+      Value byteShift =
+          arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
+      auto view = memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(),
+                                         pool, byteShift,
+                                         alloc.getDynamicSizes());
+      // Buffers sized by symbolic dimensions name their slot, for the
+      // pool-size function (aotc-outline-pool-bytes).
+      if (!alloc.getDynamicSizes().empty())
+        view->setAttr(aotc::kSlotAttrName,
+                      b.getI64IntegerAttr(buffers.size()));
       // Deallocations of pool views are meaningless: the caller owns it.
       for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
         if (isa<memref::DeallocOp>(user))

@@ -45,10 +45,9 @@ LogicalResult checkType(Operation *op, Type type, const Twine &what) {
   auto shaped = dyn_cast<RankedTensorType>(type);
   if (!shaped)
     return success();
-  if (!shaped.hasStaticShape())
-    return op->emitError() << what << " has dynamic shape " << type
-                           << "; dynamic shapes are not supported yet";
-  if (shaped.getNumElements() == 0)
+  // Dynamic dimensions are symbolic; aotc-annotate-entry-points checks that
+  // the entry point names and bounds each one.
+  if (shaped.hasStaticShape() && shaped.getNumElements() == 0)
     return op->emitError() << what << " has no elements (" << type
                            << "); zero-size tensors are not supported yet";
   if (!isSupportedElementType(shaped.getElementType()))

@@ -89,6 +89,11 @@ static cl::list<std::string>
               cl::desc("Value of a symbolic ONNX dimension, e.g. --dim N=1 "
                        "(repeatable)"),
               cl::value_desc("NAME=VALUE"), cl::cat(aotcCategory));
+static cl::list<std::string> maxDimValues(
+    "max-dim",
+    cl::desc("Keep a dimension symbolic (an int64_t parameter) with this "
+             "upper bound, e.g. --max-dim N=64 (repeatable)"),
+    cl::value_desc("NAME=BOUND"), cl::cat(aotcCategory));
 
 //===----------------------------------------------------------------------===//
 // Driver
@@ -219,6 +224,16 @@ int compile() {
         return fail("--dim '" + dim + "' is not NAME=VALUE with VALUE >= 0");
       importOptions.dimValues[key] = size;
     }
+    for (const std::string &dim : maxDimValues) {
+      auto [key, value] = llvm::StringRef(dim).split('=');
+      int64_t bound;
+      if (key.empty() || value.getAsInteger(10, bound) || bound < 1)
+        return fail("--max-dim '" + dim + "' is not NAME=BOUND with BOUND >= 1");
+      if (importOptions.dimValues.count(key))
+        return fail("dimension '" + key.str() +
+                    "' has both --dim and --max-dim");
+      importOptions.symbolicDims[key] = bound;
+    }
     module = aotc::importONNXModel(context, inputFilename, importOptions);
   } else {
     if (!dimValues.empty())
@@ -240,6 +255,7 @@ int compile() {
 
   aotc::FrontendOptions frontend;
   frontend.entryName = name;
+  frontend.maxDims = std::vector<std::string>(maxDimValues.begin(), maxDimValues.end());
   aotc::TensorOptions tensor;
   tensor.vectorBits = (*target)->vectorBits();
   aotc::BufferizeOptions bufferize;

@@ -69,7 +69,7 @@ func.func @bad(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// expected-error @+1 {{argument 0 has dynamic shape 'tensor<?x4xf32>'}}
+// expected-error @+1 {{argument 0 has dynamic type 'tensor<?x4xf32>' but no `aotc.dims` attribute naming each dimension}}
 func.func @dynamic(%a: tensor<?x4xf32>) -> tensor<4xf32> {
   %c = arith.constant dense<0.0> : tensor<4xf32>
   return %c : tensor<4xf32>

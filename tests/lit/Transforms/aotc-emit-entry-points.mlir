@@ -171,7 +171,7 @@ module {
 // -----
 
 module {
-  // expected-error @+1 {{entry point body does not have the expected signature (tensor pointers..., pool, num_threads)}}
+  // expected-error @+1 {{entry point body does not have the expected signature (symbols..., tensor pointers..., pool, num_threads)}}
   llvm.func @no_threads(%x: !llvm.ptr, %y: !llvm.ptr, %pool: !llvm.ptr) attributes {
       aotc.entry = {inputs = [{dtype = "f32", name = "x", shape = array<i64: 4>}], name = "no_threads",
                     outputs = [{dtype = "f32", name = "y", shape = array<i64: 4>}]},
@@ -183,7 +183,7 @@ module {
 // -----
 
 module {
-  // expected-error @+1 {{entry point body does not have the expected signature (tensor pointers..., pool, num_threads)}}
+  // expected-error @+1 {{entry point body does not have the expected signature (symbols..., tensor pointers..., pool, num_threads)}}
   llvm.func @not_pointer(%x: i64, %y: !llvm.ptr, %pool: !llvm.ptr, %n: i32) attributes {
       aotc.entry = {inputs = [{dtype = "f32", name = "x", shape = array<i64: 4>}], name = "not_pointer",
                     outputs = [{dtype = "f32", name = "y", shape = array<i64: 4>}]},

@@ -87,7 +87,7 @@ func.func @none(%a: memref<16xf32>, %out: memref<16xf32>) {
 
 // CHECK-NOT: memory plan @dynamic
 func.func @dynamic(%n: index) {
-  // expected-error @+1 {{scratch buffer of dynamic size 'memref<?xf32>' cannot be placed in the static pool}}
+  // expected-error @+1 {{scratch buffer 'memref<?xf32>' has a size that is not computed from the symbolic dimensions alone; it cannot be placed in the pool}}
   %t0 = memref.alloc(%n) : memref<?xf32>
   return
 }

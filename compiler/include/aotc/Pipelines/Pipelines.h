@@ -24,6 +24,9 @@ struct FrontendOptions : mlir::PassPipelineOptions<FrontendOptions> {
       llvm::cl::desc("Entry point name when the module has one public "
                      "function"),
       llvm::cl::init("")};
+  ListOption<std::string> maxDims{
+      *this, "max-dims",
+      llvm::cl::desc("Bound of each symbolic dimension, NAME=VALUE")};
 };
 void buildFrontendPipeline(mlir::OpPassManager &pm,
                            const FrontendOptions &options);

@@ -27,7 +27,17 @@ struct BufferLifetimes {
 /// allocation to the last op (or the op enclosing the last use) that uses it
 /// or any view of it. Fails, with a diagnostic, on an allocation of dynamic
 /// size or one nested in a region.
+/// Lifetimes of every top-level `memref.alloc` of `func`. A buffer with
+/// dynamic sizes is sized at the bound of the entry point's symbolic
+/// dimensions (index arguments marked `aotc.symbol`).
 mlir::FailureOr<BufferLifetimes> computeBufferLifetimes(mlir::func::FuncOp func);
+
+/// The value of an index computation (arith, affine.apply/min/max) when each
+/// value in `known` takes its mapped value; std::nullopt when it depends on
+/// anything else.
+std::optional<int64_t>
+evaluateIndex(mlir::Value value,
+              const llvm::DenseMap<mlir::Value, int64_t> &known);
 
 } // namespace aotc
 

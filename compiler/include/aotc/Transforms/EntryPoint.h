@@ -23,7 +23,22 @@ namespace aotc {
 struct TensorSignature {
   std::string name;
   std::string dtype; ///< f32 f64 f16 bf16 i8 u8 i16 i32 i64 i1
-  std::vector<int64_t> shape;
+  std::vector<int64_t> shape; ///< -1 marks a symbolic dimension
+  /// Per dimension: "" when static, else the symbol naming it.
+  std::vector<std::string> dims;
+};
+
+/// A symbolic dimension: an int64_t parameter of the entry point, with the
+/// bound the pool is planned for.
+struct SymbolicDim {
+  std::string name;
+  int64_t max;
+};
+
+/// A run-time guard: two symbols, or a symbol and a constant, that must be
+/// equal for the program to be well defined.
+struct ShapeGuard {
+  std::string lhs, rhs; ///< a symbol or a decimal integer each
 };
 
 /// One scratch buffer of the pool plan.
@@ -35,6 +50,9 @@ struct PlannedBuffer {
 struct EntryPointSignature {
   std::string name;
   std::vector<TensorSignature> inputs, outputs;
+  /// Symbolic dimensions, in parameter order; empty for a static program.
+  std::vector<SymbolicDim> symbols;
+  std::vector<ShapeGuard> guards;
   uint64_t poolBytes = 0;
   uint64_t poolLowerBound = 0;
   uint32_t poolAlignment = 64;

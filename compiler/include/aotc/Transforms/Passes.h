@@ -33,6 +33,20 @@ inline constexpr llvm::StringLiteral kTensorNameAttrName = "aotc.name";
 /// Argument/result attribute overriding the ABI dtype of a tensor whose MLIR
 /// element type is signless (e.g. "u8" for ONNX uint8 held as i8).
 inline constexpr llvm::StringLiteral kTensorDtypeAttrName = "aotc.dtype";
+/// Argument/result attribute naming each dimension of a tensor: an array of
+/// strings, "" for a static dimension and the symbol (e.g. "N") for a
+/// dynamic one. Every dynamic dimension of an entry point needs a name.
+inline constexpr llvm::StringLiteral kTensorDimsAttrName = "aotc.dims";
+/// Function attribute listing run-time shape guards the program relies on:
+/// an array of [lhs, rhs] string pairs, each a symbol or a decimal integer,
+/// that must be equal.
+inline constexpr llvm::StringLiteral kGuardsAttrName = "aotc.guards";
+/// Argument attribute marking the index argument that carries a symbolic
+/// dimension's value inside a bufferized entry point.
+inline constexpr llvm::StringLiteral kSymbolAttrName = "aotc.symbol";
+/// Attribute of a pool view sized by symbolic dimensions: the index of its
+/// buffer in `aotc.pool`.
+inline constexpr llvm::StringLiteral kSlotAttrName = "aotc.slot";
 
 #define GEN_PASS_DECL
 #include "aotc/Transforms/Passes.h.inc"

@@ -43,6 +43,12 @@ def AnnotateEntryPoints : Pass<"aotc-annotate-entry-points", "mlir::ModuleOp"> {
     when `entry-name` is given and the module has exactly one public
     function, renames it.
 
+    Symbolic dimensions: a dynamic dimension of an argument or result must be
+    named by the `aotc.dims` argument/result attribute (`["N", ""]`), and
+    every name needs a bound from `max-dims` (`N=64`). The entry dictionary
+    then also holds `symbols` (name and max of each, in parameter order: first use in
+    the arguments), each tensor's `dims`, and the function's `aotc.guards`.
+
     Before:
     ```mlir
     func.func @main(%x: tensor<4xf32>) -> tensor<4xf32>
@@ -58,6 +64,8 @@ def AnnotateEntryPoints : Pass<"aotc-annotate-entry-points", "mlir::ModuleOp"> {
   let options = [
     Option<"entryName", "entry-name", "std::string", /*default=*/"\"\"",
            "Name of the entry point when the module has one public function">,
+    ListOption<"maxDims", "max-dims", "std::string",
+               "Bound of each symbolic dimension, NAME=VALUE">,
   ];
   let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
@@ -143,6 +151,33 @@ def ReuseDeadInputs : Pass<"aotc-reuse-dead-inputs", "mlir::func::FuncOp"> {
     ^bb0(%b: f32, %a: f32): ... %a ... %b ...
     ```
   }];
+}
+
+def TileSymbolicDims : Pass<"aotc-tile-symbolic-dims", "mlir::func::FuncOp"> {
+  let summary = "Loop over symbolic dimensions so every op inside is static";
+  let description = [{
+    Each linalg op on tensors with a dynamic loop range (a symbolic dimension
+    such as the batch) is tiled by 1 along those loops with `scf.for`, so
+    the op left inside the loop has static shapes and the later passes
+    (threads, register tiles, vectorization) apply to it as to any static
+    op. Static loops are not tiled.
+
+    Before:
+    ```mlir
+    %r = linalg.generic ... ins(%x : tensor<?x64xf32>) outs(%e : tensor<?x64xf32>)
+    ```
+    After:
+    ```mlir
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %e) {
+      %xs = tensor.extract_slice %x[%i, 0] [1, 64] [1, 1]
+      %t = linalg.generic ... ins(%xs : tensor<1x64xf32>) outs(... : tensor<1x64xf32>)
+      %u = tensor.insert_slice %t into %acc[%i, 0] [1, 64] [1, 1]
+      scf.yield %u
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp"> {
@@ -234,6 +269,34 @@ def LowerCopies : Pass<"aotc-lower-copies", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def BindSymbolicDims : Pass<"aotc-bind-symbolic-dims", "mlir::func::FuncOp"> {
+  let summary = "Symbolic dimensions become index arguments of the entry point";
+  let description = [{
+    Runs after bufferization on entry points with symbols (`aotc.entry`
+    `symbols`). Prepends one `index` argument per symbol (marked
+    `aotc.symbol = "N"`), gives every dynamically shaped tensor argument the
+    static type of its bound (so it stays a bare pointer at the ABI) and
+    rebuilds its dynamic view with `memref.reinterpret_cast` from the symbol
+    arguments, row-major and contiguous. Afterwards every size in the body is
+    computed from the symbol arguments.
+
+    Before (symbols = [N, max 16]):
+    ```mlir
+    func.func @f(%x: memref<?x4xf32>, %y: memref<?x4xf32>) { ... }
+    ```
+    After:
+    ```mlir
+    func.func @f(%n: index {aotc.symbol = "N"}, %x: memref<16x4xf32>,
+                 %y: memref<16x4xf32>) {
+      %xv = memref.reinterpret_cast %x to offset: [0], sizes: [%n, 4],
+          strides: [4, 1] : memref<16x4xf32> to memref<?x4xf32>
+      ...
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def PlanMemory : Pass<"aotc-plan-memory", "mlir::func::FuncOp"> {
   let summary = "Place every scratch buffer of an entry point in the pool";
   let description = [{
@@ -242,8 +305,10 @@ def PlanMemory : Pass<"aotc-plan-memory", "mlir::func::FuncOp"> {
     `memref.alloc`'s lifetime (its position to the last use of any alias),
     plans offsets, appends a `memref<Nxi8>` pool argument and replaces every
     allocation by a `memref.view` of the pool. Records the plan as
-    `aotc.pool = {alignment, bytes, lower_bound, buffers}`. An allocation
-    with a dynamic size or inside a loop is an error.
+    `aotc.pool = {alignment, bytes, lower_bound, buffers}`. A buffer sized
+    by symbolic dimensions is planned at their bounds; its view keeps the
+    dynamic sizes and names its buffer (`aotc.slot`). An allocation whose
+    size depends on anything else, or inside a loop, is an error.
 
     Before:
     ```mlir
@@ -332,6 +397,21 @@ def ApproximateMath : Pass<"aotc-approximate-math", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::vector::VectorDialect",
                            "mlir::math::MathDialect"];
+}
+
+def OutlinePoolBytes : Pass<"aotc-outline-pool-bytes", "mlir::ModuleOp"> {
+  let summary = "Generate NAME_pool_bytes(dims...) for symbolic entry points";
+  let description = [{
+    For each planned entry point with symbolic dimensions, creates the public
+    function `NAME_pool_bytes(int64_t dims...) -> int64_t` the header
+    declares: -1 when a dimension breaks a guard (outside `[1, bound]`, an
+    `aotc.guards` equality, or a buffer larger than the slot planned for the
+    bound), else the pool bytes these dimensions need (the largest end of a
+    buffer, with the sizes computed by a copy of the entry point's own size
+    arithmetic). The entry point wrapper calls it before any work.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect"];
 }
 
 def BindOmpNumThreads : Pass<"aotc-bind-omp-num-threads", "mlir::func::FuncOp"> {

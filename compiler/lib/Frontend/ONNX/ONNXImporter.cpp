@@ -38,6 +38,9 @@ constexpr int64_t kModernOpset = 7;
 constexpr int64_t kMaxOpset = 18;
 /// Largest tensor aotc accepts (elements).
 constexpr int64_t kMaxElements = int64_t(1) << 40;
+/// A graph output dimension the graph itself determines (symbolic or
+/// unnamed in the model).
+constexpr int64_t kUnknownDim = std::numeric_limits<int64_t>::min();
 
 /// Turns an ONNX value name into a unique C identifier that does not clash
 /// with the entry point's own parameters.
@@ -86,8 +89,12 @@ private:
   InFlightDiagnostic error() { return mlir::emitError(fileLoc); }
   LogicalResult loadModel();
   LogicalResult importInitializers();
+  /// The dtype and shape of a graph input (`isOutput` false) or output.
+  /// Input dimensions named by `--max-dim` become symbols; an output's
+  /// symbolic or unnamed dimension is left for the graph to determine
+  /// (kUnknownDim).
   FailureOr<TensorValue> typeOfValueInfo(const onnx::ValueInfoProto &info,
-                                         StringRef what);
+                                         StringRef what, bool isOutput);
   LogicalResult importNode(const onnx::NodeProto &node, int index);
   FailureOr<std::string> readExternalData(const onnx::TensorProto &tensor);
 
@@ -99,6 +106,7 @@ private:
   onnx::ModelProto model;
   int64_t opset = 0;
   llvm::StringMap<TensorValue> values;
+  SymbolicDims symbols;
   /// Name of the node producing each value (for cycle diagnostics).
   llvm::StringMap<std::string> producers;
 };
@@ -217,7 +225,8 @@ LogicalResult Importer::importInitializers() {
 }
 
 FailureOr<TensorValue> Importer::typeOfValueInfo(const onnx::ValueInfoProto &info,
-                                                 StringRef what) {
+                                                 StringRef what,
+                                                 bool isOutput) {
   if (!info.type().has_tensor_type()) {
     error() << what << " '" << info.name() << "' is not a tensor";
     return failure();
@@ -241,11 +250,28 @@ FailureOr<TensorValue> Importer::typeOfValueInfo(const onnx::ValueInfoProto &inf
       size = d.dim_value();
     } else if (d.has_dim_param() && options.dimValues.count(d.dim_param())) {
       size = options.dimValues.lookup(d.dim_param());
-    } else {
+    } else if (isOutput) {
+      value.shape.push_back(kUnknownDim);
+      continue;
+    } else if (d.has_dim_param() &&
+               options.symbolicDims.count(d.dim_param())) {
+      auto it = llvm::find(symbols.names, d.dim_param());
+      if (it == symbols.names.end()) {
+        symbols.names.push_back(d.dim_param());
+        symbols.bounds.push_back(options.symbolicDims.lookup(d.dim_param()));
+        it = std::prev(symbols.names.end());
+      }
+      value.shape.push_back(symbolDim(it - symbols.names.begin()));
+      continue;
+    } else if (d.has_dim_param() && !d.dim_param().empty()) {
       error() << what << " '" << info.name() << "' has symbolic dimension '"
-              << d.dim_param()
-              << "'; give it a value with --dim NAME=VALUE (symbolic "
-                 "dimensions are not supported yet)";
+              << d.dim_param() << "'; give it a value (--dim "
+              << d.dim_param() << "=VALUE) or a bound to keep it symbolic "
+              << "(--max-dim " << d.dim_param() << "=BOUND)";
+      return failure();
+    } else {
+      error() << what << " '" << info.name()
+              << "' has a dimension with neither a size nor a name";
       return failure();
     }
     if (size < 0) {
@@ -341,7 +367,18 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   // Names in diagnostics use the node name chosen above.
   onnx::NodeProto named = node;
   named.set_name(nodeName);
-  NodeContext context(named, opset, inputs, builder, loc);
+  NodeContext context(named, opset, inputs, builder, loc, &symbols);
+  if (!spec->symbolicDims)
+    for (TensorValue *input : inputs)
+      if (input)
+        for (int64_t d : input->shape)
+          if (isSymbolDim(d)) {
+            nodeError() << "symbolic dimension '" << symbols.describe(d)
+                        << "' reaches this op, which supports only static "
+                           "shapes; specialize it with --dim "
+                        << symbols.describe(d) << "=VALUE";
+            return failure();
+          }
   FailureOr<SmallVector<int32_t>> dtypes = spec->dtype(context);
   if (failed(dtypes))
     return failure();
@@ -367,6 +404,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     outputs[i].shape = (*shapes)[i];
     int64_t elements = 1;
     for (int64_t d : outputs[i].shape) {
+      if (isSymbolDim(d))
+        d = symbols.bounds[symbolIndex(d)];
       if (d < 0 || (d > 0 && elements > kMaxElements / d)) {
         nodeError() << "output " << i << " is larger than 2^40 elements";
         return failure();
@@ -446,22 +485,22 @@ OwningOpRef<ModuleOp> Importer::run() {
     }
     if (values.count(input.name()))
       continue; // an initializer with a default value
-    FailureOr<TensorValue> value = typeOfValueInfo(input, "graph input");
+    FailureOr<TensorValue> value =
+        typeOfValueInfo(input, "graph input", /*isOutput=*/false);
     if (failed(value) ||
         failed(checkAbiDtype(*value, "graph input", input.name())))
       return nullptr;
     argTypes.push_back(value->type(&ctx));
     arguments.push_back({input.name(), *value});
   }
-  SmallVector<Type> resultTypes;
   SmallVector<TensorValue> declaredOutputs;
   for (const onnx::ValueInfoProto &output : graph.output()) {
-    FailureOr<TensorValue> value = typeOfValueInfo(output, "graph output");
+    FailureOr<TensorValue> value =
+        typeOfValueInfo(output, "graph output", /*isOutput=*/true);
     if (failed(value) ||
         failed(checkAbiDtype(*value, "graph output", output.name())))
       return nullptr;
     declaredOutputs.push_back(*value);
-    resultTypes.push_back(value->type(&ctx));
   }
   if (graph.output_size() == 0) {
     error() << "the graph has no outputs";
@@ -470,9 +509,9 @@ OwningOpRef<ModuleOp> Importer::run() {
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
+  // Result types are set once the graph has computed them.
   auto func = func::FuncOp::create(builder, fileLoc, options.functionName,
-                                   builder.getFunctionType(argTypes,
-                                                           resultTypes));
+                                   builder.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   for (auto [i, arg] : llvm::enumerate(arguments)) {
     arg.second.value = entry->getArgument(i);
@@ -484,12 +523,30 @@ OwningOpRef<ModuleOp> Importer::run() {
       func.setArgAttr(i, kTensorDtypeAttrName, builder.getStringAttr("u8"));
   }
   builder.setInsertionPointToStart(entry);
+  // The run-time value of each symbolic dimension: its first graph input.
+  symbols.values.assign(symbols.names.size(), Value());
+  for (auto [i, arg] : llvm::enumerate(arguments)) {
+    const Shape &shape = arg.second.shape;
+    if (!hasSymbolDims(shape))
+      continue;
+    SmallVector<Attribute> dims;
+    for (auto [axis, d] : llvm::enumerate(shape)) {
+      dims.push_back(builder.getStringAttr(
+          isSymbolDim(d) ? symbols.names[symbolIndex(d)] : ""));
+      if (isSymbolDim(d) && !symbols.values[symbolIndex(d)])
+        symbols.values[symbolIndex(d)] =
+            tensor::DimOp::create(builder, fileLoc, entry->getArgument(i),
+                                  axis);
+    }
+    func.setArgAttr(i, kTensorDimsAttrName, builder.getArrayAttr(dims));
+  }
 
   for (auto [index, node] : llvm::enumerate(graph.node()))
     if (failed(importNode(node, index)))
       return nullptr;
 
   SmallVector<Value> results;
+  SmallVector<std::pair<size_t, ArrayAttr>> resultDims;
   for (auto [i, output] : llvm::enumerate(graph.output())) {
     auto it = values.find(output.name());
     if (it == values.end()) {
@@ -498,26 +555,55 @@ OwningOpRef<ModuleOp> Importer::run() {
       return nullptr;
     }
     TensorValue &v = it->second;
-    if (v.dtype != declaredOutputs[i].dtype ||
-        v.shape != declaredOutputs[i].shape) {
+    const Shape &declared = declaredOutputs[i].shape;
+    bool matches = v.dtype == declaredOutputs[i].dtype &&
+                   v.shape.size() == declared.size();
+    for (size_t d = 0; matches && d < declared.size(); ++d)
+      matches = declared[d] == kUnknownDim || declared[d] == v.shape[d];
+    if (!matches) {
       InFlightDiagnostic diag = error();
       diag << "graph output '" << output.name() << "' is declared "
            << onnxTypeName(declaredOutputs[i].dtype) << "[";
-      llvm::interleaveComma(declaredOutputs[i].shape, diag);
+      llvm::interleave(
+          declared, diag,
+          [&](int64_t d) { diag << (d == kUnknownDim ? "?" : symbols.describe(d)); },
+          ",");
       diag << "] but computed as " << onnxTypeName(v.dtype) << "[";
-      llvm::interleaveComma(v.shape, diag);
+      llvm::interleave(
+          v.shape, diag, [&](int64_t d) { diag << symbols.describe(d); }, ",");
       diag << "]";
       return nullptr;
+    }
+    if (hasSymbolDims(v.shape)) {
+      SmallVector<Attribute> dims = llvm::map_to_vector(v.shape, [&](int64_t d) {
+        return Attribute(builder.getStringAttr(
+            isSymbolDim(d) ? symbols.names[symbolIndex(d)] : ""));
+      });
+      resultDims.push_back({i, builder.getArrayAttr(dims)});
     }
     if (!v.value)
       v.value = arith::ConstantOp::create(builder, fileLoc, *v.constant);
     results.push_back(v.value);
-    func.setResultAttr(i, kTensorNameAttrName,
-                       builder.getStringAttr(sanitize(output.name())));
-    if (v.dtype == kUInt8)
-      func.setResultAttr(i, kTensorDtypeAttrName, builder.getStringAttr("u8"));
   }
   func::ReturnOp::create(builder, fileLoc, results);
+  func.setType(builder.getFunctionType(
+      argTypes, ValueRange(results).getTypes()));
+  for (auto [i, output] : llvm::enumerate(graph.output())) {
+    func.setResultAttr(i, kTensorNameAttrName,
+                       builder.getStringAttr(sanitize(output.name())));
+    if (values[output.name()].dtype == kUInt8)
+      func.setResultAttr(i, kTensorDtypeAttrName, builder.getStringAttr("u8"));
+  }
+  for (auto [i, dims] : resultDims)
+    func.setResultAttr(i, kTensorDimsAttrName, dims);
+  // Equalities between dimensions the graph relies on: run-time guards.
+  if (!symbols.guards.empty()) {
+    SmallVector<Attribute> guards;
+    for (auto [a, b] : symbols.guards)
+      guards.push_back(builder.getStrArrayAttr(
+          {symbols.describe(a), symbols.describe(b)}));
+    func->setAttr(kGuardsAttrName, builder.getArrayAttr(guards));
+  }
 
   if (failed(mlir::verify(*module))) {
     error() << "internal error: the imported module does not verify";

@@ -95,14 +95,21 @@ bool isUnsignedType(int32_t t) {
          t == kBool;
 }
 
+RankedTensorType tensorTypeOf(const Shape &shape, Type element) {
+  SmallVector<int64_t> dims = llvm::map_to_vector(shape, [](int64_t d) {
+    return isSymbolDim(d) ? ShapedType::kDynamic : d;
+  });
+  return RankedTensorType::get(dims, element);
+}
+
 RankedTensorType TensorValue::type(MLIRContext *ctx) const {
-  return RankedTensorType::get(shape, elementTypeOf(ctx, dtype));
+  return tensorTypeOf(shape, elementTypeOf(ctx, dtype));
 }
 
 int64_t TensorValue::numElements() const {
   int64_t n = 1;
   for (int64_t d : shape)
-    n *= d;
+    n *= isSymbolDim(d) ? 1 : d;
   return n;
 }
 
@@ -112,9 +119,9 @@ int64_t TensorValue::numElements() const {
 
 NodeContext::NodeContext(const onnx::NodeProto &node, int64_t opset,
                          ArrayRef<TensorValue *> inputs, OpBuilder &builder,
-                         Location loc)
+                         Location loc, SymbolicDims *symbols)
     : nodeProto(node), opsetVersion(opset), inputValues(inputs),
-      b(builder), location(loc) {}
+      b(builder), location(loc), symbols(symbols) {}
 
 StringRef NodeContext::opType() const { return nodeProto.op_type(); }
 StringRef NodeContext::name() const { return nodeProto.name(); }
@@ -211,8 +218,26 @@ FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank) {
 }
 
 Value NodeContext::emptyTensor(const Shape &shape, int32_t dtype) {
-  return tensor::EmptyOp::create(b, location, shape,
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : shape) {
+    assert(d != ShapedType::kDynamic && "a dynamic size needs its symbol");
+    if (isSymbolDim(d))
+      sizes.push_back(symbols->values[symbolIndex(d)]);
+    else
+      sizes.push_back(b.getIndexAttr(d));
+  }
+  return tensor::EmptyOp::create(b, location, sizes,
                                  elementTypeOf(context(), dtype));
+}
+
+void NodeContext::requireEqualDims(int64_t a, int64_t b) {
+  assert((isSymbolDim(a) || isSymbolDim(b)) && "a guard needs a symbol");
+  if (a != b)
+    symbols->guards.push_back({a, b});
+}
+
+std::string NodeContext::describeDim(int64_t d) const {
+  return symbols ? symbols->describe(d) : std::to_string(d);
 }
 
 Value NodeContext::scalarConstant(double value, int32_t dtype) {
@@ -234,6 +259,17 @@ const OpLibrary &OpLibrary::get() {
     registerNNOps(l);
     registerReductionOps(l);
     registerShapeOps(l);
+    // Ops whose shape function, guards and lowering handle symbolic
+    // dimensions (each reviewed for it; tests/models/dynamic_batch checks
+    // them against PyTorch at several batch sizes).
+    for (StringRef op :
+         {"Abs", "Add", "AveragePool", "BatchNormalization", "Cast", "Clip",
+          "Conv", "Div", "Dropout", "Elu", "Erf", "Exp", "Flatten", "Gelu",
+          "Gemm", "GlobalAveragePool", "GlobalMaxPool", "HardSigmoid",
+          "HardSwish", "Identity", "LeakyRelu", "Log", "MatMul", "Max",
+          "MaxPool", "Min", "Mul", "Neg", "Reciprocal", "Relu", "Selu",
+          "Sigmoid", "Softplus", "Sqrt", "Sub", "Tanh"})
+      l.specs.find(op)->second.symbolicDims = true;
     return l;
   }();
   return library;
@@ -276,11 +312,20 @@ FailureOr<Shape> broadcastShapes(NodeContext &ctx, ArrayRef<Shape> shapes) {
         r = d;
         continue;
       }
+      // A symbolic dimension broadcasts only against an equal one (a size-1
+      // symbol value would need a different indexing map): a guard.
+      if (isSymbolDim(d) || isSymbolDim(r)) {
+        ctx.requireEqualDims(r, d);
+        if (isSymbolDim(r))
+          r = d;
+        continue;
+      }
       InFlightDiagnostic diag = ctx.error();
       diag << "shapes cannot be broadcast together:";
       for (const Shape &t : shapes) {
         diag << " [";
-        llvm::interleaveComma(t, diag);
+        llvm::interleave(
+            t, diag, [&](int64_t d) { diag << ctx.describeDim(d); }, ", ");
         diag << "]";
       }
       return failure();

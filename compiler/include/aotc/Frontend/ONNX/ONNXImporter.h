@@ -22,6 +22,8 @@ struct ONNXImportOptions {
   std::string functionName = "main";
   /// Values for symbolic dimensions (`--dim N=1`).
   llvm::StringMap<int64_t> dimValues;
+  /// Symbolic dimensions kept dynamic, with their bounds (`--max-dim N=64`).
+  llvm::StringMap<int64_t> symbolicDims;
 };
 
 /// Imports the model at `path`. On failure, a diagnostic naming the file and,

@@ -48,8 +48,36 @@ llvm::StringRef onnxTypeName(int32_t onnxType);
 bool isFloatType(int32_t onnxType);
 bool isUnsignedType(int32_t onnxType);
 
-/// A static shape (-1 never appears: shapes are concrete after import).
+/// A shape. Dimensions are sizes, except symbolic ones (a graph input's
+/// `--max-dim` dimension), which are negative: symbolDim(k) for symbol k of
+/// the importer's SymbolicDims. -1 never appears.
 using Shape = llvm::SmallVector<int64_t, 4>;
+
+inline int64_t symbolDim(unsigned k) { return -2 - static_cast<int64_t>(k); }
+inline bool isSymbolDim(int64_t d) { return d <= -2; }
+inline unsigned symbolIndex(int64_t d) { return static_cast<unsigned>(-2 - d); }
+inline bool hasSymbolDims(llvm::ArrayRef<int64_t> shape) {
+  return llvm::any_of(shape, isSymbolDim);
+}
+
+/// The tensor type of `shape`: symbolic dimensions are dynamic.
+mlir::RankedTensorType tensorTypeOf(const Shape &shape, mlir::Type element);
+
+/// The symbolic dimensions of a model being imported: names, bounds, their
+/// index values in the function, and the equalities the graph relies on
+/// (checked at run time by the entry point: AOT_ERROR_SHAPE).
+struct SymbolicDims {
+  llvm::SmallVector<std::string> names;
+  llvm::SmallVector<int64_t> bounds;
+  llvm::SmallVector<mlir::Value> values;
+  /// Pairs of dimensions (symbolic or static) that must be equal.
+  llvm::SmallVector<std::pair<int64_t, int64_t>> guards;
+
+  /// "N" for a symbolic dimension, the decimal size otherwise.
+  std::string describe(int64_t d) const {
+    return isSymbolDim(d) ? names[symbolIndex(d)] : std::to_string(d);
+  }
+};
 
 /// A value flowing along a graph edge.
 struct TensorValue {
@@ -70,7 +98,7 @@ class NodeContext {
 public:
   NodeContext(const onnx::NodeProto &node, int64_t opset,
               llvm::ArrayRef<TensorValue *> inputs, mlir::OpBuilder &builder,
-              mlir::Location loc);
+              mlir::Location loc, SymbolicDims *symbols = nullptr);
 
   const onnx::NodeProto &node() const { return nodeProto; }
   llvm::StringRef opType() const;
@@ -120,8 +148,16 @@ public:
   //===--- Building blocks shared by the op files ------------------------===//
   /// Normalizes a possibly negative axis against `rank`; error if invalid.
   mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
-  /// An empty tensor of the given shape and dtype.
+  /// An empty tensor of the given shape and dtype (symbolic dimensions take
+  /// their run-time values).
   mlir::Value emptyTensor(const Shape &shape, int32_t dtype);
+
+  //===--- Symbolic dimensions -----------------------------------------===//
+  /// Records that dimensions `a` and `b` (at least one symbolic) must be
+  /// equal at run time.
+  void requireEqualDims(int64_t a, int64_t b);
+  /// "N" or the decimal size.
+  std::string describeDim(int64_t d) const;
   /// A scalar constant of dtype `dtype` (float or integer element type).
   mlir::Value scalarConstant(double value, int32_t dtype);
 
@@ -131,6 +167,7 @@ private:
   llvm::SmallVector<TensorValue *> inputValues;
   mlir::OpBuilder &b;
   mlir::Location location;
+  SymbolicDims *symbols;
 };
 
 /// Output shapes of a node, from its inputs and attributes.
@@ -158,6 +195,9 @@ struct OpSpec {
   /// The fold reads only input shapes and dtypes (Shape, Size), so the
   /// importer calls it even when the inputs' contents are unknown.
   bool foldNeedsOnlyShapes = false;
+  /// The shape function and lowering handle symbolic dimensions in the
+  /// inputs; other ops reject them with an error naming the dimension.
+  bool symbolicDims = false;
   /// Opset range this spec implements (ONNX default domain).
   int64_t minOpset = 1;
   int64_t maxOpset = 18;

@@ -79,16 +79,34 @@ Value filled(NodeContext &ctx, const Shape &shape, int32_t dtype,
 Value convertTensor(NodeContext &ctx, Value v, int32_t from, int32_t to) {
   if (from == to)
     return v;
-  return buildElementwise(ctx, {v}, shapeOf(v), to,
-                          [&](OpBuilder &b, Location loc, ValueRange a) {
-                            return convertScalar(b, loc, a[0], from, to);
-                          });
+  auto convert = [&](OpBuilder &b, Location loc, ValueRange a) {
+    return convertScalar(b, loc, a[0], from, to);
+  };
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.hasStaticShape())
+    return buildElementwise(ctx, {v}, shapeOf(v), to, convert);
+  // Symbolic dimensions: the sizes come from `v` itself.
+  OpBuilder &b = ctx.builder();
+  Value init = tensor::EmptyOp::create(
+      b, ctx.loc(), tensor::getMixedSizes(b, ctx.loc(), v),
+      elementTypeOf(ctx.context(), to));
+  AffineMap id = AffineMap::getMultiDimIdentityMap(type.getRank(),
+                                                   ctx.context());
+  return linalg::GenericOp::create(
+             b, ctx.loc(), init.getType(), ValueRange{v}, ValueRange{init},
+             ArrayRef<AffineMap>{id, id},
+             SmallVector<IteratorType>(type.getRank(), IteratorType::parallel),
+             [&](OpBuilder &nb, Location loc, ValueRange args) {
+               linalg::YieldOp::create(nb, loc,
+                                       convert(nb, loc, args.drop_back()));
+             })
+      .getResult(0);
 }
 
 Value expandTo(NodeContext &ctx, Value v, const Shape &shape,
                ArrayRef<ReassociationIndices> reassociation) {
-  auto type = RankedTensorType::get(
-      shape, cast<RankedTensorType>(v.getType()).getElementType());
+  auto type =
+      tensorTypeOf(shape, cast<RankedTensorType>(v.getType()).getElementType());
   return tensor::ExpandShapeOp::create(ctx.builder(), ctx.loc(), type, v,
                                        reassociation)
       .getResult();
@@ -96,8 +114,8 @@ Value expandTo(NodeContext &ctx, Value v, const Shape &shape,
 
 Value collapseTo(NodeContext &ctx, Value v, const Shape &shape,
                  ArrayRef<ReassociationIndices> reassociation) {
-  auto type = RankedTensorType::get(
-      shape, cast<RankedTensorType>(v.getType()).getElementType());
+  auto type =
+      tensorTypeOf(shape, cast<RankedTensorType>(v.getType()).getElementType());
   return tensor::CollapseShapeOp::create(ctx.builder(), ctx.loc(), type, v,
                                          reassociation)
       .getResult();
@@ -118,8 +136,8 @@ Value padSpatial(NodeContext &ctx, Value v, ArrayRef<int64_t> low,
     hi.push_back(b.getIndexAttr(high[i]));
     shape[2 + i] += low[i] + high[i];
   }
-  auto type = RankedTensorType::get(
-      shape, cast<RankedTensorType>(v.getType()).getElementType());
+  auto type =
+      tensorTypeOf(shape, cast<RankedTensorType>(v.getType()).getElementType());
   return tensor::PadOp::create(b, ctx.loc(), type, v, lo, hi, padValue)
       .getResult();
 }
@@ -204,7 +222,10 @@ FailureOr<MatMulPlan> planMatMul(NodeContext &ctx) {
   p.bVector = b.size() == 1;
   int64_t ka = a.back();
   int64_t kb = p.bVector ? b[0] : b[b.size() - 2];
-  if (ka != kb) {
+  if (isSymbolDim(ka) || isSymbolDim(kb)) {
+    ctx.requireEqualDims(ka, kb);
+    ka = isSymbolDim(ka) ? kb : ka;
+  } else if (ka != kb) {
     ctx.error() << "contraction dimensions differ: " << ka << " vs " << kb;
     return failure();
   }
@@ -307,7 +328,10 @@ FailureOr<std::array<int64_t, 3>> planGemm(NodeContext &ctx) {
   bool transB = ctx.intAttr("transB", 0) != 0;
   int64_t m = transA ? a[1] : a[0], ka = transA ? a[0] : a[1];
   int64_t kb = transB ? b[1] : b[0], n = transB ? b[0] : b[1];
-  if (ka != kb) {
+  if (isSymbolDim(ka) || isSymbolDim(kb)) {
+    ctx.requireEqualDims(ka, kb);
+    ka = isSymbolDim(ka) ? kb : ka;
+  } else if (ka != kb) {
     ctx.error() << "contraction dimensions differ: " << ka << " vs " << kb;
     return failure();
   }

@@ -17,6 +17,8 @@
 
 #include "onnx/onnx_pb.h"
 
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
 #include <cmath>
 #include <limits>
 
@@ -115,9 +117,23 @@ Folded foldReshape(NodeContext &ctx, ArrayRef<TensorValue> outputs) {
 Value reshapeValue(NodeContext &ctx, Value v, const Shape &out) {
   OpBuilder &b = ctx.builder();
   auto inType = cast<RankedTensorType>(v.getType());
-  auto outType = RankedTensorType::get(out, inType.getElementType());
-  if (inType.getShape() == ArrayRef<int64_t>(out))
+  auto outType = tensorTypeOf(out, inType.getElementType());
+  if (inType == outType)
     return v;
+  if (!inType.hasStaticShape()) {
+    // Symbolic dimensions stay whole (reshapeLike checks it): one collapse
+    // or expand whose groups keep each dynamic dimension with static ones.
+    bool collapse = inType.getRank() >= outType.getRank();
+    std::optional<SmallVector<ReassociationIndices>> groups =
+        collapse ? getReassociationIndicesForCollapse(inType.getShape(),
+                                                      outType.getShape())
+                 : getReassociationIndicesForCollapse(outType.getShape(),
+                                                      inType.getShape());
+    assert(groups && "symbolic reshape without a reassociation");
+    if (collapse)
+      return tensor::CollapseShapeOp::create(b, ctx.loc(), outType, v, *groups);
+    return tensor::ExpandShapeOp::create(b, ctx.loc(), outType, v, *groups);
+  }
   if (inType.getRank() == 0)
     return tensor::ExpandShapeOp::create(b, ctx.loc(), outType, v,
                                          SmallVector<ReassociationIndices>{});
@@ -198,7 +214,16 @@ OpSpec reshapeLike(std::function<FailureOr<Shape>(NodeContext &)> shapeFn) {
     FailureOr<Shape> s = shapeFn(ctx);
     if (failed(s))
       return failure();
-    if (numel(*s) != ctx.input(0).numElements()) {
+    // Symbolic dimensions are never merged with others: each stays itself.
+    SmallVector<int64_t> inSymbols, outSymbols;
+    llvm::copy_if(ctx.input(0).shape, std::back_inserter(inSymbols),
+                  isSymbolDim);
+    llvm::copy_if(*s, std::back_inserter(outSymbols), isSymbolDim);
+    if (inSymbols != outSymbols) {
+      ctx.error() << "reshaping symbolic dimensions is not supported";
+      return failure();
+    }
+    if (TensorValue{kFloat, *s}.numElements() != ctx.input(0).numElements()) {
       ctx.error() << "cannot reshape " << ctx.input(0).numElements()
                   << " elements to " << numel(*s);
       return failure();
@@ -786,9 +811,22 @@ OpSpec flattenSpec() {
     }
     if (axis < 0)
       axis += rank;
-    int64_t outer = numel(ArrayRef<int64_t>(in).take_front(axis));
-    int64_t inner = numel(ArrayRef<int64_t>(in).drop_front(axis));
-    return Shape{outer, inner};
+    ArrayRef<int64_t> front = ArrayRef<int64_t>(in).take_front(axis);
+    ArrayRef<int64_t> back = ArrayRef<int64_t>(in).drop_front(axis);
+    // A symbolic dimension must be the whole outer (or inner) extent.
+    for (ArrayRef<int64_t> part : {front, back})
+      if (hasSymbolDims(part) &&
+          (llvm::count_if(part, isSymbolDim) != 1 ||
+           TensorValue{kFloat, Shape(part)}.numElements() != 1)) {
+        ctx.error() << "flattening symbolic dimensions together with other "
+                       "dimensions is not supported";
+        return failure();
+      }
+    auto extent = [](ArrayRef<int64_t> part) {
+      auto symbol = llvm::find_if(part, isSymbolDim);
+      return symbol != part.end() ? *symbol : numel(part);
+    };
+    return Shape{extent(front), extent(back)};
   });
 }
 

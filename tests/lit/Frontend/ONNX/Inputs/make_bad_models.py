@@ -140,6 +140,20 @@ def write_symbolic(path):
     save(model([node], [vi("x", ["N", 4])], [vi("y", ["N", 4])]), path)
 
 
+def write_symbolic_guard(path):
+    # x[N,4] + z[M,4]: the broadcast holds only when N == M (a guard).
+    node = helper.make_node("Add", ["x", "z"], ["y"], name="add")
+    save(model([node], [vi("x", ["N", 4]), vi("z", ["M", 4])],
+               [vi("y", ["N", 4])]), path)
+
+
+def write_symbolic_transpose(path):
+    # Transpose does not take symbolic dimensions (yet): a clean error.
+    node = helper.make_node("Transpose", ["x"], ["y"], name="swap",
+                            perm=[1, 0])
+    save(model([node], [vi("x", ["N", 4])], [vi("y", [4, "N"])]), path)
+
+
 def write_external(path):
     # W goes to weights.bin next to the model (every tensor, however small).
     onnx.save_model(add_model(), path, save_as_external_data=True,
@@ -167,6 +181,8 @@ CASES = {
     "unknown_domain": write_unknown_domain,
     "conv_auto_pad": write_conv_auto_pad,
     "symbolic": write_symbolic,
+    "symbolic_guard": write_symbolic_guard,
+    "symbolic_transpose": write_symbolic_transpose,
     "external": write_external,
     "external_missing": write_external_missing,
 }

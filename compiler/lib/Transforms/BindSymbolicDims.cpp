@@ -1,0 +1,117 @@
+//===- BindSymbolicDims.cpp - Symbols as entry point arguments -*- C++ -*-===//
+//
+// This file implements the aotc-bind-symbolic-dims pass: each symbolic
+// dimension of an entry point becomes a leading index argument, and each
+// dynamically shaped tensor argument is rebuilt from a bare pointer (typed at
+// the bound) and those arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Transforms/EntryPoint.h"
+#include "aotc/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_BINDSYMBOLICDIMS
+#include "aotc/Transforms/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+struct BindSymbolicDimsPass
+    : aotc::impl::BindSymbolicDimsBase<BindSymbolicDimsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    std::optional<aotc::EntryPointSignature> sig = aotc::readEntryPoint(func);
+    if (!sig || sig->symbols.empty() || func.isExternal())
+      return;
+    std::vector<aotc::TensorSignature> tensors = sig->inputs;
+    llvm::append_range(tensors, sig->outputs);
+    if (func.getNumArguments() != tensors.size()) {
+      func.emitError("internal error: expected one argument per input and "
+                     "output before binding symbolic dimensions");
+      return signalPassFailure();
+    }
+
+    MLIRContext *ctx = &getContext();
+    OpBuilder b(ctx);
+    // Leading index arguments, one per symbol.
+    llvm::StringMap<Value> symbolValue;
+    llvm::StringMap<int64_t> symbolBound;
+    for (auto [i, symbol] : llvm::enumerate(sig->symbols)) {
+      if (failed(func.insertArgument(
+              i, b.getIndexType(),
+              b.getDictionaryAttr({b.getNamedAttr(
+                  aotc::kSymbolAttrName, b.getStringAttr(symbol.name))}),
+              func.getLoc())))
+        return signalPassFailure();
+      symbolValue[symbol.name] = func.getArgument(i);
+      symbolBound[symbol.name] = symbol.max;
+    }
+
+    Block &entry = func.getBody().front();
+    b.setInsertionPointToStart(&entry);
+    Location loc = func.getLoc();
+    unsigned first = sig->symbols.size();
+    for (auto [i, tensor] : llvm::enumerate(tensors)) {
+      BlockArgument arg = func.getArgument(first + i);
+      auto type = cast<MemRefType>(arg.getType());
+      if (type.hasStaticShape())
+        continue;
+      // Sizes from the symbols; row-major strides, static as far as the
+      // trailing dimensions are.
+      SmallVector<int64_t> boundShape;
+      SmallVector<OpFoldResult> sizes;
+      for (auto [d, name] : llvm::zip_equal(type.getShape(), tensor.dims)) {
+        if (!ShapedType::isDynamic(d)) {
+          boundShape.push_back(d);
+          sizes.push_back(b.getIndexAttr(d));
+          continue;
+        }
+        boundShape.push_back(symbolBound.lookup(name));
+        sizes.push_back(symbolValue.lookup(name));
+      }
+      SmallVector<OpFoldResult> strides(sizes.size());
+      OpFoldResult stride = b.getIndexAttr(1);
+      for (int64_t d = sizes.size() - 1; d >= 0; --d) {
+        strides[d] = stride;
+        if (d == 0)
+          break;
+        std::optional<int64_t> s = getConstantIntValue(stride);
+        std::optional<int64_t> n = getConstantIntValue(sizes[d]);
+        if (s && n) {
+          stride = b.getIndexAttr(*s * *n);
+          continue;
+        }
+        Value lhs = getValueOrCreateConstantIndexOp(b, loc, stride);
+        Value rhs = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
+        stride = arith::MulIOp::create(b, loc, lhs, rhs).getResult();
+      }
+      auto boundType = MemRefType::get(boundShape, type.getElementType());
+      arg.setType(boundType);
+      auto view = memref::ReinterpretCastOp::create(
+          b, loc, type, arg, b.getIndexAttr(0), sizes, strides);
+      arg.replaceAllUsesExcept(view.getResult(), view);
+      // Sizes read back from the view are the symbols themselves.
+      for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
+        auto dim = dyn_cast<memref::DimOp>(user);
+        std::optional<int64_t> index =
+            dim ? dim.getConstantIndex() : std::nullopt;
+        if (!index || *index < 0 || *index >= type.getRank())
+          continue;
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(dim);
+        dim.replaceAllUsesWith(
+            getValueOrCreateConstantIndexOp(b, loc, sizes[*index]));
+        dim.erase();
+      }
+    }
+    SmallVector<Type> argTypes(entry.getArgumentTypes());
+    func.setType(FunctionType::get(ctx, argTypes, func.getResultTypes()));
+  }
+};
+
+} // namespace
