@@ -21,9 +21,10 @@
 # Before timing, every peer's output is compared with the PyTorch reference of
 # NAME.npz (ATOL from NAME.tol). Timing is interleaved to share the machine's
 # noise: `--rounds` rounds, each running every (peer, threads) block in a
-# rotating order; a block is `--warmup` untimed calls then runs/rounds timed
-# ones, after a pause (`--pause`, seconds) that lets the previous peer's
-# spinning worker threads go to sleep. The result is the median over all
+# rotating order; a block is `--warmup` untimed calls (fewer for slow models:
+# only while under half a second, at least one) then runs/rounds timed ones,
+# after a pause (`--pause`, seconds) that lets the previous peer's spinning
+# worker threads go to sleep. The result is the median over all
 # timed runs (>= 20 by default) with the quartiles.
 #
 # Usage:
@@ -215,7 +216,12 @@ def main():
                 if key[0] == "pytorch":
                     torch.set_num_threads(key[1])
                 time.sleep(args.pause)
-                for _ in range(args.warmup):
+                # Warm-up: --warmup calls, fewer for slow models (at least
+                # one, then only while under half a second).
+                start = time.perf_counter()
+                for i in range(args.warmup):
+                    if i > 0 and time.perf_counter() - start > 0.5:
+                        break
                     run()
                 for _ in range(per_round):
                     start = time.perf_counter_ns()

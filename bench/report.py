@@ -58,8 +58,8 @@ def read_models(run, entries):
 
 def sort_key(item):
     (kind, shape, threads), _ = item
-    return (ORDER.index(kind) if kind in ORDER else len(ORDER), kind, threads,
-            shape)
+    return (ORDER.index(kind) if kind in ORDER else len(ORDER), kind, shape,
+            threads)
 
 
 def fmt_noise(x):
