@@ -119,7 +119,10 @@ def main():
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(
                 timespec="seconds"),
             "machine": {"node": platform.node(), "cpus": os.cpu_count(),
-                        "processor": platform.processor()},
+                        "processor": platform.processor(),
+                        # 1/5/15-minute load when the report is written: on a
+                        # shared machine, how busy it was during the run.
+                        "load_average": os.getloadavg()},
             "contexts": contexts,
             "notes": notes,
             "results": [dict(kind=k, shape=s, threads=t, impl=i, **v)
