@@ -2,7 +2,7 @@
 """Merges benchmark runs into one JSON, a markdown table and a PNG chart.
 
 Usage: report.py RUN.json... [--json OUT.json] [--markdown OUT.md]
-                 [--png OUT.png] [--command CMD]
+                 [--png OUT.png] [--command CMD] [--note TEXT]...
 
 Inputs are Google Benchmark JSON runs (bench_gemm, bench_ops) and the JSON of
 bench_models.py. Google Benchmark names are `<kind>/<shape>/<impl>/<threads>`
@@ -73,10 +73,12 @@ def main():
     parser.add_argument("--markdown")
     parser.add_argument("--png")
     parser.add_argument("--command", default="")
+    parser.add_argument("--note", action="append", default=[],
+                        help="a line for the notes (repeatable)")
     args = parser.parse_args()
 
     entries = collections.defaultdict(dict)
-    notes, contexts = [], {}
+    notes, contexts = list(args.note), {}
     for path in args.runs:
         with open(path) as f:
             run = json.load(f)

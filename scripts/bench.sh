@@ -38,6 +38,9 @@ threads=$(t=1; s=1; while [ $((t * 2)) -le "$max_threads" ]; do t=$((t * 2)); s=
 out="$AOTC_ROOT/bench-results"
 results="$AOTC_ROOT/bench/results"
 mkdir -p "$out" "$results"
+# On a shared machine, how busy it was: load average at start (and, in the
+# JSON, when the report is written).
+load_at_start="load average at start: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) CPUs)"
 
 # The peer must run its best kernel. With the variables unset OpenBLAS
 # detects the core itself; in some VMs the CPU model is masked and it falls
@@ -90,5 +93,6 @@ fi
 
 /usr/bin/python3 "$AOTC_ROOT/bench/report.py" "${runs_json[@]}" \
   --command "AOTC_BENCH_MIN_TIME=$min_time AOTC_BENCH_REPS=$reps AOTC_BENCH_RUNS=$runs AOTC_BENCH_THREADS=$max_threads scripts/bench.sh" \
+  --note "$load_at_start" \
   --json "$results/results.json" --markdown "$results/results.md" \
   --png "$results/results.png"
