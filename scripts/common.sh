@@ -15,9 +15,10 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$AOTC_ROOT}"
 AOTC_PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 libomp-22-dev
   llvm-22-tools libclang-rt-22-dev
-  libgtest-dev libbenchmark-dev libopenblas-dev
+  libgtest-dev libbenchmark-dev libopenblas-dev libdnnl-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3-numpy python3-onnx python3-torch python3-torchvision
+  python3-matplotlib
   cmake ninja-build ccache
 )
 
