@@ -50,28 +50,11 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "include", "aot_abi"))
+import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
+
 MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "bert_encoder"]
-
-
-class AotTensorInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int32),
-                ("rank", ctypes.c_int32),
-                ("shape", ctypes.POINTER(ctypes.c_int64))]
-
-
-class AotModelInfo(ctypes.Structure):
-    _fields_ = [("abi_version", ctypes.c_uint32), ("name", ctypes.c_char_p),
-                ("target", ctypes.c_char_p), ("num_inputs", ctypes.c_int32),
-                ("num_outputs", ctypes.c_int32),
-                ("inputs", ctypes.POINTER(AotTensorInfo)),
-                ("outputs", ctypes.POINTER(AotTensorInfo)),
-                ("pool_bytes", ctypes.c_uint64),
-                ("pool_alignment", ctypes.c_uint32)]
-
-
-class AotCpuStream(ctypes.Structure):
-    _fields_ = [("struct_size", ctypes.c_uint32),
-                ("num_threads", ctypes.c_int32)]
 
 
 def aligned_empty(nbytes, alignment=64):
@@ -87,7 +70,7 @@ class AotcModel:
     def __init__(self, lib_path, name, x):
         self.lib = ctypes.CDLL(lib_path)
         info_fn = getattr(self.lib, name + "_info")
-        info_fn.restype = ctypes.POINTER(AotModelInfo)
+        info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
         info = info_fn().contents
         if info.num_inputs != 1 or info.num_outputs != 1:
             raise SystemExit(f"{name}: expected 1 input and 1 output")
@@ -101,7 +84,7 @@ class AotcModel:
         self.fn.restype = ctypes.c_int32
         self.fn.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_size_t,
                                                     ctypes.c_void_p]
-        self.stream = AotCpuStream(ctypes.sizeof(AotCpuStream), 1)
+        self.stream = aot_abi.CpuStream(ctypes.sizeof(aot_abi.CpuStream), 1)
         self.args = (self.x.ctypes.data, self.y.ctypes.data,
                      self.pool.ctypes.data, self.pool_bytes,
                      ctypes.addressof(self.stream))

@@ -8,9 +8,9 @@ into a shared library and calls it through ctypes:
   * for several N in [1, BOUND]: outputs match PyTorch's (error below 1e-3 of
     the output's largest magnitude), with the pool NAME_pool_bytes(N) asks
     for, which is at most NAME_POOL_BYTES (planned at the bound);
-  * N = 0, N = BOUND + 1: AOT_ERROR_SHAPE, outputs untouched, and
+  * N = 0, N = BOUND + 1: aot_abi.AOT_ERROR_SHAPE, outputs untouched, and
     NAME_pool_bytes returns -1;
-  * a pool one byte smaller than NAME_pool_bytes(N): AOT_ERROR_POOL_TOO_SMALL;
+  * a pool one byte smaller than NAME_pool_bytes(N): aot_abi.AOT_ERROR_POOL_TOO_SMALL;
   * NAME_info() reports -1 for the symbolic dimension.
 
 Usage: dynamic_batch_test.py --aotc AOTC --runtime LIB --omp LIBOMP
@@ -28,24 +28,9 @@ import numpy as np
 import torch
 import torchvision
 
-AOT_OK, AOT_ERROR_POOL_TOO_SMALL, AOT_ERROR_SHAPE = 0, 2, 3
-
-
-class TensorInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int32),
-                ("rank", ctypes.c_int32),
-                ("shape", ctypes.POINTER(ctypes.c_int64))]
-
-
-class ModelInfo(ctypes.Structure):
-    _fields_ = [("abi_version", ctypes.c_uint32), ("name", ctypes.c_char_p),
-                ("target", ctypes.c_char_p), ("num_inputs", ctypes.c_int32),
-                ("num_outputs", ctypes.c_int32),
-                ("inputs", ctypes.POINTER(TensorInfo)),
-                ("outputs", ctypes.POINTER(TensorInfo)),
-                ("pool_bytes", ctypes.c_uint64),
-                ("pool_alignment", ctypes.c_uint32)]
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "include", "aot_abi"))
+import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
 
 def build_model(name):
     torch.manual_seed(0)
@@ -105,7 +90,7 @@ def main():
     pool_bytes.restype = ctypes.c_int64
     pool_bytes.argtypes = [ctypes.c_int64]
     info_fn = getattr(lib, name + "_info")
-    info_fn.restype = ctypes.POINTER(ModelInfo)
+    info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
     info = info_fn().contents
     if info.inputs[0].shape[0] != -1 or info.outputs[0].shape[0] != -1:
         fail("NAME_info() does not mark the batch dimension with -1")
@@ -139,10 +124,10 @@ def main():
         y = np.zeros((n,) + out_features, np.float32)
         if need > 0:
             status = call(n, x, y, aligned, need - 1)
-            if status != AOT_ERROR_POOL_TOO_SMALL:
+            if status != aot_abi.AOT_ERROR_POOL_TOO_SMALL:
                 fail("N=%d, pool - 1: status %d" % (n, status))
         status = call(n, x, y, aligned, need)
-        if status != AOT_OK:
+        if status != aot_abi.AOT_OK:
             fail("N=%d: status %d" % (n, status))
         error = float(np.abs(y - expected).max())
         limit = 1e-3 * float(np.abs(expected).max())
@@ -159,8 +144,8 @@ def main():
         pool = np.zeros(pool_at_bound + 64, np.uint8)
         offset = (-pool.ctypes.data) % 64
         status = call(n, x, y, pool[offset:], pool_at_bound)
-        if status != AOT_ERROR_SHAPE or not (y == 7.0).all():
-            fail("N=%d: status %d (expected AOT_ERROR_SHAPE, no write)" %
+        if status != aot_abi.AOT_ERROR_SHAPE or not (y == 7.0).all():
+            fail("N=%d: status %d (expected aot_abi.AOT_ERROR_SHAPE, no write)" %
                  (n, status))
     print("PASS: %s with symbolic N in [1, %d], pool at bound %d bytes" %
           (args.model, bound, pool_at_bound))

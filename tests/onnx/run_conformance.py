@@ -42,6 +42,10 @@ import sys
 import time
 import traceback
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "include", "aot_abi"))
+import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
+
 try:
     import numpy as np
     from onnx import TensorProto, numpy_helper
@@ -55,26 +59,6 @@ LLVM_LIB = "/usr/lib/llvm-22/lib"
 RTOL, ATOL = 1e-3, 1e-7
 
 PASSED, FAILED, UNSUPPORTED = "passed", "failed", "unsupported"
-
-
-# ===----------------------------------------------------------------------===#
-# The ABI as seen from ctypes (include/aot_abi/aot_abi.h, AOT_ABI_VERSION 1)
-# ===----------------------------------------------------------------------===#
-
-class TensorInfo(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int32),
-                ("rank", ctypes.c_int32),
-                ("shape", ctypes.POINTER(ctypes.c_int64))]
-
-
-class ModelInfo(ctypes.Structure):
-    _fields_ = [("abi_version", ctypes.c_uint32), ("name", ctypes.c_char_p),
-                ("target", ctypes.c_char_p), ("num_inputs", ctypes.c_int32),
-                ("num_outputs", ctypes.c_int32),
-                ("inputs", ctypes.POINTER(TensorInfo)),
-                ("outputs", ctypes.POINTER(TensorInfo)),
-                ("pool_bytes", ctypes.c_uint64),
-                ("pool_alignment", ctypes.c_uint32)]
 
 
 # AOT_DTYPE_* -> (name, numpy dtype name). bf16 travels as its 16 raw bits.
@@ -211,7 +195,7 @@ def run_model(so_path, case_dir, case_key):
     """Loads the library and checks every test data set; returns a reason
     string on failure, None on success. Runs in the child process."""
     lib = ctypes.CDLL(so_path)
-    lib.model_info.restype = ctypes.POINTER(ModelInfo)
+    lib.model_info.restype = ctypes.POINTER(aot_abi.ModelInfo)
     lib.model.restype = ctypes.c_int32
     info = lib.model_info().contents
     if info.abi_version != 1:
