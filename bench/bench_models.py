@@ -51,7 +51,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "include", "aot_abi"))
+                                "..", "include", "aot_abi"))
 import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
 
 MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "bert_encoder"]
