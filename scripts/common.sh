@@ -18,6 +18,7 @@ AOTC_PACKAGES=(
   libgtest-dev libbenchmark-dev libopenblas-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3-numpy python3-onnx python3-torch python3-torchvision
+  libamdhip64-dev rocm-device-libs
   cmake ninja-build ccache
 )
 

@@ -1,20 +1,29 @@
 #!/usr/bin/env python3
 #===- tests/gpu/check_gpu_artifact.py - GPU artifact checks, no GPU -------===#
 #
-# Compiles a program with `aotc --target=cuda` and verifies the object without
-# a GPU (DESIGN.md §4), with the vendors' tools and the thin runtime's
-# behaviour only:
+# Compiles a program with `aotc --target=cuda` (or hip) and verifies the
+# object without a GPU (DESIGN.md §4), with the vendors' tools and the thin
+# runtime's behaviour only.
+# CUDA:
 #   1. the object embeds one fatbin (magic 0xBA55ED50) holding an ELF cubin
 #      for every requested chip and the PTX of the newest one;
 #   2. llvm-readelf names each cubin's sm_XX, and lists every kernel that the
 #      PTX defines and the host code launches;
 #   3. ptxas -v reports 0 bytes of spill stores/loads for every kernel and
 #      chip (on the PTX of the `kernels.mlir` dump, which is what aotc
-#      assembled);
-#   4. the object links with aot_runtime_cuda + aot_runtime into an
+#      assembled).
+# HIP:
+#   1. the object embeds one clang offload bundle with a code object for
+#      every requested chip;
+#   2. each is an AMDGPU ELF (e_machine 224) whose notes name the chip, and
+#      whose kernels (NAME.kd) are exactly those the host code launches;
+#   3. the code object metadata reports 0 SGPR and 0 VGPR spills for every
+#      kernel.
+# Both:
+#   4. the object links with aot_runtime_<cuda|hip> + aot_runtime into an
 #      executable and a shared library; both call the entry point with host
-#      buffers and, with no CUDA driver present, get AOT_ERROR_NO_DEVICE
-#      with every output byte left as it was.
+#      buffers and, without a GPU, get AOT_ERROR_NO_DEVICE with every output
+#      byte left as it was.
 # Prints one line of figures per check; exits 1 on the first failure.
 #
 #===----------------------------------------------------------------------===#
@@ -71,6 +80,77 @@ def parse_fatbins(data):
         fatbins.append(entries)
         start = end
     return fatbins
+
+
+BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
+EM_AMDGPU = 224
+
+
+def parse_bundles(data):
+    """All offload bundles in `data`: dicts triple -> code object."""
+    bundles = []
+    start = 0
+    while (offset := data.find(BUNDLE_MAGIC, start)) >= 0:
+        pos = offset + len(BUNDLE_MAGIC)
+        (count,) = struct.unpack_from("<Q", data, pos)
+        pos += 8
+        entries = {}
+        for _ in range(count):
+            at, size, triple_size = struct.unpack_from("<QQQ", data, pos)
+            pos += 24
+            triple = data[pos:pos + triple_size].decode()
+            pos += triple_size
+            entries[triple] = data[offset + at:offset + at + size]
+        bundles.append(entries)
+        start = pos
+    return bundles
+
+
+def host_kernels(readelf, obj):
+    """Kernel names the host code launches (its __aotc_kernel_* strings)."""
+    symbols = run([readelf, "-s", "--wide", obj])
+    return sorted(m.group(1) for m in
+                  re.finditer(r"__aotc_kernel_(\w+)\s*$", symbols, re.M))
+
+
+def check_hip(args, data, obj, tmp):
+    chips = args.chips.split(",")
+    bundles = parse_bundles(data)
+    if len(bundles) != 1:
+        fail(f"expected one offload bundle in {obj}, found {len(bundles)}")
+    bundle = bundles[0]
+    readelf = os.path.join(args.llvm_bin, "llvm-readelf")
+    launched = host_kernels(readelf, obj)
+    if not launched:
+        fail("the host code launches no kernel")
+    print(f"bundle: {sorted(bundle)}")
+    for chip in chips:
+        code = bundle.get(f"hipv4-amdgcn-amd-amdhsa--{chip}")
+        if not code:
+            fail(f"no code object for {chip}")
+        (machine,) = struct.unpack_from("<H", code, 18)
+        if not code.startswith(b"\x7fELF") or machine != EM_AMDGPU:
+            fail(f"the {chip} entry is not an AMDGPU ELF (e_machine {machine})")
+        path = os.path.join(tmp, chip + ".hsaco")
+        open(path, "wb").write(code)
+        notes = run([readelf, "--notes", path])
+        if f"amdgcn-amd-amdhsa--{chip}" not in notes:
+            fail(f"llvm-readelf --notes does not name {chip}")
+        symbols = run([readelf, "-s", "--wide", path])
+        # Listed in .symtab and .dynsym.
+        kernels = sorted(set(m.group(1) for m in
+                             re.finditer(r"\s(\w+)\.kd\s*$", symbols, re.M)))
+        if kernels != launched:
+            fail(f"{chip} code object has kernels {kernels}, the host "
+                 f"launches {launched}")
+        spills = [int(n) for n in
+                  re.findall(r"\.[sv]gpr_spill_count:\s+(\d+)", notes)]
+        if len(spills) != 2 * len(kernels) or any(spills):
+            fail(f"{chip}: spill counts {spills} for {len(kernels)} kernels")
+        vgprs = [int(n) for n in re.findall(r"\.vgpr_count:\s+(\d+)", notes)]
+        print(f"{chip}: e_machine {machine}, notes name {chip}, "
+              f"{len(kernels)} kernels = host launches, 0 SGPR/VGPR spills, "
+              f"max {max(vgprs)} VGPRs")
 
 
 def unescape_mlir(text):
@@ -154,8 +234,10 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--aotc", required=True)
     p.add_argument("--source", required=True, help="program to compile")
+    p.add_argument("--target", choices=["cuda", "hip"], default="cuda")
     p.add_argument("--chips", required=True)
-    p.add_argument("--toolkit", required=True)
+    p.add_argument("--toolkit", required=True,
+                   help="CUDA toolkit, or ROCm device libraries for hip")
     p.add_argument("--llvm-bin", required=True)
     p.add_argument("--cc", required=True)
     p.add_argument("--include", required=True)
@@ -164,20 +246,29 @@ def main():
     args.name = os.path.splitext(os.path.basename(args.source))[0]
     with tempfile.TemporaryDirectory(prefix="aotc-gpu-check-") as tmp:
         args.dir = args.dump_dir = tmp
-        run([args.aotc, args.source, "--target=cuda", f"--chip={args.chips}",
-             f"--cuda-path={args.toolkit}", f"--name={args.name}",
+        toolkit = ("--cuda-path=" if args.target == "cuda" else
+                   "--rocm-device-libs=") + args.toolkit
+        run([args.aotc, args.source, f"--target={args.target}",
+             f"--chip={args.chips}", toolkit, f"--name={args.name}",
              "--emit=obj,header,json", "-o", tmp, "--dump-dir", tmp])
         check(args, tmp)
 
 
 def check(args, tmp):
-
     chips = args.chips.split(",")
-    sms = sorted(int(re.match(r"sm_(\d+)", c).group(1)) for c in chips)
     obj = os.path.join(args.dir, args.name + ".o")
     data = open(obj, "rb").read()
     manifest = json.load(open(os.path.join(args.dir, args.name + ".json")))
 
+    if args.target == "hip":
+        check_hip(args, data, obj, tmp)
+    else:
+        check_cuda(args, data, chips, tmp)
+    check_calls(args, obj, manifest, chips, tmp)
+
+
+def check_cuda(args, data, chips, tmp):
+    sms = sorted(int(re.match(r"sm_(\d+)", c).group(1)) for c in chips)
     # 1. One fatbin: ELF per chip, PTX for the newest.
     fatbins = parse_fatbins(data)
     if len(fatbins) != 1:
@@ -237,12 +328,17 @@ def check(args, tmp):
               f"flags {chip}, ptxas -v: 0 bytes spill, max {max(registers)} "
               f"registers")
 
+
+def check_calls(args, obj, manifest, chips, tmp):
     # 4. Link into an executable and a shared library; call without a GPU.
-    try:
-        ctypes.CDLL("libcuda.so.1")
-        has_driver = True
-    except OSError:
-        has_driver = False
+    if args.target == "cuda":
+        try:
+            ctypes.CDLL("libcuda.so.1")
+            has_driver = True
+        except OSError:
+            has_driver = False
+    else:
+        has_driver = os.path.exists("/dev/kfd")  # an AMD GPU is present
     entry = manifest["entry_points"][0]
     main_c = os.path.join(tmp, "main.c")
     open(main_c, "w").write(
@@ -254,13 +350,13 @@ def check(args, tmp):
     run([args.cc, "-shared", "-o", shared, obj, "-Wl,--whole-archive",
          *args.runtime_libs, "-Wl,--no-whole-archive", "-ldl", "-lpthread"])
     if has_driver:
-        print("linked executable and shared library; a CUDA driver is present: "
+        print("linked executable and shared library; a GPU driver is present: "
               "the no-device calls are not checked")
         return
     status, untouched, target = run([exe]).split()
     if int(status) != AOT_ERROR_NO_DEVICE or untouched != "1":
         fail(f"executable: status {status}, outputs untouched {untouched}")
-    if target != "cuda:" + ",".join(chips):
+    if target != args.target + ":" + ",".join(chips):
         fail(f"info target '{target}'")
     status, untouched = call_shared(shared, entry)
     if status != AOT_ERROR_NO_DEVICE or not untouched:

@@ -25,3 +25,9 @@ cuda_path = os.environ.get("AOTC_CUDA_PATH", "/usr/local/cuda")
 if all(os.access(os.path.join(cuda_path, "bin", tool), os.X_OK)
        for tool in ("ptxas", "fatbinary")):
     config.available_features.add("cuda")
+
+# The ROCm device libraries (Debian's rocm-device-libs) for --target=hip.
+rocm_libs = os.environ.get("AOTC_ROCM_DEVICE_LIBS",
+                           "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
+if os.path.exists(os.path.join(rocm_libs, "ocml.bc")):
+    config.available_features.add("rocm")

@@ -50,6 +50,11 @@ std::string emitHeader(const ArtifactInfo &info,
        << " * CUDA: the pool is device memory and the stream a CUstream (NULL:\n"
        << " * the default stream) of the current context. Tensors are host\n"
        << " * pointers unless compiled with --on-device-tensors.";
+  if (llvm::StringRef(info.target).starts_with("hip"))
+    os << "\n *\n"
+       << " * HIP: the pool is device memory and the stream a hipStream_t\n"
+       << " * (NULL: the null stream) of the current device. Tensors are host\n"
+       << " * pointers unless compiled with --on-device-tensors.";
   os << " */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include \"aot_abi/aot_abi.h\"\n\n"

@@ -91,6 +91,30 @@ void buildCUDALoweringPipeline(OpPassManager &pm,
   addHostLowering(pm, "cuda", options.target, options.onDeviceTensors);
 }
 
+void buildHIPDevicePipeline(OpPassManager &pm,
+                            const HIPDeviceOptions &options) {
+  // One ROCDL target per chip; kernels to ROCDL (math through the ROCm
+  // device libraries' ocml; tanh, which becomes an LLVM intrinsic the
+  // AMDGPU backend cannot lower, is first expanded into exp).
+  for (const std::string &chip : options.chips)
+    addPasses(pm, "rocdl-attach-target{O=3 chip=" + chip + "}");
+  addPasses(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+                "gpu.module(math-expand-ops{ops=tanh},convert-gpu-to-rocdl,"
+                "canonicalize,cse,"
+                "reconcile-unrealized-casts)");
+  pm.nest<gpu::GPUModuleOp>().addPass(createVerifyGpuKernels());
+  // A code object per chip, in-process (AMDGPU backend), linked by lld.
+  addPasses(pm, "gpu-module-to-binary{format=bin toolkit=" + options.rocmPath +
+                    "}");
+}
+
+void buildHIPLoweringPipeline(OpPassManager &pm,
+                              const HIPLoweringOptions &options) {
+  // Every chip's code object in one offload bundle.
+  pm.addPass(createLinkHipBundle());
+  addHostLowering(pm, "hip", options.target, options.onDeviceTensors);
+}
+
 void registerGPUPipelines() {
   PassPipelineRegistration<GPUTensorOptions>(
       "aotc-gpu-tensor", "aotc GPU tensor stage: decomposition and fusion",
@@ -105,6 +129,13 @@ void registerGPUPipelines() {
       "aotc-cuda-lowering",
       "aotc CUDA lowering: fatbin, host code calling aot_runtime_cuda",
       buildCUDALoweringPipeline);
+  PassPipelineRegistration<HIPDeviceOptions>(
+      "aotc-hip-device", "aotc HIP kernels: ROCDL, a code object per chip",
+      buildHIPDevicePipeline);
+  PassPipelineRegistration<HIPLoweringOptions>(
+      "aotc-hip-lowering",
+      "aotc HIP lowering: offload bundle, host code calling aot_runtime_hip",
+      buildHIPLoweringPipeline);
 }
 
 } // namespace aotc

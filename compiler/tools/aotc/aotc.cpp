@@ -53,7 +53,7 @@ static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<input .mlir>"),
                                           cl::Required, cl::cat(aotcCategory));
 static cl::opt<std::string>
-    targetName("target", cl::desc("Target: cpu or cuda"),
+    targetName("target", cl::desc("Target: cpu, cuda or hip"),
                cl::init("cpu"), cl::cat(aotcCategory));
 static cl::opt<std::string>
     artifactName("name",
@@ -84,12 +84,18 @@ static cl::opt<std::string>
 static cl::list<std::string>
     gpuChips("chip",
              cl::desc("GPU architectures, comma separated (cuda: default "
-                      "sm_80,sm_90)"),
+                      "sm_80,sm_90; hip: default gfx90a,gfx942)"),
              cl::CommaSeparated, cl::cat(aotcCategory));
 static cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit directory (default: $AOTC_CUDA_PATH, else "
              "/usr/local/cuda)"),
+    cl::value_desc("dir"), cl::cat(aotcCategory));
+static cl::opt<std::string> rocmDeviceLibs(
+    "rocm-device-libs",
+    cl::desc("ROCm device library bitcode directory (default: "
+             "$AOTC_ROCM_DEVICE_LIBS, else Debian's "
+             "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode)"),
     cl::value_desc("dir"), cl::cat(aotcCategory));
 static cl::opt<bool> onDeviceTensors(
     "on-device-tensors",
@@ -195,13 +201,18 @@ int compile() {
     emit.insert("obj");
     emit.insert("header");
   }
-  bool gpu = targetName == "cuda";
+  bool gpu = targetName == "cuda" || targetName == "hip";
   if (targetName != "cpu" && !gpu)
     return fail("unknown target '" + targetName +
-                "' (supported: cpu, cuda; hip is not available yet)");
-  if (!gpu && (!gpuChips.empty() || onDeviceTensors || !cudaPath.empty()))
-    return fail("--chip, --cuda-path and --on-device-tensors apply to GPU "
-                "targets only");
+                "' (supported: cpu, cuda, hip)");
+  if (!gpu && (!gpuChips.empty() || onDeviceTensors || !cudaPath.empty() ||
+               !rocmDeviceLibs.empty()))
+    return fail("--chip, --cuda-path, --rocm-device-libs and "
+                "--on-device-tensors apply to GPU targets only");
+  if ((targetName == "cuda" && !rocmDeviceLibs.empty()) ||
+      (targetName == "hip" && !cudaPath.empty()))
+    return fail("--cuda-path applies to --target=cuda, --rocm-device-libs to "
+                "--target=hip");
   std::string name = artifactName;
   if (name.empty())
     name = llvm::sys::path::stem(inputFilename).str();
@@ -213,13 +224,22 @@ int compile() {
       return aotc::createCPUTarget({mtriple, mcpu, mattr});
     aotc::GPUTargetOptions options;
     options.chips = gpuChips;
+    options.onDeviceTensors = onDeviceTensors;
+    options.host = {mtriple, mcpu, mattr};
+    if (targetName == "hip") {
+      options.toolkitPath = rocmDeviceLibs;
+      if (options.toolkitPath.empty())
+        options.toolkitPath =
+            llvm::sys::Process::GetEnv("AOTC_ROCM_DEVICE_LIBS")
+                .value_or("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode");
+      options.lldPath = AOTC_LLVM_TOOLS_DIR "/ld.lld";
+      return aotc::createHIPTarget(options);
+    }
     options.toolkitPath = cudaPath;
     if (options.toolkitPath.empty())
       options.toolkitPath =
           llvm::sys::Process::GetEnv("AOTC_CUDA_PATH").value_or(
               "/usr/local/cuda");
-    options.onDeviceTensors = onDeviceTensors;
-    options.host = {mtriple, mcpu, mattr};
     return aotc::createCUDATarget(options);
   }();
   if (!target)

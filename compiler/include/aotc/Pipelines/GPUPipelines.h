@@ -69,8 +69,37 @@ struct CUDALoweringOptions : mlir::PassPipelineOptions<CUDALoweringOptions> {
 void buildCUDALoweringPipeline(mlir::OpPassManager &pm,
                                const CUDALoweringOptions &options);
 
+/// HIP kernels: one ROCDL target per chip, kernels to ROCDL, an AMDGPU code
+/// object per chip (LLVM's AMDGPU backend, lld, ROCm device libraries) in a
+/// gpu.binary.
+struct HIPDeviceOptions : mlir::PassPipelineOptions<HIPDeviceOptions> {
+  ListOption<std::string> chips{*this, "chips",
+                                llvm::cl::desc("AMDGPU chips (gfx90a,...)")};
+  Option<std::string> rocmPath{
+      *this, "rocm-path",
+      llvm::cl::desc("Directory holding llvm/bin/ld.lld and amdgcn/bitcode"),
+      llvm::cl::init("")};
+};
+void buildHIPDevicePipeline(mlir::OpPassManager &pm,
+                            const HIPDeviceOptions &options);
+
+/// Lowering of the HIP target: the per-chip code objects into one offload
+/// bundle, host code to the LLVM dialect calling aot_runtime_hip.
+struct HIPLoweringOptions : mlir::PassPipelineOptions<HIPLoweringOptions> {
+  Option<bool> onDeviceTensors{
+      *this, "on-device-tensors",
+      llvm::cl::desc("Inputs and outputs are device pointers"),
+      llvm::cl::init(false)};
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("Target string of the info struct"),
+                             llvm::cl::init("hip")};
+};
+void buildHIPLoweringPipeline(mlir::OpPassManager &pm,
+                              const HIPLoweringOptions &options);
+
 /// Registers the pipelines above as aotc-gpu-tensor, aotc-gpu-kernels,
-/// aotc-cuda-device and aotc-cuda-lowering.
+/// aotc-cuda-device, aotc-cuda-lowering, aotc-hip-device and
+/// aotc-hip-lowering.
 void registerGPUPipelines();
 
 } // namespace aotc

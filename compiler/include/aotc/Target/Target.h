@@ -62,18 +62,26 @@ llvm::Expected<std::unique_ptr<Target>>
 createCPUTarget(const CPUTargetOptions &options);
 
 /// Options of the GPU targets (user flags `--chip`, `--cuda-path`,
-/// `--on-device-tensors`).
+/// `--rocm-device-libs`, `--on-device-tensors`).
 struct GPUTargetOptions {
   std::vector<std::string> chips; ///< empty: the target's defaults
-  std::string toolkitPath;        ///< CUDA: holds bin/ptxas, bin/fatbinary
-  bool onDeviceTensors = false;   ///< tensors are device pointers
-  CPUTargetOptions host;          ///< machine of the host code
+  /// CUDA: the toolkit (bin/ptxas, bin/fatbinary); HIP: the directory of
+  /// the ROCm device library bitcode (ocml.bc, ...).
+  std::string toolkitPath;
+  std::string lldPath;          ///< HIP: ld.lld for AMDGPU code objects
+  bool onDeviceTensors = false; ///< tensors are device pointers
+  CPUTargetOptions host;        ///< machine of the host code
 };
 
 /// Creates the CUDA target, or an error naming the unknown chip or the
 /// missing toolkit tool.
 llvm::Expected<std::unique_ptr<Target>>
 createCUDATarget(const GPUTargetOptions &options);
+
+/// Creates the HIP target, or an error naming the unknown chip, the missing
+/// linker or device libraries.
+llvm::Expected<std::unique_ptr<Target>>
+createHIPTarget(const GPUTargetOptions &options);
 
 } // namespace aotc
 

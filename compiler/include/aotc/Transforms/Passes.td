@@ -512,6 +512,29 @@ def LinkCudaFatbin : Pass<"aotc-link-cuda-fatbin", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def LinkHipBundle : Pass<"aotc-link-hip-bundle", "mlir::ModuleOp"> {
+  let summary = "Pack per-chip AMDGPU code objects into one offload bundle";
+  let description = [{
+    Runs after `gpu-module-to-binary{format=bin}` with one `#rocdl.target`
+    per chip. Every `gpu.binary` then holds a single clang offload bundle
+    (`__CLANG_OFFLOAD_BUNDLE__`, an empty host entry and one
+    `hipv4-amdgcn-amd-amdhsa--<chip>` entry per code object), the image
+    `hipModuleLoadData` selects the running GPU's code object from.
+
+    Before:
+    ```mlir
+    gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx90a">, bin = "\7FELF...">,
+                   #gpu.object<#rocdl.target<chip = "gfx942">, bin = "\7FELF...">]
+    ```
+    After:
+    ```mlir
+    gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx90a">,
+                               bin = "__CLANG_OFFLOAD_BUNDLE__...">]
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def EmitGpuEntryPoints : Pass<"aotc-emit-gpu-entry-points", "mlir::ModuleOp"> {
   let summary = "Generate the host side of GPU entry points (thin runtime calls)";
   let description = [{
