@@ -203,21 +203,31 @@ function(aot_add_library name)
   target_include_directories(${name} PUBLIC "${dir}" "${AOTC_INCLUDE_DIR}")
 
   _aotc_runtime_target(runtime)
+  # GPU objects call their thin runtime (which brings aot_runtime), not
+  # OpenMP.
+  set(runtime_extra aotc::omp)
+  if(ARG_TARGET STREQUAL "cuda" OR ARG_TARGET STREQUAL "hip")
+    set(runtime aot_runtime_${ARG_TARGET})
+    if(NOT TARGET aot_runtime_${ARG_TARGET})
+      set(runtime aotc::aot_runtime_${ARG_TARGET})
+    endif()
+    set(runtime_extra)
+  endif()
   if(ARG_SHARED)
     # A shared library must carry the runtime (its users, e.g. Python ctypes,
     # look up aot_status_string in it), even the members the object does not
     # reference: link the whole archive.
     if(CMAKE_VERSION VERSION_LESS 3.24)
       # No $<LINK_LIBRARY:WHOLE_ARCHIVE>: at least keep the status strings.
-      target_link_libraries(${name} PRIVATE ${runtime} aotc::omp)
+      target_link_libraries(${name} PRIVATE ${runtime} ${runtime_extra})
       target_link_options(${name} PRIVATE
         "LINKER:--undefined=aot_status_string")
     else()
       target_link_libraries(${name} PRIVATE
-        "$<LINK_LIBRARY:WHOLE_ARCHIVE,${runtime}>" aotc::omp)
+        "$<LINK_LIBRARY:WHOLE_ARCHIVE,${runtime}>" ${runtime_extra})
     endif()
   else()
-    target_link_libraries(${name} PUBLIC ${runtime} aotc::omp)
+    target_link_libraries(${name} PUBLIC ${runtime} ${runtime_extra})
   endif()
 endfunction()
 

@@ -19,6 +19,7 @@ AOTC_PACKAGES=(
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3-numpy python3-onnx python3-torch python3-torchvision
   python3-matplotlib
+  libamdhip64-dev rocm-device-libs
   cmake ninja-build ccache
 )
 

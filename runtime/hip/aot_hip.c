@@ -164,6 +164,10 @@ static void init_driver_locked(void) {
   result = driver->init(0);
   if (result != AOT_HIP_SUCCESS) {
     aot_status_t status = fail("hipInit", result);
+    /* ROCm 5 (Debian's 5.2.3) reports a machine without an AMD GPU as
+     * hipErrorInvalidDevice from hipInit. */
+    if (result == AOT_HIP_ERROR_INVALID_DEVICE)
+      status = AOT_ERROR_NO_DEVICE;
     init_failed(status, t_last_error);
     return;
   }

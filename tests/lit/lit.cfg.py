@@ -19,3 +19,15 @@ config.substitutions.append(("%aotc_runtime", os.path.join(config.aotc_obj_root,
 # LLVM's libraries (libomp for linking objects that use OpenMP).
 config.substitutions.append(("%llvm_libdir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 config.substitutions.append(("%python", config.python))
+
+# The CUDA toolkit (ptxas, fatbinary) for the --target=cuda tests.
+cuda_path = os.environ.get("AOTC_CUDA_PATH", "/usr/local/cuda")
+if all(os.access(os.path.join(cuda_path, "bin", tool), os.X_OK)
+       for tool in ("ptxas", "fatbinary")):
+    config.available_features.add("cuda")
+
+# The ROCm device libraries (Debian's rocm-device-libs) for --target=hip.
+rocm_libs = os.environ.get("AOTC_ROCM_DEVICE_LIBS",
+                           "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
+if os.path.exists(os.path.join(rocm_libs, "ocml.bc")):
+    config.available_features.add("rocm")

@@ -950,6 +950,14 @@ TEST_F(HipRuntimeTest, InitNoDeviceIsNoDeviceEverywhere) {
                "hipInit: hipErrorNoDevice (100): fake hip message");
 }
 
+TEST_F(HipRuntimeTest, InitInvalidDeviceIsNoDevice) {
+  // What ROCm 5.2's hipInit returns on a machine without an AMD GPU.
+  fake.initResult = AOT_HIP_ERROR_INVALID_DEVICE;
+  for (aot_status_t status : callEveryHipEntryPoint())
+    EXPECT_EQ(status, AOT_ERROR_NO_DEVICE);
+  EXPECT_EQ(fake.count("hipInit"), 1);
+}
+
 TEST_F(HipRuntimeTest, InsufficientDriverAndZeroDevicesAreNoDevice) {
   fake.initResult = AOT_HIP_ERROR_INSUFFICIENT_DRIVER;
   for (aot_status_t status : callEveryHipEntryPoint())

@@ -52,7 +52,18 @@ std::string emitHeader(const ArtifactInfo &info,
      << " * caller-provided scratch pool of at least NAME_POOL_BYTES bytes\n"
      << " * aligned to NAME_POOL_ALIGNMENT, and a stream (NULL or an\n"
      << " * aot_cpu_stream_t * on CPU). It allocates nothing and writes no\n"
-     << " * output when it returns an error. */\n"
+     << " * output when it returns an error.";
+  if (llvm::StringRef(info.target).starts_with("cuda"))
+    os << "\n *\n"
+       << " * CUDA: the pool is device memory and the stream a CUstream (NULL:\n"
+       << " * the default stream) of the current context. Tensors are host\n"
+       << " * pointers unless compiled with --on-device-tensors.";
+  if (llvm::StringRef(info.target).starts_with("hip"))
+    os << "\n *\n"
+       << " * HIP: the pool is device memory and the stream a hipStream_t\n"
+       << " * (NULL: the null stream) of the current device. Tensors are host\n"
+       << " * pointers unless compiled with --on-device-tensors.";
+  os << " */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include \"aot_abi/aot_abi.h\"\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";

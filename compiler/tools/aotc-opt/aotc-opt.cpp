@@ -5,22 +5,27 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Pipelines/GPUPipelines.h"
 #include "aotc/Pipelines/Pipelines.h"
 #include "aotc/Transforms/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   aotc::registerAotcPasses();
   aotc::registerPipelines();
+  aotc::registerGPUPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary serializes device modules through LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "aotc optimizer driver\n", registry));
 }

@@ -9,6 +9,7 @@
 
 #include "aotc/Emit/Emitters.h"
 #include "aotc/Frontend/ONNX/ONNXImporter.h"
+#include "aotc/Pipelines/GPUPipelines.h"
 #include "aotc/Pipelines/Pipelines.h"
 #include "aotc/Target/Target.h"
 #include "aotc/Transforms/EntryPoint.h"
@@ -22,6 +23,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
@@ -31,6 +33,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -50,7 +53,7 @@ static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<input .mlir>"),
                                           cl::Required, cl::cat(aotcCategory));
 static cl::opt<std::string>
-    targetName("target", cl::desc("Target: cpu (cuda and hip: later)"),
+    targetName("target", cl::desc("Target: cpu, cuda or hip"),
                cl::init("cpu"), cl::cat(aotcCategory));
 static cl::opt<std::string>
     artifactName("name",
@@ -78,6 +81,27 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     mattr("mattr", cl::desc("Extra target features, e.g. +avx2,-avx512f"),
           cl::cat(aotcCategory));
+static cl::list<std::string>
+    gpuChips("chip",
+             cl::desc("GPU architectures, comma separated (cuda: default "
+                      "sm_80,sm_90; hip: default gfx90a,gfx942)"),
+             cl::CommaSeparated, cl::cat(aotcCategory));
+static cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit directory (default: $AOTC_CUDA_PATH, else "
+             "/usr/local/cuda)"),
+    cl::value_desc("dir"), cl::cat(aotcCategory));
+static cl::opt<std::string> rocmDeviceLibs(
+    "rocm-device-libs",
+    cl::desc("ROCm device library bitcode directory (default: "
+             "$AOTC_ROCM_DEVICE_LIBS, else Debian's "
+             "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode)"),
+    cl::value_desc("dir"), cl::cat(aotcCategory));
+static cl::opt<bool> onDeviceTensors(
+    "on-device-tensors",
+    cl::desc("GPU targets: inputs and outputs are device pointers (no copies, "
+             "no synchronization)"),
+    cl::cat(aotcCategory));
 static cl::opt<std::string> memoryReport(
     "memory-report",
     cl::desc("Write the pool size, lower bound and buffers as JSON to <file>"),
@@ -182,16 +206,47 @@ int compile() {
     emit.insert("obj");
     emit.insert("header");
   }
-  if (targetName != "cpu")
+  bool gpu = targetName == "cuda" || targetName == "hip";
+  if (targetName != "cpu" && !gpu)
     return fail("unknown target '" + targetName +
-                "' (supported: cpu; cuda and hip are not available yet)");
+                "' (supported: cpu, cuda, hip)");
+  if (!gpu && (!gpuChips.empty() || onDeviceTensors || !cudaPath.empty() ||
+               !rocmDeviceLibs.empty()))
+    return fail("--chip, --cuda-path, --rocm-device-libs and "
+                "--on-device-tensors apply to GPU targets only");
+  if ((targetName == "cuda" && !rocmDeviceLibs.empty()) ||
+      (targetName == "hip" && !cudaPath.empty()))
+    return fail("--cuda-path applies to --target=cuda, --rocm-device-libs to "
+                "--target=hip");
   std::string name = artifactName;
   if (name.empty())
     name = llvm::sys::path::stem(inputFilename).str();
   if (!aotc::isValidCIdentifier(name))
     return fail("--name '" + name + "' is not a valid C identifier");
 
-  auto target = aotc::createCPUTarget({mtriple, mcpu, mattr});
+  auto target = [&]() -> llvm::Expected<std::unique_ptr<aotc::Target>> {
+    if (!gpu)
+      return aotc::createCPUTarget({mtriple, mcpu, mattr});
+    aotc::GPUTargetOptions options;
+    options.chips = gpuChips;
+    options.onDeviceTensors = onDeviceTensors;
+    options.host = {mtriple, mcpu, mattr};
+    if (targetName == "hip") {
+      options.toolkitPath = rocmDeviceLibs;
+      if (options.toolkitPath.empty())
+        options.toolkitPath =
+            llvm::sys::Process::GetEnv("AOTC_ROCM_DEVICE_LIBS")
+                .value_or("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode");
+      options.lldPath = AOTC_LLVM_TOOLS_DIR "/ld.lld";
+      return aotc::createHIPTarget(options);
+    }
+    options.toolkitPath = cudaPath;
+    if (options.toolkitPath.empty())
+      options.toolkitPath =
+          llvm::sys::Process::GetEnv("AOTC_CUDA_PATH").value_or(
+              "/usr/local/cuda");
+    return aotc::createCUDATarget(options);
+  }();
   if (!target)
     return fail(llvm::toString(target.takeError()));
 
@@ -203,6 +258,8 @@ int compile() {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
+  // GPU targets serialize device modules in-process (NVVM, ROCDL).
+  registerAllToLLVMIRTranslations(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   // Diagnostics name file:line:col and the op; the generic dump of the op
@@ -265,12 +322,19 @@ int compile() {
                                })) ||
       failed(compiler.runStage(*module, "tiled.mlir",
                                [&](OpPassManager &pm) {
-                                 aotc::buildTensorPipeline(pm, tensor);
+                                 if (gpu)
+                                   aotc::buildGPUTensorPipeline(pm, {});
+                                 else
+                                   aotc::buildTensorPipeline(pm, tensor);
                                })) ||
       failed(compiler.runStage(*module, "bufferized.mlir",
                                [&](OpPassManager &pm) {
                                  aotc::buildBufferizePipeline(pm, bufferize);
-                               })))
+                               })) ||
+      (gpu && failed(compiler.runStage(*module, "kernels.mlir",
+                                       [&](OpPassManager &pm) {
+                                         (*target)->buildKernelPipeline(pm);
+                                       }))))
     return 1;
 
   // The ABI view of every entry point, with its memory plan.

@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -38,6 +39,9 @@ public:
   virtual std::string infoString() const = 0;
   /// Vector register width used by the tensor stage.
   virtual int64_t vectorBits() const = 0;
+  /// Stage between bufferization and lowering (GPU targets: loops to
+  /// kernels, pool slots of host tensors); nothing by default.
+  virtual void buildKernelPipeline(mlir::OpPassManager &pm) const {}
   /// Lowers bufferized, planned IR to the LLVM dialect (plus ABI wrappers).
   virtual void buildLoweringPipeline(mlir::OpPassManager &pm) const = 0;
   /// Translates, optimizes and emits machine code; the textual IR and the
@@ -56,6 +60,28 @@ struct CPUTargetOptions {
 /// Creates the CPU target, or an error naming the unknown triple or CPU.
 llvm::Expected<std::unique_ptr<Target>>
 createCPUTarget(const CPUTargetOptions &options);
+
+/// Options of the GPU targets (user flags `--chip`, `--cuda-path`,
+/// `--rocm-device-libs`, `--on-device-tensors`).
+struct GPUTargetOptions {
+  std::vector<std::string> chips; ///< empty: the target's defaults
+  /// CUDA: the toolkit (bin/ptxas, bin/fatbinary); HIP: the directory of
+  /// the ROCm device library bitcode (ocml.bc, ...).
+  std::string toolkitPath;
+  std::string lldPath;          ///< HIP: ld.lld for AMDGPU code objects
+  bool onDeviceTensors = false; ///< tensors are device pointers
+  CPUTargetOptions host;        ///< machine of the host code
+};
+
+/// Creates the CUDA target, or an error naming the unknown chip or the
+/// missing toolkit tool.
+llvm::Expected<std::unique_ptr<Target>>
+createCUDATarget(const GPUTargetOptions &options);
+
+/// Creates the HIP target, or an error naming the unknown chip, the missing
+/// linker or device libraries.
+llvm::Expected<std::unique_ptr<Target>>
+createHIPTarget(const GPUTargetOptions &options);
 
 } // namespace aotc
 

@@ -461,4 +461,189 @@ def EmitEntryPoints : Pass<"aotc-emit-entry-points", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// GPU targets (CUDA, HIP)
+//===----------------------------------------------------------------------===//
+
+def MapToGpu : Pass<"aotc-map-to-gpu", "mlir::func::FuncOp"> {
+  let summary = "Map the loops of each entry point to GPU blocks and threads";
+  let description = [{
+    Runs on bufferized, planned entry points. Every linalg op becomes an
+    `scf.parallel` nest with its parallel dimensions outermost (reduction
+    dimensions become sequential `scf.for` loops inside). Each outermost
+    parallel loop is collapsed into one dimension and tiled by `block-size`:
+    the tile loop is mapped to `block_x`, the intra-tile loop to `thread_x`,
+    so consecutive threads handle consecutive elements of the innermost
+    dimension (coalesced). Memory work outside parallel loops (a reduction
+    to a scalar, a rank-0 store) moves into a one-thread kernel, and every
+    use of a global constant is re-read inside its loop so that kernel
+    outlining places the constant in the device module.
+
+    Before:
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "parallel"]}
+        ins(%a : memref<4x1000xf32>) outs(%b : memref<4x1000xf32>) {...}
+    ```
+    After:
+    ```mlir
+    scf.parallel (%blk) = (%c0) to (%c4000) step (%c256) {
+      scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+        // i = (%blk + %t) / 1000, j = (%blk + %t) mod 1000, guarded < 4000
+      } {mapping = [#gpu.loop_dim_map<processor = thread_x, ...>]}
+    } {mapping = [#gpu.loop_dim_map<processor = block_x, ...>]}
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::gpu::GPUDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
+def MergeGpuModules : Pass<"aotc-merge-gpu-modules", "mlir::ModuleOp"> {
+  let summary = "Put every outlined kernel into one gpu.module";
+  let description = [{
+    Kernel outlining creates one `gpu.module` per kernel. This pass moves
+    every kernel (and the globals they use, once each) into a single
+    `gpu.module @aotc_kernels` and updates the `gpu.launch_func` references,
+    so the artifact embeds one device image, loaded once per context.
+
+    Before:
+    ```mlir
+    gpu.module @f_kernel { gpu.func @f_kernel(...) kernel {...} }
+    gpu.module @f_kernel_0 { gpu.func @f_kernel_0(...) kernel {...} }
+    gpu.launch_func @f_kernel::@f_kernel ...
+    ```
+    After:
+    ```mlir
+    gpu.module @aotc_kernels { gpu.func @f_kernel(...) kernel {...}
+                               gpu.func @f_kernel_0(...) kernel {...} }
+    gpu.launch_func @aotc_kernels::@f_kernel ...
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def ReserveTensorStaging : Pass<"aotc-reserve-tensor-staging",
+                                "mlir::func::FuncOp"> {
+  let summary = "Reserve pool space for the device copies of host tensors";
+  let description = [{
+    For GPU entry points whose inputs and outputs are host pointers, the
+    call copies each tensor through the (device) pool. This pass appends one
+    aligned slot per input and output after the planned scratch buffers,
+    grows `aotc.pool` (`bytes`, `lower_bound`: the copies live for the whole
+    call) and records the slot offsets as `staging`, inputs then outputs.
+    The planned scratch offsets do not change.
+
+    Before:
+    ```mlir
+    func.func @f(%x: memref<1000xf32>, %y: memref<1000xf32>, %pool: memref<64xi8>)
+        attributes {aotc.pool = {alignment = 64, bytes = 64, lower_bound = 64, ...}}
+    ```
+    After:
+    ```mlir
+        attributes {aotc.pool = {alignment = 64, bytes = 8128, lower_bound = 8128,
+                                 staging = array<i64: 64, 4096>, ...}}
+    ```
+  }];
+}
+
+def VerifyGpuKernels : Pass<"aotc-verify-gpu-kernels", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Report kernel ops that have no GPU lowering, naming them";
+  let description = [{
+    Runs on a `gpu.module` after `convert-gpu-to-nvvm` (or `-rocdl`). Every
+    op must then belong to the llvm, nvvm or rocdl dialect; the first one
+    that does not is an error at its source location, e.g.
+
+    ```mlir
+    %y = math.ctlz %a : i32
+    // error: 'math.ctlz' has no GPU lowering (in kernel code)
+    ```
+  }];
+}
+
+def LinkCudaFatbin : Pass<"aotc-link-cuda-fatbin", "mlir::ModuleOp"> {
+  let summary = "Assemble per-chip PTX into one fatbin with the CUDA toolkit";
+  let description = [{
+    Runs after `gpu-module-to-binary{format=isa}` with one `#nvvm.target` per
+    chip. For every `gpu.binary`, it assembles each chip's PTX with the
+    toolkit's `ptxas` into a cubin and packs all cubins, plus the PTX of the
+    newest chip (for JIT on later GPUs), into one fatbin with `fatbinary`.
+    The binary then holds that single fatbin object. A missing toolkit or
+    tool is an error naming the path that was searched.
+
+    Before:
+    ```mlir
+    gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_80">, assembly = "...">,
+                   #gpu.object<#nvvm.target<chip = "sm_90">, assembly = "...">]
+    ```
+    After:
+    ```mlir
+    gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_90">, fatbin = "...">]
+    ```
+  }];
+  let options = [
+    Option<"toolkitPath", "toolkit-path", "std::string",
+           /*default=*/"\"/usr/local/cuda\"",
+           "CUDA toolkit directory (holds bin/ptxas and bin/fatbinary)">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def LinkHipBundle : Pass<"aotc-link-hip-bundle", "mlir::ModuleOp"> {
+  let summary = "Pack per-chip AMDGPU code objects into one offload bundle";
+  let description = [{
+    Runs after `gpu-module-to-binary{format=bin}` with one `#rocdl.target`
+    per chip. Every `gpu.binary` then holds a single clang offload bundle
+    (`__CLANG_OFFLOAD_BUNDLE__`, an empty host entry and one
+    `hipv4-amdgcn-amd-amdhsa--<chip>` entry per code object), the image
+    `hipModuleLoadData` selects the running GPU's code object from.
+
+    Before:
+    ```mlir
+    gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx90a">, bin = "\7FELF...">,
+                   #gpu.object<#rocdl.target<chip = "gfx942">, bin = "\7FELF...">]
+    ```
+    After:
+    ```mlir
+    gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx90a">,
+                               bin = "__CLANG_OFFLOAD_BUNDLE__...">]
+    ```
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def EmitGpuEntryPoints : Pass<"aotc-emit-gpu-entry-points", "mlir::ModuleOp"> {
+  let summary = "Generate the host side of GPU entry points (thin runtime calls)";
+  let description = [{
+    Runs on the LLVM dialect after `gpu-to-llvm`, with one `gpu.binary`
+    holding the device image. The image becomes a constant global with a
+    zero-initialised module cache (`aot_gpu_module_cache_t`); every
+    `gpu.launch_func` becomes `aot_<runtime>_get_function` +
+    `aot_<runtime>_launch` on the caller's stream, returning the first
+    failing status. Each entry point body gets the stream and returns a
+    status; the public wrapper checks every argument first (an error writes
+    no output), then, for host tensors, copies the inputs into their pool
+    slots (`aotc.pool` `staging`), runs, copies the outputs back and
+    synchronises the stream; with `on-device-tensors` it only enqueues.
+    `NAME_info()` is emitted as on the CPU.
+
+    ```c
+    aot_status_t f(const float *x, float *y, void *pool, size_t pool_bytes,
+                   aot_stream_t stream);  /* CUstream / hipStream_t */
+    ```
+  }];
+  let options = [
+    Option<"runtime", "runtime", "std::string", /*default=*/"\"cuda\"",
+           "Thin runtime to call: cuda or hip">,
+    Option<"target", "target", "std::string", /*default=*/"\"cuda\"",
+           "Target string stored in aot_model_info_t">,
+    Option<"onDeviceTensors", "on-device-tensors", "bool", /*default=*/"false",
+           "Inputs and outputs are device pointers (no copies, no sync)">,
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // AOTC_TRANSFORMS_PASSES

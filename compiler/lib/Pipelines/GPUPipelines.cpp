@@ -1,0 +1,141 @@
+//===- GPUPipelines.cpp - aotc pipelines of the GPU targets --*- C++ -*-===//
+//
+// This file implements the GPU stages. Upstream passes are added by their
+// registered names, aotc passes through their generated constructors, as in
+// Pipelines.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Pipelines/GPUPipelines.h"
+#include "aotc/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir;
+
+namespace aotc {
+
+/// Appends upstream passes written in the textual pipeline syntax.
+static void addPasses(OpPassManager &pm, StringRef pipeline) {
+  if (failed(parsePassPipeline(pipeline, pm)))
+    llvm::report_fatal_error("aotc: invalid built-in pipeline: " + pipeline);
+}
+
+void buildGPUTensorPipeline(OpPassManager &pm, const GPUTensorOptions &) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // Composite ops to linalg primitives; elementwise chains fused into single
+  // generics (one kernel each).
+  fpm.addPass(createDecomposeOps());
+  addPasses(fpm, "linalg-fuse-elementwise-ops,canonicalize,cse");
+  // One destination per consumer, in-place updates of dead temporaries.
+  fpm.addPass(createPrivatizeInits());
+  fpm.addPass(createReuseDeadInputs());
+  addPasses(fpm, "canonicalize");
+}
+
+void buildGPUKernelPipeline(OpPassManager &pm,
+                            const GPUKernelOptions &options) {
+  // Loops to blocks x threads, then gpu.launch regions.
+  MapToGpuOptions map;
+  map.blockSize = options.blockSize;
+  pm.nest<func::FuncOp>().addPass(createMapToGpu(map));
+  addPasses(pm, "func.func(convert-parallel-loops-to-gpu),canonicalize");
+  // Kernels outlined (global constants are copied into the device module)
+  // into one gpu.module.
+  addPasses(pm, "gpu-kernel-outlining");
+  pm.addPass(createMergeGpuModules());
+  // Host tensors travel through the pool.
+  if (!options.onDeviceTensors)
+    pm.nest<func::FuncOp>().addPass(createReserveTensorStaging());
+}
+
+/// Host code to the LLVM dialect (entry points take bare pointers), then the
+/// ABI wrappers around the thin runtime.
+static void addHostLowering(OpPassManager &pm, StringRef runtime,
+                            StringRef target, bool onDeviceTensors) {
+  addPasses(pm, "finalize-memref-to-llvm,convert-arith-to-llvm,"
+                "convert-index-to-llvm,convert-cf-to-llvm,convert-ub-to-llvm,"
+                "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+                "gpu-to-llvm,reconcile-unrealized-casts,canonicalize");
+  EmitGpuEntryPointsOptions emit;
+  emit.runtime = runtime.str();
+  emit.target = target.str();
+  emit.onDeviceTensors = onDeviceTensors;
+  pm.addPass(createEmitGpuEntryPoints(emit));
+}
+
+void buildCUDADevicePipeline(OpPassManager &pm,
+                             const CUDADeviceOptions &options) {
+  // One NVVM target per chip; PTX 8.0 is the first that knows sm_90.
+  for (const std::string &chip : options.chips)
+    addPasses(pm, "nvvm-attach-target{O=3 features=+ptx80 chip=" + chip + "}");
+  // Index arithmetic and structured control flow to the CFG form both sides
+  // lower from; kernels to NVVM (math through libdevice).
+  addPasses(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+                "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
+                "reconcile-unrealized-casts)");
+  pm.nest<gpu::GPUModuleOp>().addPass(createVerifyGpuKernels());
+  // PTX per chip, in-process through LLVM's NVPTX backend (libdevice from
+  // the toolkit for math functions).
+  addPasses(pm, "gpu-module-to-binary{format=isa toolkit=" +
+                    options.toolkitPath + "}");
+}
+
+void buildCUDALoweringPipeline(OpPassManager &pm,
+                               const CUDALoweringOptions &options) {
+  // SASS per chip + PTX of the newest in one fatbin, through the toolkit.
+  LinkCudaFatbinOptions link;
+  link.toolkitPath = options.toolkitPath;
+  pm.addPass(createLinkCudaFatbin(link));
+  addHostLowering(pm, "cuda", options.target, options.onDeviceTensors);
+}
+
+void buildHIPDevicePipeline(OpPassManager &pm,
+                            const HIPDeviceOptions &options) {
+  // One ROCDL target per chip; kernels to ROCDL (math through the ROCm
+  // device libraries' ocml; tanh, which becomes an LLVM intrinsic the
+  // AMDGPU backend cannot lower, is first expanded into exp).
+  for (const std::string &chip : options.chips)
+    addPasses(pm, "rocdl-attach-target{O=3 chip=" + chip + "}");
+  addPasses(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+                "gpu.module(math-expand-ops{ops=tanh},convert-gpu-to-rocdl,"
+                "canonicalize,cse,"
+                "reconcile-unrealized-casts)");
+  pm.nest<gpu::GPUModuleOp>().addPass(createVerifyGpuKernels());
+  // A code object per chip, in-process (AMDGPU backend), linked by lld.
+  addPasses(pm, "gpu-module-to-binary{format=bin toolkit=" + options.rocmPath +
+                    "}");
+}
+
+void buildHIPLoweringPipeline(OpPassManager &pm,
+                              const HIPLoweringOptions &options) {
+  // Every chip's code object in one offload bundle.
+  pm.addPass(createLinkHipBundle());
+  addHostLowering(pm, "hip", options.target, options.onDeviceTensors);
+}
+
+void registerGPUPipelines() {
+  PassPipelineRegistration<GPUTensorOptions>(
+      "aotc-gpu-tensor", "aotc GPU tensor stage: decomposition and fusion",
+      buildGPUTensorPipeline);
+  PassPipelineRegistration<GPUKernelOptions>(
+      "aotc-gpu-kernels", "aotc GPU kernel stage: loops to outlined kernels",
+      buildGPUKernelPipeline);
+  PassPipelineRegistration<CUDADeviceOptions>(
+      "aotc-cuda-device", "aotc CUDA kernels: NVVM, PTX per chip",
+      buildCUDADevicePipeline);
+  PassPipelineRegistration<CUDALoweringOptions>(
+      "aotc-cuda-lowering",
+      "aotc CUDA lowering: fatbin, host code calling aot_runtime_cuda",
+      buildCUDALoweringPipeline);
+  PassPipelineRegistration<HIPDeviceOptions>(
+      "aotc-hip-device", "aotc HIP kernels: ROCDL, a code object per chip",
+      buildHIPDevicePipeline);
+  PassPipelineRegistration<HIPLoweringOptions>(
+      "aotc-hip-lowering",
+      "aotc HIP lowering: offload bundle, host code calling aot_runtime_hip",
+      buildHIPLoweringPipeline);
+}
+
+} // namespace aotc

@@ -1,0 +1,116 @@
+//===- CUDATarget.cpp - NVIDIA GPU target --------------------*- C++ -*-===//
+//
+// This file implements the CUDA target: kernels through MLIR's NVVM target
+// and the CUDA toolkit's ptxas/fatbinary into one embedded fatbin, host code
+// (argument checks, copies, launches through aot_runtime_cuda) emitted for
+// the host CPU like the CPU target's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Pipelines/GPUPipelines.h"
+#include "aotc/Target/Target.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+
+namespace aotc {
+
+namespace {
+
+class CUDATarget : public Target {
+public:
+  CUDATarget(std::unique_ptr<Target> host, std::vector<std::string> chips,
+             std::string toolkitPath, bool onDeviceTensors)
+      : host(std::move(host)), chips(std::move(chips)),
+        toolkitPath(std::move(toolkitPath)),
+        onDeviceTensors(onDeviceTensors) {}
+
+  std::string infoString() const override {
+    return "cuda:" + llvm::join(chips, ",");
+  }
+
+  int64_t vectorBits() const override { return 32; }
+
+  /// Kernels outlined and compiled to PTX for every chip (the dump of this
+  /// stage holds the PTX that ptxas assembles next).
+  void buildKernelPipeline(OpPassManager &pm) const override {
+    GPUKernelOptions kernels;
+    kernels.onDeviceTensors = onDeviceTensors;
+    buildGPUKernelPipeline(pm, kernels);
+    CUDADeviceOptions device;
+    device.chips = chips;
+    device.toolkitPath = toolkitPath;
+    buildCUDADevicePipeline(pm, device);
+  }
+
+  void buildLoweringPipeline(OpPassManager &pm) const override {
+    CUDALoweringOptions options;
+    options.toolkitPath = toolkitPath;
+    options.onDeviceTensors = onDeviceTensors;
+    options.target = infoString();
+    buildCUDALoweringPipeline(pm, options);
+  }
+
+  /// The device image is already inside the host module (a global): the
+  /// host code is emitted like the CPU target's.
+  llvm::Expected<TargetArtifacts> emit(ModuleOp module, bool wantIR,
+                                       bool wantAssembly) const override {
+    return host->emit(module, wantIR, wantAssembly);
+  }
+
+private:
+  std::unique_ptr<Target> host;
+  std::vector<std::string> chips;
+  std::string toolkitPath;
+  bool onDeviceTensors;
+};
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Target>>
+createCUDATarget(const GPUTargetOptions &options) {
+  // The host target first: it initializes every LLVM backend.
+  auto host = createCPUTarget(options.host);
+  if (!host)
+    return host.takeError();
+
+  std::vector<std::string> chips = options.chips;
+  if (chips.empty())
+    chips = {"sm_80", "sm_90"};
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!nvptx)
+    return llvm::createStringError("this LLVM has no NVPTX backend: " + error);
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      nvptx->createMCSubtargetInfo(triple, "", ""));
+  for (const std::string &chip : chips) {
+    if (!llvm::StringRef(chip).starts_with("sm_") || !subtarget ||
+        !subtarget->isCPUStringValid(chip))
+      return llvm::createStringError("unknown CUDA chip '" + chip +
+                                     "' (expected sm_XX, e.g. sm_80, sm_90)");
+  }
+  llvm::sort(chips);
+  chips.erase(std::unique(chips.begin(), chips.end()), chips.end());
+
+  // The toolkit's assembler and packager are needed before any work.
+  for (llvm::StringRef tool : {"ptxas", "fatbinary"}) {
+    llvm::SmallString<256> path(options.toolkitPath);
+    llvm::sys::path::append(path, "bin", tool);
+    if (!llvm::sys::fs::can_execute(path))
+      return llvm::createStringError(
+          "CUDA toolkit tool '" + tool + "' not found at '" + path +
+          "' (set --cuda-path or AOTC_CUDA_PATH)");
+  }
+  return std::make_unique<CUDATarget>(std::move(*host), std::move(chips),
+                                      options.toolkitPath,
+                                      options.onDeviceTensors);
+}
+
+} // namespace aotc

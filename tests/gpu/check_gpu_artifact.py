@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+#===- tests/gpu/check_gpu_artifact.py - GPU artifact checks, no GPU -------===#
+#
+# Compiles a program with `aotc --target=cuda` (or hip) and verifies the
+# object without a GPU (DESIGN.md §4), with the vendors' tools and the thin
+# runtime's behaviour only.
+# CUDA:
+#   1. the object embeds one fatbin (magic 0xBA55ED50) holding an ELF cubin
+#      for every requested chip and the PTX of the newest one;
+#   2. llvm-readelf names each cubin's sm_XX, and lists every kernel that the
+#      PTX defines and the host code launches;
+#   3. ptxas -v reports 0 bytes of spill stores/loads for every kernel and
+#      chip (on the PTX of the `kernels.mlir` dump, which is what aotc
+#      assembled).
+# HIP:
+#   1. the object embeds one clang offload bundle with a code object for
+#      every requested chip;
+#   2. each is an AMDGPU ELF (e_machine 224) whose notes name the chip, and
+#      whose kernels (NAME.kd) are exactly those the host code launches;
+#   3. the code object metadata reports 0 SGPR and 0 VGPR spills for every
+#      kernel.
+# Both:
+#   4. the object links with aot_runtime_<cuda|hip> + aot_runtime into an
+#      executable and a shared library; both call the entry point with host
+#      buffers and, without a GPU, get AOT_ERROR_NO_DEVICE with every output
+#      byte left as it was.
+# Prints one line of figures per check; exits 1 on the first failure.
+#
+#===----------------------------------------------------------------------===#
+
+import argparse
+import ctypes
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+FATBIN_MAGIC = 0xBA55ED50
+KIND_PTX, KIND_ELF = 1, 2
+AOT_ERROR_NO_DEVICE = 4
+SENTINEL = 0xA5
+
+
+def fail(message):
+    print(f"FAIL: {message}")
+    sys.exit(1)
+
+
+def run(cmd):
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"{' '.join(cmd)} exited with {result.returncode}:\n"
+             f"{result.stdout}{result.stderr}")
+    return result.stdout + result.stderr
+
+
+def parse_fatbins(data):
+    """All fatbins in `data`: lists of (kind, sm, payload) entries."""
+    fatbins = []
+    start = 0
+    magic = struct.pack("<I", FATBIN_MAGIC)
+    while (offset := data.find(magic, start)) >= 0:
+        _, _, header_size, payload_size = struct.unpack_from("<IHHQ", data,
+                                                             offset)
+        entries = []
+        pos = offset + header_size
+        end = pos + payload_size
+        if end > len(data):
+            fail(f"fatbin at {offset:#x} runs past the end of the object")
+        while pos < end:
+            kind, _, entry_header, entry_payload = struct.unpack_from(
+                "<HHIQ", data, pos)
+            (sm,) = struct.unpack_from("<I", data, pos + 28)
+            body = data[pos + entry_header:pos + entry_header + entry_payload]
+            entries.append((kind, sm, body))
+            pos += entry_header + entry_payload
+        fatbins.append(entries)
+        start = end
+    return fatbins
+
+
+BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
+EM_AMDGPU = 224
+
+
+def parse_bundles(data):
+    """All offload bundles in `data`: dicts triple -> code object."""
+    bundles = []
+    start = 0
+    while (offset := data.find(BUNDLE_MAGIC, start)) >= 0:
+        pos = offset + len(BUNDLE_MAGIC)
+        (count,) = struct.unpack_from("<Q", data, pos)
+        pos += 8
+        entries = {}
+        for _ in range(count):
+            at, size, triple_size = struct.unpack_from("<QQQ", data, pos)
+            pos += 24
+            triple = data[pos:pos + triple_size].decode()
+            pos += triple_size
+            entries[triple] = data[offset + at:offset + at + size]
+        bundles.append(entries)
+        start = pos
+    return bundles
+
+
+def host_kernels(readelf, obj):
+    """Kernel names the host code launches (its __aotc_kernel_* strings)."""
+    symbols = run([readelf, "-s", "--wide", obj])
+    return sorted(m.group(1) for m in
+                  re.finditer(r"__aotc_kernel_(\w+)\s*$", symbols, re.M))
+
+
+def check_hip(args, data, obj, tmp):
+    chips = args.chips.split(",")
+    bundles = parse_bundles(data)
+    if len(bundles) != 1:
+        fail(f"expected one offload bundle in {obj}, found {len(bundles)}")
+    bundle = bundles[0]
+    readelf = os.path.join(args.llvm_bin, "llvm-readelf")
+    launched = host_kernels(readelf, obj)
+    if not launched:
+        fail("the host code launches no kernel")
+    print(f"bundle: {sorted(bundle)}")
+    for chip in chips:
+        code = bundle.get(f"hipv4-amdgcn-amd-amdhsa--{chip}")
+        if not code:
+            fail(f"no code object for {chip}")
+        (machine,) = struct.unpack_from("<H", code, 18)
+        if not code.startswith(b"\x7fELF") or machine != EM_AMDGPU:
+            fail(f"the {chip} entry is not an AMDGPU ELF (e_machine {machine})")
+        path = os.path.join(tmp, chip + ".hsaco")
+        open(path, "wb").write(code)
+        notes = run([readelf, "--notes", path])
+        if f"amdgcn-amd-amdhsa--{chip}" not in notes:
+            fail(f"llvm-readelf --notes does not name {chip}")
+        symbols = run([readelf, "-s", "--wide", path])
+        # Listed in .symtab and .dynsym.
+        kernels = sorted(set(m.group(1) for m in
+                             re.finditer(r"\s(\w+)\.kd\s*$", symbols, re.M)))
+        if kernels != launched:
+            fail(f"{chip} code object has kernels {kernels}, the host "
+                 f"launches {launched}")
+        spills = [int(n) for n in
+                  re.findall(r"\.[sv]gpr_spill_count:\s+(\d+)", notes)]
+        if len(spills) != 2 * len(kernels) or any(spills):
+            fail(f"{chip}: spill counts {spills} for {len(kernels)} kernels")
+        vgprs = [int(n) for n in re.findall(r"\.vgpr_count:\s+(\d+)", notes)]
+        print(f"{chip}: e_machine {machine}, notes name {chip}, "
+              f"{len(kernels)} kernels = host launches, 0 SGPR/VGPR spills, "
+              f"max {max(vgprs)} VGPRs")
+
+
+def unescape_mlir(text):
+    """The value of an MLIR string literal body (\\XX hex escapes)."""
+    return re.sub(r"\\([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)),
+                  text.replace('\\"', '\\22').replace("\\\\", "\\5C"))
+
+
+def ptx_per_chip(kernels_mlir):
+    text = open(kernels_mlir).read()
+    ptx = {}
+    for m in re.finditer(r'chip = "(sm_\w+)"[^>]*>[^#]*?assembly = "((?:[^"\\]|\\.)*)"',
+                         text):
+        ptx[m.group(1)] = unescape_mlir(m.group(2))
+    return ptx
+
+
+def c_program(entry, header):
+    """A C driver calling `entry` with zero inputs and sentinel outputs."""
+    lines = [f'#include "{header}"', "#include <stdio.h>",
+             "#include <stdlib.h>", "#include <string.h>", "",
+             "int main(void) {"]
+    args = []
+    for i, t in enumerate(entry["inputs"]):
+        n = 1
+        for d in t["shape"]:
+            n *= d
+        lines.append(f"  static {t['ctype']} in{i}[{max(n, 1)}];")
+        args.append(f"in{i}")
+    for i, t in enumerate(entry["outputs"]):
+        n = 1
+        for d in t["shape"]:
+            n *= d
+        lines.append(f"  static {t['ctype']} out{i}[{max(n, 1)}];")
+        lines.append(f"  memset(out{i}, {SENTINEL}, sizeof out{i});")
+        args.append(f"out{i}")
+    pool_bytes = max(entry["pool_bytes"], 1)
+    align = entry["pool_alignment"]
+    lines.append(f"  void *pool = aligned_alloc({align}, "
+                 f"{(pool_bytes + align - 1) // align * align});")
+    lines.append(f"  aot_status_t s = {entry['name']}({', '.join(args)}, "
+                 f"pool, {entry['pool_bytes']}u, NULL);")
+    lines.append("  int untouched = 1;")
+    for i, _ in enumerate(entry["outputs"]):
+        lines.append(f"  for (size_t k = 0; k < sizeof out{i}; ++k)")
+        lines.append(f"    untouched &= ((unsigned char *)out{i})[k] == "
+                     f"{SENTINEL};")
+    lines.append('  printf("%d %d %s\\n", (int)s, untouched, '
+                 f"{entry['name']}_info()->target);")
+    lines.append("  free(pool);")
+    lines.append("  return 0;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def call_shared(library, entry):
+    """Calls the entry point of a shared library through ctypes."""
+    lib = ctypes.CDLL(library)
+    func = getattr(lib, entry["name"])
+    func.restype = ctypes.c_int32
+    buffers = []
+    for t in entry["inputs"] + entry["outputs"]:
+        n = 1
+        for d in t["shape"]:
+            n *= d
+        size = max(n, 1) * {"f64": 8, "i64": 8, "f32": 4, "i32": 4, "f16": 2,
+                            "bf16": 2, "i16": 2}.get(t["dtype"], 1)
+        buffers.append(ctypes.create_string_buffer(bytes([SENTINEL]) * size,
+                                                   size))
+    pool = ctypes.create_string_buffer(entry["pool_bytes"] + 64)
+    pool_ptr = (ctypes.addressof(pool) + 63) // 64 * 64
+    status = func(*[ctypes.cast(b, ctypes.c_void_p) for b in buffers],
+                  ctypes.c_void_p(pool_ptr), ctypes.c_size_t(entry["pool_bytes"]),
+                  ctypes.c_void_p(None))
+    outputs = buffers[len(entry["inputs"]):]
+    untouched = all(set(b.raw) == {SENTINEL} for b in outputs)
+    return status, untouched
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--aotc", required=True)
+    p.add_argument("--source", required=True, help="program to compile")
+    p.add_argument("--target", choices=["cuda", "hip"], default="cuda")
+    p.add_argument("--chips", required=True)
+    p.add_argument("--toolkit", required=True,
+                   help="CUDA toolkit, or ROCm device libraries for hip")
+    p.add_argument("--llvm-bin", required=True)
+    p.add_argument("--cc", required=True)
+    p.add_argument("--include", required=True)
+    p.add_argument("--runtime-libs", required=True, nargs="+")
+    args = p.parse_args()
+    args.name = os.path.splitext(os.path.basename(args.source))[0]
+    with tempfile.TemporaryDirectory(prefix="aotc-gpu-check-") as tmp:
+        args.dir = args.dump_dir = tmp
+        toolkit = ("--cuda-path=" if args.target == "cuda" else
+                   "--rocm-device-libs=") + args.toolkit
+        run([args.aotc, args.source, f"--target={args.target}",
+             f"--chip={args.chips}", toolkit, f"--name={args.name}",
+             "--emit=obj,header,json", "-o", tmp, "--dump-dir", tmp])
+        check(args, tmp)
+
+
+def check(args, tmp):
+    chips = args.chips.split(",")
+    obj = os.path.join(args.dir, args.name + ".o")
+    data = open(obj, "rb").read()
+    manifest = json.load(open(os.path.join(args.dir, args.name + ".json")))
+
+    if args.target == "hip":
+        check_hip(args, data, obj, tmp)
+    else:
+        check_cuda(args, data, chips, tmp)
+    check_calls(args, obj, manifest, chips, tmp)
+
+
+def check_cuda(args, data, chips, tmp):
+    sms = sorted(int(re.match(r"sm_(\d+)", c).group(1)) for c in chips)
+    # 1. One fatbin: ELF per chip, PTX for the newest.
+    fatbins = parse_fatbins(data)
+    if len(fatbins) != 1:
+        fail(f"expected one fatbin in {obj}, found {len(fatbins)}")
+    entries = fatbins[0]
+    elf_sms = sorted(sm for kind, sm, _ in entries if kind == KIND_ELF)
+    ptx_sms = sorted(sm for kind, sm, _ in entries if kind == KIND_PTX)
+    if elf_sms != sms:
+        fail(f"cubins for sm {elf_sms}, expected {sms}")
+    if ptx_sms != [sms[-1]]:
+        fail(f"PTX for sm {ptx_sms}, expected [{sms[-1]}]")
+    print(f"fatbin: {len(entries)} entries, ELF sm {elf_sms}, PTX sm {ptx_sms}")
+
+    # 2./3. Kernels: PTX entries == cubin symbols == launched by the host;
+    # no spills.
+    ptx = ptx_per_chip(os.path.join(args.dump_dir, args.name + ".kernels.mlir"))
+    if sorted(ptx) != sorted(chips):
+        fail(f"PTX in the kernels dump for {sorted(ptx)}, expected {chips}")
+    readelf = os.path.join(args.llvm_bin, "llvm-readelf")
+    ptxas = os.path.join(args.toolkit, "bin", "ptxas")
+    for chip in chips:
+        sm = int(re.match(r"sm_(\d+)", chip).group(1))
+        kernels = sorted(re.findall(r"\.entry\s+(\w+)\(", ptx[chip]))
+        if not kernels:
+            fail(f"no kernel in the PTX of {chip}")
+        for k in kernels:
+            if (k.encode() + b"\0") not in data:
+                fail(f"kernel {k} is not named by the host code")
+        cubin = next(body for kind, s, body in entries
+                     if kind == KIND_ELF and s == sm)
+        if not cubin.startswith(b"\x7fELF"):
+            fail(f"the {chip} entry is not an ELF file")
+        path = os.path.join(tmp, chip + ".cubin")
+        open(path, "wb").write(cubin)
+        header = run([readelf, "-h", path])
+        if not re.search(rf"\b{chip}\b", header):
+            fail(f"llvm-readelf -h does not name {chip}:\n{header}")
+        symbols = run([readelf, "-s", "--wide", path])
+        funcs = sorted(set(line.split()[-1] for line in symbols.splitlines()
+                           if re.search(r"\bFUNC\s+GLOBAL\b", line)))
+        if funcs != kernels:
+            fail(f"{chip} cubin lists {funcs}, PTX defines {kernels}")
+        ptx_path = os.path.join(tmp, chip + ".ptx")
+        open(ptx_path, "w").write(ptx[chip])
+        report = run([ptxas, f"-arch={chip}", "-O3", "-v", "-o",
+                      os.path.join(tmp, chip + ".ptxas.cubin"), ptx_path])
+        checked = re.findall(r"Compiling entry function '(\w+)' for '(\w+)'",
+                             report)
+        spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads",
+                            report)
+        registers = [int(r) for r in re.findall(r"Used (\d+) registers", report)]
+        if sorted(k for k, _ in checked) != kernels or len(spills) != len(kernels):
+            fail(f"ptxas -v did not report every kernel for {chip}:\n{report}")
+        if any(int(s) or int(l) for s, l in spills):
+            fail(f"spills for {chip}:\n{report}")
+        print(f"{chip}: {len(kernels)} kernels in cubin and PTX, llvm-readelf "
+              f"flags {chip}, ptxas -v: 0 bytes spill, max {max(registers)} "
+              f"registers")
+
+
+def check_calls(args, obj, manifest, chips, tmp):
+    # 4. Link into an executable and a shared library; call without a GPU.
+    if args.target == "cuda":
+        try:
+            ctypes.CDLL("libcuda.so.1")
+            has_driver = True
+        except OSError:
+            has_driver = False
+    else:
+        has_driver = os.path.exists("/dev/kfd")  # an AMD GPU is present
+    entry = manifest["entry_points"][0]
+    main_c = os.path.join(tmp, "main.c")
+    open(main_c, "w").write(
+        c_program(entry, os.path.join(args.dir, args.name + ".h")))
+    exe = os.path.join(tmp, "main")
+    run([args.cc, "-std=c11", f"-I{args.include}", main_c, obj,
+         *args.runtime_libs, "-ldl", "-lpthread", "-o", exe])
+    shared = os.path.join(tmp, "lib" + args.name + ".so")
+    run([args.cc, "-shared", "-o", shared, obj, "-Wl,--whole-archive",
+         *args.runtime_libs, "-Wl,--no-whole-archive", "-ldl", "-lpthread"])
+    if has_driver:
+        print("linked executable and shared library; a GPU driver is present: "
+              "the no-device calls are not checked")
+        return
+    status, untouched, target = run([exe]).split()
+    if int(status) != AOT_ERROR_NO_DEVICE or untouched != "1":
+        fail(f"executable: status {status}, outputs untouched {untouched}")
+    if target != args.target + ":" + ",".join(chips):
+        fail(f"info target '{target}'")
+    status, untouched = call_shared(shared, entry)
+    if status != AOT_ERROR_NO_DEVICE or not untouched:
+        fail(f"shared library: status {status}, outputs untouched {untouched}")
+    print(f"executable and shared library: AOT_ERROR_NO_DEVICE, outputs "
+          f"untouched, target {target}")
+
+
+if __name__ == "__main__":
+    main()
