@@ -218,6 +218,9 @@ int compile() {
       (targetName == "hip" && !cudaPath.empty()))
     return fail("--cuda-path applies to --target=cuda, --rocm-device-libs to "
                 "--target=hip");
+  if (gpu && !maxDimValues.empty())
+    return fail("--max-dim: symbolic dimensions are not supported on GPU "
+                "targets yet; specialise them with --dim NAME=VALUE");
   std::string name = artifactName;
   if (name.empty())
     name = llvm::sys::path::stem(inputFilename).str();
