@@ -61,7 +61,12 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   distribute.minWork = options.minParallelWork;
   distribute.maxTiles = options.maxParallelTiles;
   fpm.addPass(createDistributeToForall(distribute));
-  // Registers: static register tiles, vectorized.
+  // Registers: convolutions and pools as direct vectorized convolutions
+  // (rows x lanes of output, window loops unit), then every other op as
+  // static register tiles, vectorized.
+  VectorizeConvolutionsOptions convolutions;
+  convolutions.vectorBits = options.vectorBits;
+  fpm.addPass(createVectorizeConvolutions(convolutions));
   TileAndVectorizeOptions vectorize;
   vectorize.vectorBits = options.vectorBits;
   fpm.addPass(createTileAndVectorize(vectorize));

@@ -210,6 +210,49 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
                            "mlir::affine::AffineDialect"];
 }
 
+def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
+                                 "mlir::func::FuncOp"> {
+  let summary = "Direct convolution: vectorize windowed ops (conv, depthwise, pooling)";
+  let description = [{
+    Handles every statically shaped linalg op that reads an input through a
+    sliding window (a map result `o * stride + k * dilation`): convolutions
+    of any layout, depthwise convolutions, max/sum pooling, named or generic.
+    Each op is tiled with `scf.for` loops to a register tile of rows x lanes
+    over the two innermost output dimensions (lanes: one register of
+    `vector-bits` along the innermost one; rows: up to 8 along the nearest
+    outer one that divides evenly) with one iteration of every other loop.
+    Every window loop is then unit within a tile, so the windowed operand
+    becomes a strided `tensor.extract_slice` (stride = the loop's stride)
+    read through a projected permutation, and the tile is vectorized by the
+    linalg vectorizer: per reduction step one vector per row of the window
+    input, the filter value broadcast, and one FMA per row into accumulators
+    that later hoisting keeps in registers.
+
+    Before (NCHW 3x3 convolution, stride 1):
+    ```mlir
+    %r = linalg.generic {indexing_maps = [(n,f,oh,ow,c,kh,kw) -> (n,c,oh+kh,ow+kw),
+                                          (...) -> (f,c,kh,kw), (...) -> (n,f,oh,ow)]}
+        ins(%x, %w : tensor<1x8x10x18xf32>, tensor<4x8x3x3xf32>)
+        outs(%o : tensor<1x4x8x16xf32>)
+    ```
+    After:
+    ```mlir
+    scf.for %f ... scf.for %c ... scf.for %kh ... scf.for %kw ... {
+      %xs = tensor.extract_slice %x[0, %c, %kh, %kw] [1, 1, 8, 16] [1, 1, 1, 1]
+      %v = vector.transfer_read %xs ... : vector<1x1x8x16x1x1x1xf32>
+      ... arith.mulf, arith.addf on vector<1x1x8x16xf32> ...
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Buffer level
 //===----------------------------------------------------------------------===//
