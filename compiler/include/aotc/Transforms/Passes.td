@@ -152,7 +152,10 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     with enough work into an `scf.forall`, which later becomes one OpenMP
     parallel region. Tile counts are divisors of the dimensions so every tile
     keeps a static shape, and never exceed `max-tiles` tiles. Ops with
-    fewer than `min-work` iterations stay sequential.
+    fewer than `min-work` iterations stay sequential. Contractions are split
+    along their register-tile rows first (tiles of at least 64 rows, which
+    share each cache block of the right-hand side), then along their
+    columns (at least 256, one cache block).
 
     Before:
     ```mlir
@@ -183,10 +186,15 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
   let description = [{
     Tiles every statically shaped linalg op with `scf.for` loops so that each
     tile fits the vector registers (innermost dimension one register of
-    `vector-bits`, contractions an 8 x register accumulator block), using
-    divisors of the dimensions so tiles stay static, then vectorizes the tile
-    with the upstream linalg vectorizer. Ops the vectorizer does not support
-    (convolutions, pooling, i1 memory) are left for loop lowering.
+    `vector-bits`), using divisors of the dimensions so tiles stay static,
+    then vectorizes the tile with the upstream linalg vectorizer.
+    Contractions (named or generic) get an 8-row x 2-register accumulator
+    block, lanes along the output's innermost dimension; they are first
+    split into static parts when the rows or columns are not a multiple of
+    the block (197 rows: 192 + 5), and blocked for the cache (256 columns x
+    256 reduction steps) around the register tiles. Ops the vectorizer does
+    not support (convolutions and pools left by
+    aotc-vectorize-convolutions, i1 memory) are left for loop lowering.
 
     Before:
     ```mlir
