@@ -363,10 +363,16 @@ def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
     Progressively lowers `vector.contract` (to outer products / FMAs),
     `vector.multi_reduction`, `vector.transpose`, `vector.broadcast`, masks
     and transfers with permutation maps into 1-D vector operations that the
-    LLVM conversion handles directly.
+    LLVM conversion handles directly. A read with a constant innermost
+    stride s > 1 (the window of a strided convolution or pool) becomes a
+    contiguous read of the span through a stride-1 view of the same buffer
+    plus one `vector.shuffle` per row (elements 0, s, 2s, ...), instead of
+    one scalar load per element.
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::ub::UBDialect",
                            "mlir::memref::MemRefDialect"];
 }
 
