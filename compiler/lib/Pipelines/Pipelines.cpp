@@ -56,6 +56,8 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   // elementwise updates of dead temporaries.
   fpm.addPass(createPrivatizeInits());
   fpm.addPass(createReuseDeadInputs());
+  // 1x1 convolutions become contractions (the matmul path below).
+  fpm.addPass(createPointwiseConvToMatmul());
   // Threads: one scf.forall per op with enough work.
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;

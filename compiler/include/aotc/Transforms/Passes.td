@@ -145,6 +145,38 @@ def ReuseDeadInputs : Pass<"aotc-reuse-dead-inputs", "mlir::func::FuncOp"> {
   }];
 }
 
+def PointwiseConvToMatmul : Pass<"aotc-pointwise-conv-to-matmul",
+                                 "mlir::func::FuncOp"> {
+  let summary = "1x1 convolutions (stride 1, no padding) as matmul contractions";
+  let description = [{
+    A convolution generic whose window loops all have extent 1, whose input
+    image has the output image's sizes (stride 1, no padding) and whose
+    image dimensions are the trailing ones of input, filter window and
+    output reads its input at the output position. Its image dimensions
+    collapse into one (`tensor.collapse_shape`, free on contiguous
+    tensors), the window loops disappear, and the op becomes a contraction
+    that aotc-tile-and-vectorize treats like any matmul: output channels as
+    register rows, the whole image as lanes.
+
+    Before (NCHW, groups as a dimension):
+    ```mlir
+    linalg.generic {maps = [(n,g,m,oh,ow,c,kh,kw) -> (n,g,c,oh+kh,ow+kw),
+                            (...) -> (g,m,c,kh,kw), (...) -> (n,g,m,oh,ow)]}
+        ins(%x, %w : tensor<1x1x64x56x56xf32>, tensor<1x128x64x1x1xf32>)
+    ```
+    After:
+    ```mlir
+    %xc = tensor.collapse_shape %x [[0], [1], [2], [3, 4]] : ... to tensor<1x1x64x3136xf32>
+    %wc = tensor.collapse_shape %w [[0], [1], [2, 3, 4]] : ... to tensor<1x128x64xf32>
+    %r = linalg.generic {maps = [(n,g,m,p,c) -> (n,g,c,p), (...) -> (g,m,c),
+                                 (...) -> (n,g,m,p)]} ...
+    tensor.expand_shape %r [[0], [1], [2], [3, 4]] ... tensor<1x1x128x56x56xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp"> {
   let summary = "Tile the parallel loops of each linalg op into an scf.forall";
   let description = [{
