@@ -59,12 +59,19 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createReuseDeadInputs());
   // Symbolic dimensions: a loop around each op, which is static inside.
   fpm.addPass(createTileSymbolicDims());
+  // 1x1 convolutions become contractions (the matmul path below).
+  fpm.addPass(createPointwiseConvToMatmul());
   // Threads: one scf.forall per op with enough work.
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;
   distribute.maxTiles = options.maxParallelTiles;
   fpm.addPass(createDistributeToForall(distribute));
-  // Registers: static register tiles, vectorized.
+  // Registers: convolutions and pools as direct vectorized convolutions
+  // (rows x lanes of output, window loops unit), then every other op as
+  // static register tiles, vectorized.
+  VectorizeConvolutionsOptions convolutions;
+  convolutions.vectorBits = options.vectorBits;
+  fpm.addPass(createVectorizeConvolutions(convolutions));
   TileAndVectorizeOptions vectorize;
   vectorize.vectorBits = options.vectorBits;
   fpm.addPass(createTileAndVectorize(vectorize));

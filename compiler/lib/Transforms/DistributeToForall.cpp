@@ -20,22 +20,46 @@ using aotc::largestDivisorAtMost;
 
 namespace {
 
+/// Smallest thread tile of a contraction along its register-tile row and
+/// lane loops: 64 rows share each cache block of the right-hand side, and
+/// 256 columns are one whole cache block (see aotc-tile-and-vectorize).
+constexpr int64_t kMinContractionRows = 64;
+constexpr int64_t kMinContractionColumns = 256;
+
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
-/// static tiles, outermost loops first; 0 leaves a loop untiled.
+/// static tiles, outermost loops first; 0 leaves a loop untiled. For a
+/// contraction the register-tile row loop is split first, then the lane
+/// loop, each into tiles no smaller than the minimums above.
 SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
                                             int64_t targetTiles) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> sizes(ranges.size(), 0);
+  SmallVector<int64_t> minSizes(ranges.size(), 1);
+  SmallVector<unsigned> order = llvm::to_vector(
+      llvm::seq<unsigned>(0, static_cast<unsigned>(ranges.size())));
+  if (auto dims = aotc::contractionTileDims(op)) {
+    auto [row, lane] = *dims;
+    minSizes[row] = kMinContractionRows;
+    minSizes[lane] = kMinContractionColumns;
+    // Batch loops (outer) first, then rows, then columns.
+    llvm::erase(order, row);
+    llvm::erase(order, lane);
+    order.push_back(row);
+    order.push_back(lane);
+  }
   int64_t tiles = 1;
-  for (auto [i, range] : llvm::enumerate(ranges)) {
+  for (unsigned i : order) {
+    int64_t range = ranges[i];
     if (tiles >= targetTiles)
       break;
     if (iterators[i] != utils::IteratorType::parallel || range <= 1)
       continue;
     // Never more than the target: tiles stay static (divisors) and the
     // count stays bounded even for prime dimensions.
-    int64_t count = largestDivisorAtMost(range, targetTiles / tiles);
+    int64_t limit = std::min(targetTiles / tiles,
+                             std::max<int64_t>(1, range / minSizes[i]));
+    int64_t count = largestDivisorAtMost(range, limit);
     if (count <= 1)
       continue;
     sizes[i] = range / count;

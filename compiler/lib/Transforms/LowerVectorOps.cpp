@@ -2,12 +2,16 @@
 //
 // This file implements the aotc-lower-vector-ops pass: n-D vector ops
 // produced by the vectorizer are lowered, in stages, to the 1-D vector
-// arithmetic, loads and stores that map onto machine registers.
+// arithmetic, loads and stores that map onto machine registers. Reads with a
+// constant innermost stride (strided convolution windows) become contiguous
+// reads plus a shuffle instead of one scalar load per element.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
 
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -20,6 +24,121 @@ namespace aotc {
 using namespace mlir;
 
 namespace {
+
+/// A transfer_read whose source has a static innermost stride of 2 (the
+/// window of a stride-2 convolution or pool) reads every other element of a
+/// span of 2L - 1: each row becomes two full-register loads inside that
+/// span, through a stride-1 view of the same buffer, and one two-source
+/// shuffle picking the even elements.
+///
+///   %v = vector.transfer_read %m[%i, %j] : memref<8x16xf32, strided<[66, 2]>>,
+///                                          vector<8x16xf32>
+/// becomes, per row r,
+///   %lo = vector.load %view[%i + r, %j * 2]      : vector<16xf32>
+///   %hi = vector.load %view[%i + r, %j * 2 + 15] : vector<16xf32>
+///   %row = vector.shuffle %lo, %hi [0, 2, ..., 14, 17, 19, ..., 31]
+struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vectorType = read.getVectorType();
+    if (!memrefType || read.getMask() || vectorType.isScalable() ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+      return failure();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(memrefType.getStridesAndOffset(strides, offset)) ||
+        strides.empty() || ShapedType::isDynamic(strides.back()) ||
+        strides.back() <= 1 || memrefType.isDynamicDim(memrefType.getRank() - 1))
+      return failure();
+    int64_t stride = strides.back();
+    int64_t lanes = vectorType.getShape().back();
+    int64_t span = (lanes - 1) * stride + 1;
+    if (stride != 2 || lanes < 2)
+      return failure();
+    int64_t rank = memrefType.getRank();
+    Location loc = read.getLoc();
+
+    // A stride-1 view of the same elements, innermost dimension spanning
+    // them all.
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, read.getBase());
+    SmallVector<OpFoldResult> sizes, viewStrides;
+    for (int64_t d = 0; d < rank; ++d) {
+      sizes.push_back(memrefType.isDynamicDim(d)
+                          ? OpFoldResult(metadata.getSizes()[d])
+                          : OpFoldResult(rewriter.getIndexAttr(
+                                memrefType.getDimSize(d))));
+      viewStrides.push_back(
+          ShapedType::isDynamic(strides[d])
+              ? OpFoldResult(metadata.getStrides()[d])
+              : OpFoldResult(rewriter.getIndexAttr(strides[d])));
+    }
+    sizes.back() =
+        rewriter.getIndexAttr((memrefType.getDimSize(rank - 1) - 1) * stride + 1);
+    viewStrides.back() = rewriter.getIndexAttr(1);
+    OpFoldResult viewOffset =
+        ShapedType::isDynamic(offset)
+            ? OpFoldResult(metadata.getOffset())
+            : OpFoldResult(rewriter.getIndexAttr(offset));
+    SmallVector<int64_t> viewShape(memrefType.getShape());
+    viewShape.back() = (viewShape.back() - 1) * stride + 1;
+    SmallVector<int64_t> layoutStrides(strides);
+    layoutStrides.back() = 1;
+    auto viewType = MemRefType::get(
+        viewShape, memrefType.getElementType(),
+        StridedLayoutAttr::get(rewriter.getContext(), offset, layoutStrides),
+        memrefType.getMemorySpace());
+    Value view = memref::ReinterpretCastOp::create(
+        rewriter, loc, viewType, metadata.getBaseBuffer(), viewOffset, sizes,
+        viewStrides);
+
+    // Two full-register loads per row, both inside the span: elements
+    // [0, L) and [L - 1, 2L - 1); one two-source shuffle picks the even
+    // elements (2i from the first below L, from the second above).
+    auto rowType = VectorType::get({lanes}, vectorType.getElementType());
+    SmallVector<int64_t> picks;
+    for (int64_t i = 0; i < lanes; ++i)
+      picks.push_back(2 * i < lanes ? 2 * i : 2 * i + 1);
+    ArrayRef<int64_t> leading = vectorType.getShape().drop_back();
+    int64_t firstLeadingDim = rank - vectorType.getRank();
+    Value scaledInner = arith::MulIOp::create(
+        rewriter, loc, read.getIndices().back(),
+        arith::ConstantIndexOp::create(rewriter, loc, stride));
+    Value result = ub::PoisonOp::create(rewriter, loc, vectorType);
+    for (int64_t linear = 0, e = computeProduct(leading); linear < e;
+         ++linear) {
+      SmallVector<int64_t> position =
+          leading.empty() ? SmallVector<int64_t>()
+                          : delinearize(linear, computeSuffixProduct(leading));
+      SmallVector<Value> indices(read.getIndices());
+      for (auto [i, p] : llvm::enumerate(position))
+        if (p != 0)
+          indices[firstLeadingDim + i] = arith::AddIOp::create(
+              rewriter, loc, indices[firstLeadingDim + i],
+              arith::ConstantIndexOp::create(rewriter, loc, p));
+      indices.back() = scaledInner;
+      Value low = vector::LoadOp::create(rewriter, loc, rowType, view, indices);
+      indices.back() = arith::AddIOp::create(
+          rewriter, loc, scaledInner,
+          arith::ConstantIndexOp::create(rewriter, loc, lanes - 1));
+      Value high =
+          vector::LoadOp::create(rewriter, loc, rowType, view, indices);
+      Value picked = vector::ShuffleOp::create(rewriter, loc, low, high, picks);
+      if (leading.empty()) {
+        rewriter.replaceOp(read, picked);
+        return success();
+      }
+      result = vector::InsertOp::create(rewriter, loc, picked, result,
+                                        position);
+    }
+    rewriter.replaceOp(read, result);
+    return success();
+  }
+};
 
 struct LowerVectorOpsPass
     : aotc::impl::LowerVectorOpsBase<LowerVectorOpsPass> {
@@ -40,6 +159,7 @@ struct LowerVectorOpsPass
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
       vector::populateVectorTransferDropUnitDimsPatterns(patterns);
       vector::populateVectorMaskOpLoweringPatterns(patterns);
+      patterns.add<ContiguousStridedRead>(ctx);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

@@ -36,31 +36,147 @@ unsigned widestElementBits(linalg::LinalgOp op) {
   return bits;
 }
 
+/// Accumulator rows of a contraction's register tile, and vector registers
+/// per row: 8 x 2 registers keep 16 of the 32 AVX-512 registers as
+/// accumulators, with room for the loaded row and broadcasts.
+constexpr int64_t kContractionRows = 8;
+constexpr int64_t kContractionRegistersPerRow = 2;
+/// Cache block of a contraction: at most kCacheLanes columns and kCacheDepth
+/// reduction steps, so the right-hand block (256 x 256 f32 = 256 KiB) stays
+/// in L2 while every row of the left-hand side streams past it.
+constexpr int64_t kCacheLanes = 256;
+constexpr int64_t kCacheDepth = 256;
+
+/// The largest divisor of `size` that is a multiple of `step` and at most
+/// `limit`; `size` when there is none.
+int64_t largestMultipleDivisorAtMost(int64_t size, int64_t step,
+                                     int64_t limit) {
+  for (int64_t d = limit / step * step; d >= step; d -= step)
+    if (size % d == 0)
+      return d;
+  return size;
+}
+
 /// Register tile sizes for `op`: one vector register along the innermost
-/// loop, an 8 x register accumulator block for contractions, 1 elsewhere.
+/// loop, a kContractionRows x kContractionRegistersPerRow register
+/// accumulator block for contractions, 1 elsewhere.
 SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
                                             int64_t lanes) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
   if (ranges.empty())
     return sizes;
-  if (linalg::isaContractionOpInterface(op)) {
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (succeeded(dims) && !dims->m.empty() && !dims->n.empty()) {
-      unsigned m = dims->m.back(), n = dims->n.back();
-      sizes[m] = largestDivisorAtMost(ranges[m], 8);
-      sizes[n] = largestDivisorAtMost(ranges[n], lanes);
-      return sizes;
-    }
+  if (auto dims = aotc::contractionTileDims(op)) {
+    auto [row, lane] = *dims;
+    sizes[row] = largestDivisorAtMost(ranges[row], kContractionRows);
+    sizes[lane] = largestDivisorAtMost(ranges[lane],
+                                       kContractionRegistersPerRow * lanes);
+    return sizes;
   }
   sizes.back() = largestDivisorAtMost(ranges.back(), lanes);
+  return sizes;
+}
+
+/// Cache tile sizes of a contraction (0: loop not tiled): column blocks of
+/// whole register tiles and reduction blocks; empty when the op fits.
+SmallVector<int64_t> computeCacheTileSizes(linalg::LinalgOp op,
+                                           ArrayRef<int64_t> registerSizes) {
+  auto dims = aotc::contractionTileDims(op);
+  if (!dims)
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned lane = dims->second;
+  unsigned depth = linalg::inferContractionDims(op)->k.back();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  int64_t columns = largestMultipleDivisorAtMost(
+      ranges[lane], registerSizes[lane], kCacheLanes);
+  int64_t steps = largestDivisorAtMost(ranges[depth], kCacheDepth);
+  if (columns < ranges[lane])
+    sizes[lane] = columns;
+  if (steps < ranges[depth] && steps > 1)
+    sizes[depth] = steps;
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return {};
   return sizes;
 }
 
 struct TileAndVectorizePass
     : aotc::impl::TileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
+
+  /// Splits a contraction whose row or lane loop is not a multiple of the
+  /// register tile into a multiple part and a remainder (each static), so
+  /// that e.g. 197 rows become 192 rows of 8-row tiles and one 5-row tile
+  /// instead of 197 one-row tiles.
+  SmallVector<linalg::LinalgOp> splitRemainders(RewriterBase &rewriter,
+                                                linalg::LinalgOp op,
+                                                int64_t lanes) {
+    SmallVector<linalg::LinalgOp> parts = {op};
+    auto dims = aotc::contractionTileDims(op);
+    if (!dims)
+      return parts;
+    auto [row, lane] = *dims;
+    for (auto [dim, step] :
+         {std::make_pair(row, kContractionRows),
+          std::make_pair(lane, kContractionRegistersPerRow * lanes)}) {
+      SmallVector<linalg::LinalgOp> next;
+      for (linalg::LinalgOp part : parts) {
+        int64_t range = part.getStaticLoopRanges()[dim];
+        if (range <= step || range % step == 0) {
+          next.push_back(part);
+          continue;
+        }
+        rewriter.setInsertionPoint(part);
+        auto [head, tail] = linalg::splitOp(
+            rewriter, cast<TilingInterface>(part.getOperation()), dim,
+            rewriter.getIndexAttr(range / step * step));
+        next.push_back(cast<linalg::LinalgOp>(head.getOperation()));
+        next.push_back(cast<linalg::LinalgOp>(tail.getOperation()));
+      }
+      parts = std::move(next);
+    }
+    return parts;
+  }
+
+  /// Tiles one op to register tiles (after cache blocks for contractions)
+  /// and vectorizes the tile; ops the vectorizer rejects stay as they are.
+  LogicalResult tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
+                                 int64_t lanes) {
+    SmallVector<int64_t> sizes = computeVectorTileSizes(op, lanes);
+    // Contractions: cache blocks first (column block, then reduction
+    // block), register tiles within each block.
+    SmallVector<int64_t> cacheSizes = computeCacheTileSizes(op, sizes);
+    if (!cacheSizes.empty()) {
+      FailureOr<Operation *> blocked = aotc::tileAndReplace(
+          rewriter, op, cacheSizes, scf::SCFTilingOptions::LoopType::ForOp);
+      if (failed(blocked))
+        return failure();
+      op = cast<linalg::LinalgOp>(*blocked);
+    }
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    SmallVector<int64_t> tileSizes;
+    for (auto [size, range] : llvm::zip_equal(sizes, ranges))
+      tileSizes.push_back(size >= range ? 0 : size);
+
+    Operation *tile = op;
+    if (llvm::any_of(tileSizes, [](int64_t s) { return s != 0; })) {
+      FailureOr<Operation *> tiled = aotc::tileAndReplace(
+          rewriter, op, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
+      if (failed(tiled))
+        return failure();
+      tile = *tiled;
+    }
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, tile);
+    if (failed(vectorized))
+      return success(); // Stays a linalg op: lowered to loops later.
+    if (!vectorized->replacements.empty())
+      rewriter.replaceOp(tile, vectorized->replacements);
+    else
+      rewriter.eraseOp(tile);
+    return success();
+  }
 
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> candidates;
@@ -72,35 +188,15 @@ struct TileAndVectorizePass
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : candidates) {
       unsigned bits = widestElementBits(op);
-      // Convolutions and pooling go through the loop path for now; so does
-      // anything the vectorizer rejects.
+      // Convolutions and pooling are aotc-vectorize-convolutions' (those
+      // left are lowered to loops), as is anything the vectorizer rejects.
       if (bits == 0 || linalg::isaConvolutionOpInterface(op) ||
           failed(linalg::vectorizeOpPrecondition(op)))
         continue;
       int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
-      SmallVector<int64_t> sizes = computeVectorTileSizes(op, lanes);
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      SmallVector<int64_t> tileSizes;
-      for (auto [size, range] : llvm::zip_equal(sizes, ranges))
-        tileSizes.push_back(size >= range ? 0 : size);
-
-      Operation *tile = op;
-      if (llvm::any_of(tileSizes, [](int64_t s) { return s != 0; })) {
-        FailureOr<Operation *> tiled = aotc::tileAndReplace(
-            rewriter, op, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
-        if (failed(tiled))
+      for (linalg::LinalgOp part : splitRemainders(rewriter, op, lanes))
+        if (failed(tileAndVectorize(rewriter, part, lanes)))
           return signalPassFailure();
-        tile = *tiled;
-      }
-      rewriter.setInsertionPoint(tile);
-      FailureOr<linalg::VectorizationResult> vectorized =
-          linalg::vectorize(rewriter, tile);
-      if (failed(vectorized))
-        continue; // Stays a linalg op: lowered to loops later.
-      if (!vectorized->replacements.empty())
-        rewriter.replaceOp(tile, vectorized->replacements);
-      else
-        rewriter.eraseOp(tile);
     }
   }
 };

@@ -1,11 +1,13 @@
 //===- TilingUtils.cpp - Helpers shared by the tiling passes -*- C++ -*-===//
 //
-// This file implements tiling a linalg op and replacing it by the loop nest.
+// This file implements tiling a linalg op and replacing it by the loop nest,
+// and the choice of a contraction's register tile loops.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/TilingUtils.h"
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
@@ -26,6 +28,24 @@ FailureOr<Operation *> tileAndReplace(RewriterBase &rewriter,
     return op.emitError("failed to tile");
   rewriter.replaceOp(op, tiled->replacements);
   return tiled->tiledOps.back();
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+contractionTileDims(linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return std::nullopt;
+  unsigned m = dims->m.back(), n = dims->n.back();
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (outMap.getNumResults() == 0)
+    return std::nullopt;
+  auto inner = dyn_cast<AffineDimExpr>(outMap.getResults().back());
+  if (inner && inner.getPosition() == m)
+    std::swap(m, n);
+  return std::make_pair(m, n);
 }
 
 } // namespace aotc

@@ -1,36 +1,36 @@
 // RUN: aotc-opt %s -split-input-file -aotc-tensor | FileCheck %s
 // RUN: aotc-opt %s -split-input-file -pass-pipeline='builtin.module(aotc-tensor{vector-bits=256 min-parallel-work=1024 max-parallel-tiles=4})' | FileCheck %s --check-prefix=OPTS
 
-// A big matmul: threads (scf.forall over rows of C), then register tiles
-// (8 x 16 f32, 4 rows here: a divisor of the thread tile), vectorized. No
-// linalg op is left.
+// A big matmul: threads (scf.forall over blocks of at least 64 rows of C),
+// then register tiles of 8 rows x 32 f32 (two registers per row),
+// vectorized. No linalg op is left.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME:    (%[[A:.*]]: tensor<256x128xf32>, %[[B:.*]]: tensor<128x256xf32>)
 // The zero fill (65536 elements) is split over 2 threads.
 // CHECK:         %[[FILL:.*]] = scf.forall (%{{.*}}) = (0) to (256) step (128)
 // CHECK:           vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
-// CHECK:         %[[C:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (4) shared_outs(%[[O:.*]] = %[[FILL]]) -> (tensor<256x256xf32>)
-// CHECK:           tensor.extract_slice %[[A]][%[[I]], 0] [4, 128] [1, 1]
+// CHECK:         %[[C:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (64) shared_outs(%[[O:.*]] = %[[FILL]]) -> (tensor<256x256xf32>)
+// CHECK:           tensor.extract_slice %[[A]][%[[I]], 0] [64, 128] [1, 1]
 // The accumulator tile is read before the reduction loop, carried in
 // registers through it (a vector iter_arg) and written once after it.
 // CHECK:           scf.for
-// CHECK:             vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<4x16xf32>
-// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<4x16xf32>)
+// CHECK:             vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<8x32xf32>)
 // CHECK-NOT:           vector.transfer_write
-// CHECK:               arith.mulf {{.*}} : vector<4x16x1xf32>
-// CHECK:               arith.addf {{.*}} : vector<4x16xf32>
-// CHECK:               scf.yield {{.*}} : vector<4x16xf32>
-// CHECK:             vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<4x16xf32>
+// CHECK:               arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK:               arith.addf {{.*}} : vector<8x32xf32>
+// CHECK:               scf.yield {{.*}} : vector<8x32xf32>
+// CHECK:             vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
 // CHECK:           scf.forall.in_parallel
-// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [4, 256] [1, 1]
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [64, 256] [1, 1]
 // CHECK:         return %[[C]]
 // CHECK-NOT:     linalg.
 // OPTS-LABEL: func.func @matmul
 // OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
 // OPTS:           vector<1x8xf32>
 // OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
-// OPTS:           arith.mulf {{.*}} : vector<8x8x1xf32>
+// OPTS:           arith.mulf {{.*}} : vector<8x16x1xf32>
 // OPTS-NOT:     linalg.
 func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32

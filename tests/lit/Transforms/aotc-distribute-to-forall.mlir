@@ -1,25 +1,47 @@
 // RUN: aotc-opt %s -split-input-file -aotc-distribute-to-forall | FileCheck %s
 // RUN: aotc-opt %s -split-input-file -aotc-distribute-to-forall='min-work=16 max-tiles=8' | FileCheck %s --check-prefix=OPTS
 
-// A big matmul: 256*128*64 iterations / min-work 32768 = 64 tiles of 4 rows
-// (only the parallel M dimension needs splitting). B is read whole.
+// A big matmul: 256*128*64 iterations / min-work 32768 = 64 tiles wanted,
+// but a contraction's thread tile keeps at least 64 rows (they share each
+// cache block of B) and 256 columns: 4 tiles of 64 rows. B is read whole.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME:    (%[[A:.*]]: tensor<256x64xf32>, %[[B:.*]]: tensor<64x128xf32>, %[[C:.*]]: tensor<256x128xf32>)
-// CHECK:         %[[R:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (4) shared_outs(%[[O:.*]] = %[[C]]) -> (tensor<256x128xf32>)
-// CHECK-DAG:       %[[SA:.*]] = tensor.extract_slice %[[A]][%[[I]], 0] [4, 64] [1, 1] : tensor<256x64xf32> to tensor<4x64xf32>
+// CHECK:         %[[R:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (64) shared_outs(%[[O:.*]] = %[[C]]) -> (tensor<256x128xf32>)
+// CHECK-DAG:       %[[SA:.*]] = tensor.extract_slice %[[A]][%[[I]], 0] [64, 64] [1, 1] : tensor<256x64xf32> to tensor<64x64xf32>
 // CHECK-DAG:       %[[SB:.*]] = tensor.extract_slice %[[B]][0, 0] [64, 128] [1, 1]
-// CHECK-DAG:       %[[SO:.*]] = tensor.extract_slice %[[O]][%[[I]], 0] [4, 128] [1, 1]
-// CHECK:           %[[T:.*]] = linalg.matmul ins(%[[SA]], %[[SB]] : tensor<4x64xf32>, tensor<64x128xf32>) outs(%[[SO]] : tensor<4x128xf32>)
+// CHECK-DAG:       %[[SO:.*]] = tensor.extract_slice %[[O]][%[[I]], 0] [64, 128] [1, 1]
+// CHECK:           %[[T:.*]] = linalg.matmul ins(%[[SA]], %[[SB]] : tensor<64x64xf32>, tensor<64x128xf32>) outs(%[[SO]] : tensor<64x128xf32>)
 // CHECK:           scf.forall.in_parallel
-// CHECK-NEXT:        tensor.parallel_insert_slice %[[T]] into %[[O]][%[[I]], 0] [4, 128] [1, 1] : tensor<4x128xf32> into tensor<256x128xf32>
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[T]] into %[[O]][%[[I]], 0] [64, 128] [1, 1] : tensor<64x128xf32> into tensor<256x128xf32>
 // CHECK:         return %[[R]]
 // OPTS-LABEL: func.func @matmul
-// OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (32)
-// OPTS:           linalg.matmul {{.*}} -> tensor<32x128xf32>
+// OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
+// OPTS:           linalg.matmul {{.*}} -> tensor<64x128xf32>
 func.func @matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>, %c: tensor<256x128xf32>) -> tensor<256x128xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
   return %0 : tensor<256x128xf32>
+}
+
+// -----
+
+// A matmul written as a generic (as the ONNX importer emits it), 1024^3:
+// 16 tiles of 64 rows, then the columns into 4 tiles of 256 (64 in all).
+
+#lhs = affine_map<(i, j, k) -> (i, k)>
+#rhs = affine_map<(i, j, k) -> (k, j)>
+#out = affine_map<(i, j, k) -> (i, j)>
+// CHECK-LABEL: func.func @generic_matmul
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (1024, 1024) step (64, 256)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<64x1024xf32>, tensor<1024x256xf32>) outs(%{{.*}} : tensor<64x256xf32>)
+func.func @generic_matmul(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %0 = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<1024x1024xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
 }
 
 // -----

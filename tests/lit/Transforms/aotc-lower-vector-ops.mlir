@@ -123,3 +123,44 @@ func.func @one_d(%a: vector<16xf32>, %b: vector<16xf32>) -> vector<16xf32> {
   %1 = vector.fma %a, %b, %0 : vector<16xf32>
   return %1 : vector<16xf32>
 }
+
+// -----
+
+// A read with innermost stride 2 (a stride-2 convolution window): per row,
+// two contiguous loads through a stride-1 view, both inside the span of the
+// strided elements (31 floats), and one shuffle of the even elements,
+// instead of 16 scalar loads per row.
+
+// CHECK-LABEL: func.func @strided_read
+// CHECK-SAME:    (%[[M:.*]]: memref<2x16xf32, strided<[66, 2], offset: ?>>, %[[I:.*]]: index, %[[J:.*]]: index)
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C15:.*]] = arith.constant 15 : index
+// CHECK:         %[[BASE:.*]], %[[OFF:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %[[M]]
+// CHECK:         %[[VIEW:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [2, 31], strides: [66, 1]
+// CHECK:         %[[J2:.*]] = arith.muli %[[J]], %[[C2]] : index
+// CHECK:         %[[LO:.*]] = vector.load %[[VIEW]][%[[I]], %[[J2]]] : {{.*}}, vector<16xf32>
+// CHECK:         %[[J15:.*]] = arith.addi %[[J2]], %[[C15]] : index
+// CHECK:         %[[HI:.*]] = vector.load %[[VIEW]][%[[I]], %[[J15]]] : {{.*}}, vector<16xf32>
+// CHECK:         vector.shuffle %[[LO]], %[[HI]] [0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31] : vector<16xf32>, vector<16xf32>
+// CHECK:         %[[I1:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK:         vector.load %[[VIEW]][%[[I1]], %[[J2]]]
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         return
+func.func @strided_read(%m: memref<2x16xf32, strided<[66, 2], offset: ?>>, %i: index, %j: index) -> vector<2x16xf32> {
+  %p = ub.poison : f32
+  %v = vector.transfer_read %m[%i, %j], %p {in_bounds = [true, true]} : memref<2x16xf32, strided<[66, 2], offset: ?>>, vector<2x16xf32>
+  return %v : vector<2x16xf32>
+}
+
+// -----
+
+// A read that may run out of bounds keeps the generic lowering.
+
+// CHECK-LABEL: func.func @strided_read_out_of_bounds
+// CHECK:         vector.transfer_read
+// CHECK-NOT:     vector.load
+func.func @strided_read_out_of_bounds(%m: memref<16xf32, strided<[2], offset: ?>>, %j: index) -> vector<16xf32> {
+  %p = ub.poison : f32
+  %v = vector.transfer_read %m[%j], %p : memref<16xf32, strided<[2], offset: ?>>, vector<16xf32>
+  return %v : vector<16xf32>
+}

@@ -53,7 +53,8 @@ func.func @single_tile(%a: tensor<16xf32>) -> tensor<16xf32> {
 
 // -----
 
-// Contractions: an 8 x 16 accumulator block (M x N), K one step at a time.
+// Contractions: an 8 x 32 accumulator block (M x N, two registers per row),
+// K one step at a time.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME:    (%[[A:.*]]: tensor<16x8xf32>, %[[B:.*]]: tensor<8x32xf32>, %[[C:.*]]: tensor<16x32xf32>)
@@ -61,22 +62,82 @@ func.func @single_tile(%a: tensor<16xf32>) -> tensor<16xf32> {
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
-// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C16]] step %[[C8]]
-// CHECK:           scf.for %[[J:.*]] = %[[C0]] to %[[C32]] step %[[C16]]
-// CHECK:             scf.for %[[K:.*]] = %[[C0]] to %[[C8]] step %[[C1]]
-// CHECK-DAG:           tensor.extract_slice %[[A]][%[[I]], %[[K]]] [8, 1] [1, 1]
-// CHECK-DAG:           tensor.extract_slice %[[B]][%[[K]], %[[J]]] [1, 16] [1, 1]
-// CHECK:               vector.transfer_read {{.*}} : tensor<8x16xf32>, vector<8x16xf32>
-// CHECK:               arith.mulf {{.*}} : vector<8x16x1xf32>
-// CHECK:               vector.multi_reduction <add>, {{.*}} [2] : vector<8x16x1xf32> to vector<8x16xf32>
-// CHECK:               vector.transfer_write {{.*}} : vector<8x16xf32>, tensor<8x16xf32>
+// CHECK:           scf.for %[[K:.*]] = %[[C0]] to %[[C8]] step %[[C1]]
+// CHECK-DAG:         tensor.extract_slice %[[A]][%[[I]], %[[K]]] [8, 1] [1, 1]
+// CHECK-DAG:         tensor.extract_slice %[[B]][%[[K]], 0] [1, 32] [1, 1]
+// CHECK:             vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:             arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK:             vector.multi_reduction <add>, {{.*}} [2] : vector<8x32x1xf32> to vector<8x32xf32>
+// CHECK:             vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
 // CHECK-NOT:     linalg.matmul
 // AVX2-LABEL: func.func @matmul
-// AVX2:         vector.multi_reduction <add>, {{.*}} : vector<8x8x1xf32> to vector<8x8xf32>
+// AVX2:         vector.multi_reduction <add>, {{.*}} : vector<8x16x1xf32> to vector<8x16xf32>
 func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
   return %0 : tensor<16x32xf32>
+}
+
+// -----
+
+// Cache blocks: 256 columns x 256 reduction steps (B's block stays in L2),
+// register tiles inside each block.
+
+// CHECK-LABEL: func.func @matmul_blocked
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %[[C512]] step %[[C256]]
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %[[C512]] step %[[C256]]
+// CHECK:             tensor.extract_slice %{{.*}}[%[[K]], %[[J]]] [256, 256] [1, 1]
+// CHECK:             scf.for
+// CHECK:               scf.for
+// CHECK:                 scf.for
+// CHECK:                   arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK-NOT:     linalg.matmul
+func.func @matmul_blocked(%a: tensor<16x512xf32>, %b: tensor<512x512xf32>, %c: tensor<16x512xf32>) -> tensor<16x512xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<16x512xf32>, tensor<512x512xf32>) outs(%c : tensor<16x512xf32>) -> tensor<16x512xf32>
+  return %0 : tensor<16x512xf32>
+}
+
+// -----
+
+// 13 rows (not a multiple of 8) and 40 columns (not a multiple of 32): the
+// op is split into static parts, 8 + 5 rows times 32 + 8 columns, each with
+// its own register tile.
+
+// CHECK-LABEL: func.func @matmul_remainders
+// CHECK-DAG:     arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK-DAG:     arith.mulf {{.*}} : vector<8x8x1xf32>
+// CHECK-DAG:     arith.mulf {{.*}} : vector<5x32x1xf32>
+// CHECK-DAG:     arith.mulf {{.*}} : vector<5x8x1xf32>
+// CHECK-NOT:     linalg.matmul
+func.func @matmul_remainders(%a: tensor<13x8xf32>, %b: tensor<8x40xf32>, %c: tensor<13x40xf32>) -> tensor<13x40xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<13x8xf32>, tensor<8x40xf32>) outs(%c : tensor<13x40xf32>) -> tensor<13x40xf32>
+  return %0 : tensor<13x40xf32>
+}
+
+// -----
+
+// A contraction whose output's innermost dimension is on the first
+// operand's side (a 1x1 convolution out[f, p] = sum_c x[c, p] * w[f, c]):
+// the lanes still run along p, contiguous in memory, and the rows along f.
+
+#x = affine_map<(f, p, c) -> (c, p)>
+#w = affine_map<(f, p, c) -> (f, c)>
+#o = affine_map<(f, p, c) -> (f, p)>
+// CHECK-LABEL: func.func @lanes_follow_output
+// CHECK-DAG:     tensor.extract_slice %{{.*}} [1, 32] [1, 1] : tensor<4x64xf32> to tensor<1x32xf32>
+// CHECK-DAG:     tensor.extract_slice %{{.*}} [8, 1] [1, 1] : tensor<16x4xf32> to tensor<8x1xf32>
+// CHECK:         vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:         arith.mulf {{.*}} : vector<8x32x1xf32>
+func.func @lanes_follow_output(%x: tensor<4x64xf32>, %w: tensor<16x4xf32>, %out: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<4x64xf32>, tensor<16x4xf32>) outs(%out : tensor<16x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %0 : tensor<16x64xf32>
 }
 
 // -----

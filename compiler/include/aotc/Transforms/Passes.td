@@ -180,6 +180,38 @@ def TileSymbolicDims : Pass<"aotc-tile-symbolic-dims", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def PointwiseConvToMatmul : Pass<"aotc-pointwise-conv-to-matmul",
+                                 "mlir::func::FuncOp"> {
+  let summary = "1x1 convolutions (stride 1, no padding) as matmul contractions";
+  let description = [{
+    A convolution generic whose window loops all have extent 1, whose input
+    image has the output image's sizes (stride 1, no padding) and whose
+    image dimensions are the trailing ones of input, filter window and
+    output reads its input at the output position. Its image dimensions
+    collapse into one (`tensor.collapse_shape`, free on contiguous
+    tensors), the window loops disappear, and the op becomes a contraction
+    that aotc-tile-and-vectorize treats like any matmul: output channels as
+    register rows, the whole image as lanes.
+
+    Before (NCHW, groups as a dimension):
+    ```mlir
+    linalg.generic {maps = [(n,g,m,oh,ow,c,kh,kw) -> (n,g,c,oh+kh,ow+kw),
+                            (...) -> (g,m,c,kh,kw), (...) -> (n,g,m,oh,ow)]}
+        ins(%x, %w : tensor<1x1x64x56x56xf32>, tensor<1x128x64x1x1xf32>)
+    ```
+    After:
+    ```mlir
+    %xc = tensor.collapse_shape %x [[0], [1], [2], [3, 4]] : ... to tensor<1x1x64x3136xf32>
+    %wc = tensor.collapse_shape %w [[0], [1], [2, 3, 4]] : ... to tensor<1x128x64xf32>
+    %r = linalg.generic {maps = [(n,g,m,p,c) -> (n,g,c,p), (...) -> (g,m,c),
+                                 (...) -> (n,g,m,p)]} ...
+    tensor.expand_shape %r [[0], [1], [2], [3, 4]] ... tensor<1x1x128x56x56xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp"> {
   let summary = "Tile the parallel loops of each linalg op into an scf.forall";
   let description = [{
@@ -187,7 +219,10 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     with enough work into an `scf.forall`, which later becomes one OpenMP
     parallel region. Tile counts are divisors of the dimensions so every tile
     keeps a static shape, and never exceed `max-tiles` tiles. Ops with
-    fewer than `min-work` iterations stay sequential.
+    fewer than `min-work` iterations stay sequential. Contractions are split
+    along their register-tile rows first (tiles of at least 64 rows, which
+    share each cache block of the right-hand side), then along their
+    columns (at least 256, one cache block).
 
     Before:
     ```mlir
@@ -218,10 +253,15 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
   let description = [{
     Tiles every statically shaped linalg op with `scf.for` loops so that each
     tile fits the vector registers (innermost dimension one register of
-    `vector-bits`, contractions an 8 x register accumulator block), using
-    divisors of the dimensions so tiles stay static, then vectorizes the tile
-    with the upstream linalg vectorizer. Ops the vectorizer does not support
-    (convolutions, pooling, i1 memory) are left for loop lowering.
+    `vector-bits`), using divisors of the dimensions so tiles stay static,
+    then vectorizes the tile with the upstream linalg vectorizer.
+    Contractions (named or generic) get an 8-row x 2-register accumulator
+    block, lanes along the output's innermost dimension; they are first
+    split into static parts when the rows or columns are not a multiple of
+    the block (197 rows: 192 + 5), and blocked for the cache (256 columns x
+    256 reduction steps) around the register tiles. Ops the vectorizer does
+    not support (convolutions and pools left by
+    aotc-vectorize-convolutions, i1 memory) are left for loop lowering.
 
     Before:
     ```mlir
@@ -233,6 +273,49 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
       scf.for %j = %c0 to %c64 step %c16 ... {
         %va = vector.transfer_read ... : tensor<4x64xf32>, vector<1x16xf32>
         ... arith.addf ... vector.transfer_write ...
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
+def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
+                                 "mlir::func::FuncOp"> {
+  let summary = "Direct convolution: vectorize windowed ops (conv, depthwise, pooling)";
+  let description = [{
+    Handles every statically shaped linalg op that reads an input through a
+    sliding window (a map result `o * stride + k * dilation`): convolutions
+    of any layout, depthwise convolutions, max/sum pooling, named or generic.
+    Each op is tiled with `scf.for` loops to a register tile of rows x lanes
+    over the two innermost output dimensions (lanes: one register of
+    `vector-bits` along the innermost one; rows: up to 8 along the nearest
+    outer one that divides evenly) with one iteration of every other loop.
+    Every window loop is then unit within a tile, so the windowed operand
+    becomes a strided `tensor.extract_slice` (stride = the loop's stride)
+    read through a projected permutation, and the tile is vectorized by the
+    linalg vectorizer: per reduction step one vector per row of the window
+    input, the filter value broadcast, and one FMA per row into accumulators
+    that later hoisting keeps in registers.
+
+    Before (NCHW 3x3 convolution, stride 1):
+    ```mlir
+    %r = linalg.generic {indexing_maps = [(n,f,oh,ow,c,kh,kw) -> (n,c,oh+kh,ow+kw),
+                                          (...) -> (f,c,kh,kw), (...) -> (n,f,oh,ow)]}
+        ins(%x, %w : tensor<1x8x10x18xf32>, tensor<4x8x3x3xf32>)
+        outs(%o : tensor<1x4x8x16xf32>)
+    ```
+    After:
+    ```mlir
+    scf.for %f ... scf.for %c ... scf.for %kh ... scf.for %kw ... {
+      %xs = tensor.extract_slice %x[0, %c, %kh, %kw] [1, 1, 8, 16] [1, 1, 1, 1]
+      %v = vector.transfer_read %xs ... : vector<1x1x8x16x1x1x1xf32>
+      ... arith.mulf, arith.addf on vector<1x1x8x16xf32> ...
     ```
   }];
   let options = [
@@ -377,10 +460,16 @@ def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
     Progressively lowers `vector.contract` (to outer products / FMAs),
     `vector.multi_reduction`, `vector.transpose`, `vector.broadcast`, masks
     and transfers with permutation maps into 1-D vector operations that the
-    LLVM conversion handles directly.
+    LLVM conversion handles directly. A read with a constant innermost
+    stride s > 1 (the window of a strided convolution or pool) becomes a
+    contiguous read of the span through a stride-1 view of the same buffer
+    plus one `vector.shuffle` per row (elements 0, s, 2s, ...), instead of
+    one scalar load per element.
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::ub::UBDialect",
                            "mlir::memref::MemRefDialect"];
 }
 

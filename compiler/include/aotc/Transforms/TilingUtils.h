@@ -30,6 +30,13 @@ tileAndReplace(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                llvm::ArrayRef<int64_t> tileSizes,
                mlir::scf::SCFTilingOptions::LoopType loopType);
 
+/// The (row, lane) loops of a contraction's register tile: lanes along the
+/// loop of the output's innermost dimension (contiguous in memory), rows
+/// along the innermost loop of the other operand's side; none when `op` is
+/// not a contraction with M, N and K loops.
+std::optional<std::pair<unsigned, unsigned>>
+contractionTileDims(mlir::linalg::LinalgOp op);
+
 } // namespace aotc
 
 #endif // AOTC_TRANSFORMS_TILINGUTILS_H

@@ -1,0 +1,262 @@
+//===- VectorizeConvolutions.cpp - Direct convolution vectors -*- C++ -*-===//
+//
+// This file implements the aotc-vectorize-convolutions pass: linalg ops that
+// read an operand through a sliding window (convolutions, depthwise
+// convolutions, pooling; any map result `o * stride + k * dilation`) are
+// tiled so that every window loop has one iteration per tile, the windowed
+// operand of each tile is rewritten into a strided slice read through a
+// projected permutation, and the tile is vectorized by the upstream linalg
+// vectorizer. The register tile is rows x lanes over the two innermost
+// dimensions of the output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_VECTORIZECONVOLUTIONS
+#include "aotc/Transforms/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+using aotc::largestDivisorAtMost;
+
+namespace {
+
+/// Accumulator rows of a register tile (each one vector register wide).
+constexpr int64_t kRows = 8;
+
+/// One map result `sum(coeff_i * d_i) + offset`.
+struct LinearExpr {
+  SmallVector<std::pair<unsigned, int64_t>> terms; // (dim, coefficient)
+  int64_t offset = 0;
+};
+
+/// Decomposes `expr` into a sum of dims times positive constants plus a
+/// constant; failure for anything else (mod, div, symbols, products of dims).
+LogicalResult decompose(AffineExpr expr, int64_t scale, LinearExpr &out) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    out.terms.push_back({dim.getPosition(), scale});
+    return success();
+  }
+  if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+    out.offset += scale * cst.getValue();
+    return success();
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return failure();
+  if (bin.getKind() == AffineExprKind::Add)
+    return success(succeeded(decompose(bin.getLHS(), scale, out)) &&
+                   succeeded(decompose(bin.getRHS(), scale, out)));
+  if (bin.getKind() == AffineExprKind::Mul)
+    if (auto cst = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      if (cst.getValue() > 0)
+        return decompose(bin.getLHS(), scale * cst.getValue(), out);
+  return failure();
+}
+
+/// True when some input of `op` is read through a window: a map result that
+/// is not a single dimension. Every map result must be linear (see
+/// `decompose`) and the output maps projected permutations.
+bool isWindowed(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+           .isProjectedPermutation())
+    return false;
+  bool windowed = false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults()) {
+      LinearExpr linear;
+      if (failed(decompose(expr, 1, linear)))
+        return false;
+      if (!isa<AffineDimExpr>(expr))
+        windowed = true;
+    }
+  }
+  return windowed;
+}
+
+/// Register tile sizes: `lanes` along the loop of the output's innermost
+/// dimension, up to kRows along the nearest outer output dimension that
+/// splits evenly, one iteration of every other loop (window and reduction
+/// loops included, so each window loop is unit within a tile).
+SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> sizes(ranges.size(), 1);
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  ArrayRef<AffineExpr> results = outMap.getResults();
+  if (results.empty())
+    return sizes;
+  unsigned laneDim = cast<AffineDimExpr>(results.back()).getPosition();
+  sizes[laneDim] = largestDivisorAtMost(ranges[laneDim], lanes);
+  for (AffineExpr expr : llvm::reverse(results.drop_back())) {
+    unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+    int64_t rows = largestDivisorAtMost(ranges[dim], kRows);
+    if (rows > 1) {
+      sizes[dim] = rows;
+      break;
+    }
+  }
+  return sizes;
+}
+
+/// Rewrites the tile `op` (every window loop of extent one) into a generic
+/// whose windowed operands are strided slices read through projected
+/// permutations: x[o * s + k] with k == 0 becomes slice(x, stride s)[o].
+/// Returns the new op, or failure when a map result has two non-unit loops.
+FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
+                                                       linalg::LinalgOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<Value> inputs;
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  rewriter.setInsertionPoint(op);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    Value value = input->get();
+    if (llvm::all_of(map.getResults(),
+                     [](AffineExpr e) { return isa<AffineDimExpr>(e); })) {
+      inputs.push_back(value);
+      continue;
+    }
+    auto type = cast<RankedTensorType>(value.getType());
+    // Dims that already appear alone in a result keep their position.
+    llvm::SmallDenseSet<unsigned> used;
+    for (AffineExpr e : map.getResults())
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        used.insert(d.getPosition());
+    SmallVector<AffineExpr> exprs;
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<int64_t> shape;
+    for (auto [i, e] : llvm::enumerate(map.getResults())) {
+      if (isa<AffineDimExpr>(e)) {
+        exprs.push_back(e);
+        offsets.push_back(rewriter.getIndexAttr(0));
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(i)));
+        strides.push_back(rewriter.getIndexAttr(1));
+        shape.push_back(type.getDimSize(i));
+        continue;
+      }
+      LinearExpr linear;
+      if (failed(decompose(e, 1, linear)))
+        return failure();
+      // The loop that moves within the tile; unit loops contribute 0.
+      std::optional<std::pair<unsigned, int64_t>> moving;
+      for (auto term : linear.terms) {
+        if (ranges[term.first] == 1)
+          continue;
+        if (moving)
+          return failure();
+        moving = term;
+      }
+      if (!moving) {
+        // Constant within the tile: index one of its (unit) loops so the
+        // map stays a projected permutation.
+        auto free = llvm::find_if(linear.terms, [&](auto term) {
+          return !used.contains(term.first);
+        });
+        if (free == linear.terms.end())
+          return failure();
+        moving = {free->first, 1};
+      }
+      if (!used.insert(moving->first).second)
+        return failure();
+      exprs.push_back(getAffineDimExpr(moving->first, ctx));
+      offsets.push_back(rewriter.getIndexAttr(linear.offset));
+      sizes.push_back(rewriter.getIndexAttr(ranges[moving->first]));
+      strides.push_back(rewriter.getIndexAttr(moving->second));
+      shape.push_back(ranges[moving->first]);
+    }
+    auto sliceType = RankedTensorType::get(shape, type.getElementType());
+    inputs.push_back(tensor::ExtractSliceOp::create(
+        rewriter, loc, sliceType, value, offsets, sizes, strides));
+    maps[input->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, exprs, ctx);
+  }
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, op->getResultTypes(), inputs, op.getDpsInits(), maps,
+      op.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(op->getRegion(0), generic.getRegion(),
+                              generic.getRegion().begin());
+  rewriter.replaceOp(op, generic->getResults());
+  return generic;
+}
+
+/// Widest element type of the op's operands in bits, 0 for i1 (bit-packed
+/// as vectors), as in aotc-tile-and-vectorize.
+unsigned widestElementBits(linalg::LinalgOp op) {
+  unsigned bits = 8;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type t = getElementTypeOrSelf(operand.get().getType());
+    if (t.isInteger(1) || !t.isIntOrFloat())
+      return 0;
+    bits = std::max(bits, t.getIntOrFloatBitWidth());
+  }
+  return bits;
+}
+
+struct VectorizeConvolutionsPass
+    : aotc::impl::VectorizeConvolutionsBase<VectorizeConvolutionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+          isWindowed(op))
+        candidates.push_back(op);
+    });
+
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : candidates) {
+      unsigned bits = widestElementBits(op);
+      if (bits == 0)
+        continue;
+      // Named convolutions and pools carry the same maps as generics.
+      if (!isa<linalg::GenericOp>(op)) {
+        rewriter.setInsertionPoint(op);
+        FailureOr<linalg::GenericOp> generic =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (failed(generic))
+          continue;
+        op = *generic;
+      }
+      int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
+      SmallVector<int64_t> sizes = computeTileSizes(op, lanes);
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      SmallVector<int64_t> tileSizes;
+      for (auto [size, range] : llvm::zip_equal(sizes, ranges))
+        tileSizes.push_back(size >= range ? 0 : size);
+
+      Operation *tile = op;
+      if (llvm::any_of(tileSizes, [](int64_t s) { return s != 0; })) {
+        FailureOr<Operation *> tiled = aotc::tileAndReplace(
+            rewriter, op, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
+        if (failed(tiled))
+          return signalPassFailure();
+        tile = *tiled;
+      }
+      FailureOr<linalg::GenericOp> rewritten =
+          unitWindowToStridedSlices(rewriter, cast<linalg::LinalgOp>(tile));
+      if (failed(rewritten) ||
+          failed(linalg::vectorizeOpPrecondition(*rewritten)))
+        continue; // Stays a linalg op: lowered to loops later.
+      rewriter.setInsertionPoint(*rewritten);
+      FailureOr<linalg::VectorizationResult> vectorized =
+          linalg::vectorize(rewriter, *rewritten);
+      if (failed(vectorized))
+        continue;
+      if (!vectorized->replacements.empty())
+        rewriter.replaceOp(*rewritten, vectorized->replacements);
+      else
+        rewriter.eraseOp(*rewritten);
+    }
+  }
+};
+
+} // namespace

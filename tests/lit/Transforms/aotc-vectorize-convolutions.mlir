@@ -1,0 +1,97 @@
+// RUN: aotc-opt %s -split-input-file -aotc-vectorize-convolutions -canonicalize -cse | FileCheck %s
+
+// NCHW 3x3 convolution, stride 1: 8 output rows x 16 lanes per tile, one
+// loop per output channel, input channel and window position; the input
+// window is a plain slice, the filter value is broadcast.
+
+#xmap = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#wmap = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+#omap = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x8x10x18xf32>, %[[W:.*]]: tensor<4x8x3x3xf32>, %[[O:.*]]: tensor<1x4x8x16xf32>)
+// CHECK:         scf.for %[[F:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:               scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-DAG:             %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[C]], %[[KH]], %[[KW]]] [1, 1, 8, 16] [1, 1, 1, 1]
+// CHECK-DAG:             %[[WS:.*]] = tensor.extract_slice %[[W]][%[[F]], %[[C]], %[[KH]], %[[KW]]] [1, 1, 1, 1] [1, 1, 1, 1]
+// CHECK-DAG:             %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}} : tensor<1x1x8x16xf32>, vector<1x1x8x16x1x1x1xf32>
+// CHECK-DAG:             %[[VW:.*]] = vector.transfer_read %[[WS]]{{.*}} : tensor<1x1x1x1xf32>, vector<1x1x8x16x1x1x1xf32>
+// CHECK:                 %[[MUL:.*]] = arith.mulf %[[VX]], %[[VW]] : vector<1x1x8x16x1x1x1xf32>
+// CHECK:                 %[[RED:.*]] = vector.shape_cast %[[MUL]]
+// CHECK:                 arith.addf %{{.*}}, %[[RED]] : vector<1x1x8x16xf32>
+// CHECK-NOT:     linalg.generic
+func.func @conv(%x: tensor<1x8x10x18xf32>, %w: tensor<4x8x3x3xf32>, %o: tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  %r = linalg.generic {indexing_maps = [#xmap, #wmap, #omap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x10x18xf32>, tensor<4x8x3x3xf32>) outs(%o : tensor<1x4x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x8x16xf32>
+  return %r : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+// 3x3 max pooling, stride 2, 16x16 outputs: two tiles of 8 rows; the window
+// of each tile is read through a slice with stride 2 in both dimensions.
+
+#xmap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#wmap = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#omap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+// CHECK-LABEL: func.func @maxpool
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK:         scf.for %[[C:.*]] =
+// CHECK:           scf.for %[[OH:.*]] = %{{.*}} to %[[C16]] step %[[C8]]
+// CHECK:             scf.for
+// CHECK:               scf.for
+// CHECK:                 %[[WIN:.*]] = tensor.extract_slice %{{.*}} [1, 1, 15, 31] [1, 1, 1, 1]
+// CHECK:                 %[[STRIDED:.*]] = tensor.extract_slice %[[WIN]][0, 0, 0, 0] [1, 1, 8, 16] [1, 1, 2, 2]
+// CHECK:                 %[[V:.*]] = vector.transfer_read %[[STRIDED]]
+// CHECK:                 %[[ACC:.*]] = vector.transfer_read
+// CHECK:                 %[[FLAT:.*]] = vector.shape_cast %[[V]] : vector<1x1x8x16x1x1xf32> to vector<1x1x8x16xf32>
+// CHECK:                 arith.maxnumf %[[ACC]], %[[FLAT]] : vector<1x1x8x16xf32>
+// CHECK-NOT:     linalg.generic
+func.func @maxpool(%x: tensor<1x4x33x33xf32>, %o: tensor<1x4x16x16xf32>) -> tensor<1x4x16x16xf32> {
+  %w = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.generic {indexing_maps = [#xmap, #wmap, #omap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x33x33xf32>, tensor<3x3xf32>) outs(%o : tensor<1x4x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x16x16xf32>
+  return %r : tensor<1x4x16x16xf32>
+}
+
+// -----
+
+// Named NHWC depthwise convolution: generalized first; 16 lanes along the
+// channels (innermost output dimension), 8 rows along the output width.
+
+// CHECK-LABEL: func.func @depthwise_nhwc
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               scf.for
+// CHECK-DAG:             %[[XS:.*]] = tensor.extract_slice %{{.*}} [1, 1, 8, 16] [1, 1, 1, 1] : tensor<1x10x10x32xf32> to tensor<1x1x8x16xf32>
+// CHECK-DAG:             %[[WS:.*]] = tensor.extract_slice %{{.*}} [1, 1, 16] [1, 1, 1] : tensor<3x3x32xf32> to tensor<1x1x16xf32>
+// CHECK-DAG:             %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}} : tensor<1x1x8x16xf32>, vector<1x1x8x16x1x1xf32>
+// CHECK-DAG:             %[[VW:.*]] = vector.transfer_read %[[WS]]{{.*}} : tensor<1x1x16xf32>, vector<1x1x8x16x1x1xf32>
+// CHECK:                 arith.mulf %[[VX]], %[[VW]] : vector<1x1x8x16x1x1xf32>
+// CHECK-NOT:     linalg.depthwise_conv_2d_nhwc_hwc
+func.func @depthwise_nhwc(%x: tensor<1x10x10x32xf32>, %w: tensor<3x3x32xf32>, %o: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x10x10x32xf32>, tensor<3x3x32xf32>) outs(%o : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// Not windowed (a matmul): left alone for aotc-tile-and-vectorize.
+
+// CHECK-LABEL: func.func @matmul
+// CHECK:         linalg.matmul
+// CHECK-NOT:     vector.transfer_read
+func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
