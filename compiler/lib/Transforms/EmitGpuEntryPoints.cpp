@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/Transforms/EntryPoint.h"
+#include "aotc/Transforms/AbiEmitter.h"
 #include "aotc/Transforms/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -24,86 +24,42 @@ using namespace mlir;
 
 namespace {
 
-// Values of include/aot_abi/aot_abi.h and aot_runtime_gpu.h.
-constexpr int32_t kAbiVersion = 1;
-constexpr int32_t kStatusInvalidArgument = 1;
-constexpr int32_t kStatusPoolTooSmall = 2;
+using aotc::kStatusInvalidArgument;
+using aotc::kStatusPoolTooSmall;
+
+// Value of include/aot_abi/aot_runtime_gpu.h.
 /// sizeof(aot_gpu_module_cache_t) / 8: 8 + 2 * 8 pointers on LP64.
 constexpr int64_t kModuleCacheWords = 17;
 
 /// Builds the LLVM-dialect host code of one module.
-class GpuHostEmitter {
+class GpuHostEmitter : public aotc::AbiEmitter {
 public:
   GpuHostEmitter(ModuleOp module, StringRef runtime, StringRef target)
-      : module(module), ctx(module.getContext()), b(ctx), runtime(runtime),
-        target(target), loc(module.getLoc()) {
-    ptrType = LLVM::LLVMPointerType::get(ctx);
-    i32 = b.getI32Type();
-    i64 = b.getI64Type();
-  }
+      : AbiEmitter(module, target), runtime(runtime) {}
 
   /// Turns every gpu.binary into an image global and its module cache.
   LogicalResult embedBinaries();
   /// Gives `impl` a stream parameter and a status result, and turns its
   /// launches into runtime calls.
   LogicalResult lowerLaunches(LLVM::LLVMFuncOp impl);
-  /// Creates the public wrapper and NAME_info() of `impl`.
+  /// Creates the public wrapper of `impl`.
   LogicalResult createWrapper(LLVM::LLVMFuncOp impl,
                               const aotc::EntryPointSignature &sig,
                               DictionaryAttr entryAttr, bool hostTensors,
                               ArrayRef<int64_t> staging);
-  void createInfoFunction(const aotc::EntryPointSignature &sig);
 
 private:
-  Value constI32(int32_t v) {
-    return LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(v));
-  }
-  Value constI64(int64_t v) {
-    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
-  }
-  Value addressOf(LLVM::GlobalOp global) {
-    return LLVM::AddressOfOp::create(b, loc, global);
-  }
-  Value insertValue(Value aggregate, Value value, int64_t position) {
-    return LLVM::InsertValueOp::create(b, loc, aggregate, value,
-                                       ArrayRef<int64_t>{position});
-  }
-  /// `status = cond ? code : status`.
-  Value selectStatus(Value cond, int32_t code, Value status) {
-    return LLVM::SelectOp::create(b, loc, cond, constI32(code), status);
-  }
-  Value isNullOrMisaligned(Value ptr, int64_t alignment);
   /// Branches to `fail(status)` unless `status` is AOT_OK; continues in a new
   /// block after the current one.
   void checkStatus(Value status, Block *fail);
   /// Calls `aot_<runtime>_<name>`.
   Value callRuntime(StringRef name, ArrayRef<Type> params, ValueRange args);
-  LLVM::GlobalOp stringGlobal(StringRef name, StringRef value);
-  LLVM::GlobalOp tensorInfoGlobal(StringRef name,
-                                  ArrayRef<aotc::TensorSignature> tensors);
 
-  ModuleOp module;
-  MLIRContext *ctx;
-  OpBuilder b;
-  std::string runtime, target;
-  Location loc;
-  Type ptrType, i32, i64;
+  std::string runtime;
   /// gpu.binary name -> (image global, module cache global).
   llvm::StringMap<std::pair<LLVM::GlobalOp, LLVM::GlobalOp>> images;
   llvm::StringMap<LLVM::GlobalOp> kernelNames;
 };
-
-Value GpuHostEmitter::isNullOrMisaligned(Value ptr, int64_t alignment) {
-  Value asInt = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
-  Value isNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, asInt,
-                                      constI64(0));
-  if (alignment <= 1)
-    return isNull;
-  Value low = LLVM::AndOp::create(b, loc, asInt, constI64(alignment - 1));
-  Value misaligned = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
-                                          low, constI64(0));
-  return LLVM::OrOp::create(b, loc, isNull, misaligned);
-}
 
 void GpuHostEmitter::checkStatus(Value status, Block *fail) {
   Block *current = b.getInsertionBlock();
@@ -127,16 +83,6 @@ Value GpuHostEmitter::callRuntime(StringRef name, ArrayRef<Type> params,
         b, loc, symbol, LLVM::LLVMFunctionType::get(i32, params));
   }
   return LLVM::CallOp::create(b, loc, func, args).getResult();
-}
-
-LLVM::GlobalOp GpuHostEmitter::stringGlobal(StringRef name, StringRef value) {
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  std::string bytes = (value + Twine('\0')).str();
-  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
-  return LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                                LLVM::Linkage::Internal, name,
-                                b.getStringAttr(bytes));
 }
 
 LogicalResult GpuHostEmitter::embedBinaries() {
@@ -351,87 +297,6 @@ GpuHostEmitter::createWrapper(LLVM::LLVMFuncOp impl,
   }
   LLVM::ReturnOp::create(b, loc, constI32(0));
   return success();
-}
-
-LLVM::GlobalOp
-GpuHostEmitter::tensorInfoGlobal(StringRef name,
-                                 ArrayRef<aotc::TensorSignature> tensors) {
-  SmallVector<std::pair<LLVM::GlobalOp, LLVM::GlobalOp>> parts;
-  for (auto [i, t] : llvm::enumerate(tensors)) {
-    std::string prefix = (name + "_" + Twine(i)).str();
-    LLVM::GlobalOp nameGlobal = stringGlobal(prefix + "_name", t.name);
-    LLVM::GlobalOp shapeGlobal;
-    if (!t.shape.empty()) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToEnd(module.getBody());
-      auto type = LLVM::LLVMArrayType::get(i64, t.shape.size());
-      auto value = DenseElementsAttr::get(
-          RankedTensorType::get({(int64_t)t.shape.size()}, i64),
-          ArrayRef<int64_t>(t.shape));
-      shapeGlobal = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                                           LLVM::Linkage::Internal,
-                                           prefix + "_shape", value);
-    }
-    parts.push_back({nameGlobal, shapeGlobal});
-  }
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  // struct aot_tensor_info_t { const char *; int32_t; int32_t; const int64_t *; }
-  auto infoType =
-      LLVM::LLVMStructType::getLiteral(ctx, {ptrType, i32, i32, ptrType});
-  auto arrayType = LLVM::LLVMArrayType::get(infoType, tensors.size());
-  auto global =
-      LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
-                             LLVM::Linkage::Internal, name, Attribute());
-  b.setInsertionPointToStart(b.createBlock(&global.getInitializerRegion()));
-  Value array = LLVM::UndefOp::create(b, loc, arrayType);
-  for (auto [i, t] : llvm::enumerate(tensors)) {
-    auto [nameGlobal, shapeGlobal] = parts[i];
-    Value info = LLVM::UndefOp::create(b, loc, infoType);
-    info = insertValue(info, addressOf(nameGlobal), 0);
-    info = insertValue(info, constI32(aotc::dtypeCode(t.dtype)), 1);
-    info = insertValue(info, constI32(t.shape.size()), 2);
-    Value shape = shapeGlobal ? addressOf(shapeGlobal)
-                              : LLVM::ZeroOp::create(b, loc, ptrType);
-    info = insertValue(info, shape, 3);
-    array = insertValue(array, info, i);
-  }
-  LLVM::ReturnOp::create(b, loc, array);
-  return global;
-}
-
-void GpuHostEmitter::createInfoFunction(const aotc::EntryPointSignature &sig) {
-  std::string prefix = "__aotc_" + sig.name;
-  LLVM::GlobalOp nameGlobal = stringGlobal(prefix + "_name", sig.name);
-  LLVM::GlobalOp targetGlobal = stringGlobal(prefix + "_target", target);
-  LLVM::GlobalOp inputs = tensorInfoGlobal(prefix + "_inputs", sig.inputs);
-  LLVM::GlobalOp outputs = tensorInfoGlobal(prefix + "_outputs", sig.outputs);
-
-  b.setInsertionPointToEnd(module.getBody());
-  // struct aot_model_info_t, field by field (natural C alignment).
-  auto infoType = LLVM::LLVMStructType::getLiteral(
-      ctx, {i32, ptrType, ptrType, i32, i32, ptrType, ptrType, i64, i32});
-  auto global =
-      LLVM::GlobalOp::create(b, loc, infoType, /*isConstant=*/true,
-                             LLVM::Linkage::Internal, prefix + "_info",
-                             Attribute());
-  b.setInsertionPointToStart(b.createBlock(&global.getInitializerRegion()));
-  Value info = LLVM::UndefOp::create(b, loc, infoType);
-  SmallVector<Value> fields = {
-      constI32(kAbiVersion),        addressOf(nameGlobal),
-      addressOf(targetGlobal),      constI32(sig.inputs.size()),
-      constI32(sig.outputs.size()), addressOf(inputs),
-      addressOf(outputs),           constI64(sig.poolBytes),
-      constI32(sig.poolAlignment)};
-  for (auto [i, field] : llvm::enumerate(fields))
-    info = insertValue(info, field, i);
-  LLVM::ReturnOp::create(b, loc, info);
-
-  b.setInsertionPointToEnd(module.getBody());
-  auto func = LLVM::LLVMFuncOp::create(
-      b, loc, sig.name + "_info", LLVM::LLVMFunctionType::get(ptrType, {}));
-  b.setInsertionPointToStart(func.addEntryBlock(b));
-  LLVM::ReturnOp::create(b, loc, addressOf(global));
 }
 
 struct EmitGpuEntryPointsPass
