@@ -67,9 +67,11 @@ LogicalResult checkDimNames(func::FuncOp func, RankedTensorType type,
     if (!mayIntroduce)
       return func.emitError() << what << " uses symbolic dimension '" << name
                               << "', which no argument has";
-    if (!aotc::isValidCIdentifier(name))
+    if (!aotc::isValidCIdentifier(name) ||
+        llvm::is_contained({"pool", "pool_bytes", "stream"}, name))
       return func.emitError() << "symbolic dimension '" << name
-                              << "' is not a valid C identifier";
+                              << "' is not a valid C identifier other than "
+                                 "pool, pool_bytes and stream";
     order.push_back(name.str());
   }
   return success();
@@ -133,6 +135,7 @@ struct AnnotateEntryPointsPass
       }
       bounds[key] = bound;
     }
+    llvm::StringSet<> usedBounds;
     for (func::FuncOp func : entries) {
       if (!aotc::isValidCIdentifier(func.getSymName())) {
         func.emitError() << "entry point name '" << func.getSymName()
@@ -172,6 +175,7 @@ struct AnnotateEntryPointsPass
                                  /*mayIntroduce=*/false)))
           return signalPassFailure();
       SmallVector<Attribute> symbols;
+      usedBounds.insert(symbolOrder.begin(), symbolOrder.end());
       for (const std::string &name : symbolOrder) {
         auto it = bounds.find(name);
         if (it == bounds.end()) {
@@ -252,6 +256,14 @@ struct AnnotateEntryPointsPass
                                       guards ? guards : b.getArrayAttr({}))});
       func->setAttr(aotc::kEntryAttrName, b.getDictionaryAttr(fields));
     }
+    // A bound for a name no entry point has is most likely a typo.
+    for (const auto &bound : bounds)
+      if (!usedBounds.contains(bound.getKey())) {
+        module.emitError() << "--max-dim " << bound.getKey()
+                           << ": no entry point has a symbolic dimension '"
+                           << bound.getKey() << "'";
+        return signalPassFailure();
+      }
   }
 };
 

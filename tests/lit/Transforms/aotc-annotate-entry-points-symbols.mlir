@@ -52,3 +52,11 @@ func.func @bad_guard(%a: tensor<?xf32> {aotc.dims = ["N"]}) -> (tensor<?xf32> {a
     attributes {aotc.guards = [["N", "Q"]]} {
   return %a : tensor<?xf32>
 }
+
+// -----
+
+// expected-error @+1 {{symbolic dimension 'stream' is not a valid C identifier other than pool, pool_bytes and stream}}
+func.func @reserved(%a: tensor<?xf32> {aotc.dims = ["stream"]}) -> tensor<4xf32> {
+  %c = arith.constant dense<0.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
