@@ -153,19 +153,11 @@ struct TileAndVectorizePass
         return failure();
       op = cast<linalg::LinalgOp>(*blocked);
     }
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    SmallVector<int64_t> tileSizes;
-    for (auto [size, range] : llvm::zip_equal(sizes, ranges))
-      tileSizes.push_back(size >= range ? 0 : size);
-
-    Operation *tile = op;
-    if (llvm::any_of(tileSizes, [](int64_t s) { return s != 0; })) {
-      FailureOr<Operation *> tiled = aotc::tileAndReplace(
-          rewriter, op, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
-      if (failed(tiled))
-        return failure();
-      tile = *tiled;
-    }
+    FailureOr<Operation *> tiled =
+        aotc::tileToRegisterSizes(rewriter, op, sizes);
+    if (failed(tiled))
+      return failure();
+    Operation *tile = *tiled;
     rewriter.setInsertionPoint(tile);
     FailureOr<linalg::VectorizationResult> vectorized =
         linalg::vectorize(rewriter, tile);

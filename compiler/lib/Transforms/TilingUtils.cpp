@@ -30,6 +30,18 @@ FailureOr<Operation *> tileAndReplace(RewriterBase &rewriter,
   return tiled->tiledOps.back();
 }
 
+FailureOr<Operation *> tileToRegisterSizes(RewriterBase &rewriter,
+                                           linalg::LinalgOp op,
+                                           ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> tileSizes;
+  for (auto [size, range] : llvm::zip_equal(sizes, op.getStaticLoopRanges()))
+    tileSizes.push_back(size >= range ? 0 : size);
+  if (llvm::all_of(tileSizes, [](int64_t s) { return s == 0; }))
+    return op.getOperation();
+  return tileAndReplace(rewriter, op, tileSizes,
+                        scf::SCFTilingOptions::LoopType::ForOp);
+}
+
 std::optional<std::pair<unsigned, unsigned>>
 contractionTileDims(linalg::LinalgOp op) {
   if (!linalg::isaContractionOpInterface(op))

@@ -228,19 +228,11 @@ struct VectorizeConvolutionsPass
       }
       int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
       SmallVector<int64_t> sizes = computeTileSizes(op, lanes);
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      SmallVector<int64_t> tileSizes;
-      for (auto [size, range] : llvm::zip_equal(sizes, ranges))
-        tileSizes.push_back(size >= range ? 0 : size);
-
-      Operation *tile = op;
-      if (llvm::any_of(tileSizes, [](int64_t s) { return s != 0; })) {
-        FailureOr<Operation *> tiled = aotc::tileAndReplace(
-            rewriter, op, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
-        if (failed(tiled))
-          return signalPassFailure();
-        tile = *tiled;
-      }
+      FailureOr<Operation *> tiled =
+          aotc::tileToRegisterSizes(rewriter, op, sizes);
+      if (failed(tiled))
+        return signalPassFailure();
+      Operation *tile = *tiled;
       FailureOr<linalg::GenericOp> rewritten =
           unitWindowToStridedSlices(rewriter, cast<linalg::LinalgOp>(tile));
       if (failed(rewritten) ||

@@ -30,6 +30,13 @@ tileAndReplace(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                llvm::ArrayRef<int64_t> tileSizes,
                mlir::scf::SCFTilingOptions::LoopType loopType);
 
+/// Tiles `op` with scf.for loops to `sizes` (one per loop), leaving untiled
+/// every loop whose range the size already covers; returns the op that does
+/// one tile (`op` itself when nothing needed tiling).
+mlir::FailureOr<mlir::Operation *>
+tileToRegisterSizes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                    llvm::ArrayRef<int64_t> sizes);
+
 /// The (row, lane) loops of a contraction's register tile: lanes along the
 /// loop of the output's innermost dimension (contiguous in memory), rows
 /// along the innermost loop of the other operand's side; none when `op` is
