@@ -97,6 +97,18 @@ std::string emitHeader(const ArtifactInfo &info,
       });
       os << ");\n";
     }
+    if (!e.boundInputs.empty()) {
+      os << "/* Graph inputs fixed at compile time (--bind-input); they are "
+            "not\n * parameters:";
+      for (const std::string &text : e.boundInputs) {
+        // ONNX names may contain anything, including a comment's end.
+        std::string safe = text;
+        for (size_t at; (at = safe.find("*/")) != std::string::npos;)
+          safe.replace(at, 2, "* /");
+        os << "\n *   " << safe;
+      }
+      os << " */\n";
+    }
     for (auto [i, t] : llvm::enumerate(e.inputs))
       os << "/// input  " << i << " \"" << t.name << "\": " << describeTensor(t)
          << " row-major, contiguous\n";
@@ -161,7 +173,8 @@ llvm::json::Value emitManifest(const ArtifactInfo &info,
         {"inputs", tensorsJSON(e.inputs)},
         {"outputs", tensorsJSON(e.outputs)},
         {"symbols", symbolsJSON(e)},
-        {"guards", guardsJSON(e)}});
+        {"guards", guardsJSON(e)},
+        {"bound_inputs", llvm::json::Array(e.boundInputs)}});
   return llvm::json::Object{{"abi_version", 1},
                             {"name", info.name},
                             {"target", info.target},

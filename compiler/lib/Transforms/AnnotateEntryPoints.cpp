@@ -254,6 +254,15 @@ struct AnnotateEntryPointsPass
         fields.append({b.getNamedAttr("symbols", b.getArrayAttr(symbols)),
                        b.getNamedAttr("guards",
                                       guards ? guards : b.getArrayAttr({}))});
+      if (auto bound =
+              func->getAttrOfType<ArrayAttr>(aotc::kBoundInputsAttrName)) {
+        if (!llvm::all_of(bound, llvm::IsaPred<StringAttr>)) {
+          func.emitError() << "`" << aotc::kBoundInputsAttrName
+                           << "` must be an array of strings";
+          return signalPassFailure();
+        }
+        fields.push_back(b.getNamedAttr("bound_inputs", bound));
+      }
       func->setAttr(aotc::kEntryAttrName, b.getDictionaryAttr(fields));
     }
     // A bound for a name no entry point has is most likely a typo.

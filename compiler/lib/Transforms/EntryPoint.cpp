@@ -127,6 +127,9 @@ std::optional<EntryPointSignature> readEntryPoint(Operation *func) {
       sig.guards.push_back({(*pair.begin()).str(),
                             (*std::next(pair.begin())).str()});
     }
+  if (auto bound = entry.getAs<ArrayAttr>("bound_inputs"))
+    for (StringRef text : bound.getAsValueRange<StringAttr>())
+      sig.boundInputs.push_back(text.str());
   if (auto pool = func->getAttrOfType<DictionaryAttr>(kPoolAttrName)) {
     sig.poolBytes = cast<IntegerAttr>(pool.get("bytes")).getInt();
     sig.poolLowerBound = cast<IntegerAttr>(pool.get("lower_bound")).getInt();

@@ -118,6 +118,12 @@ static cl::list<std::string> maxDimValues(
     cl::desc("Keep a dimension symbolic (an int64_t parameter) with this "
              "upper bound, e.g. --max-dim N=64 (repeatable)"),
     cl::value_desc("NAME=BOUND"), cl::cat(aotcCategory));
+static cl::list<std::string> bindInputs(
+    "bind-input",
+    cl::desc("Fix an ONNX graph input to the tensor serialized in FILE (an "
+             "ONNX TensorProto, as in ONNX test data); it is no longer a "
+             "parameter and shape arithmetic on it folds (repeatable)"),
+    cl::value_desc("NAME=FILE"), cl::cat(aotcCategory));
 
 //===----------------------------------------------------------------------===//
 // Driver
@@ -294,10 +300,19 @@ int compile() {
                     "' has both --dim and --max-dim");
       importOptions.symbolicDims[key] = bound;
     }
+    for (const std::string &bind : bindInputs) {
+      auto [key, file] = llvm::StringRef(bind).split('=');
+      if (key.empty() || file.empty())
+        return fail("--bind-input '" + bind + "' is not NAME=FILE");
+      if (!importOptions.boundInputs.try_emplace(key, file.str()).second)
+        return fail("--bind-input: input '" + key.str() + "' is bound twice");
+    }
     module = aotc::importONNXModel(context, inputFilename, importOptions);
   } else {
     if (!dimValues.empty())
       return fail("--dim applies to ONNX models only");
+    if (!bindInputs.empty())
+      return fail("--bind-input applies to ONNX models only");
     std::string errorMessage;
     std::unique_ptr<llvm::MemoryBuffer> file =
         openInputFile(inputFilename, &errorMessage);

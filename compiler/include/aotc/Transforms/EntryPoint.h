@@ -53,6 +53,9 @@ struct EntryPointSignature {
   /// Symbolic dimensions, in parameter order; empty for a static program.
   std::vector<SymbolicDim> symbols;
   std::vector<ShapeGuard> guards;
+  /// Graph inputs fixed at compile time (`--bind-input`), described for
+  /// people: "shape: int64[2] = {3, 4}".
+  std::vector<std::string> boundInputs;
   uint64_t poolBytes = 0;
   uint64_t poolLowerBound = 0;
   uint32_t poolAlignment = 64;

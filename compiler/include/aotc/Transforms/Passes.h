@@ -43,6 +43,10 @@ inline constexpr llvm::StringLiteral kTensorDimsAttrName = "aotc.dims";
 /// an array of [lhs, rhs] string pairs, each a symbol or a decimal integer,
 /// that must be equal.
 inline constexpr llvm::StringLiteral kGuardsAttrName = "aotc.guards";
+/// Function attribute listing the graph inputs fixed at compile time
+/// (`--bind-input`): an array of strings describing each one, e.g.
+/// "shape: int64[2] = {3, 4}".
+inline constexpr llvm::StringLiteral kBoundInputsAttrName = "aotc.bound_inputs";
 /// Argument attribute marking the index argument that carries a symbolic
 /// dimension's value inside a bufferized entry point.
 inline constexpr llvm::StringLiteral kSymbolAttrName = "aotc.symbol";

@@ -95,6 +95,10 @@ private:
   /// (kUnknownDim).
   FailureOr<TensorValue> typeOfValueInfo(const onnx::ValueInfoProto &info,
                                          StringRef what, bool isOutput);
+  /// Reads the contents of a `--bind-input` graph input from `file` and
+  /// checks them against the input's declared dtype and shape.
+  FailureOr<TensorValue> readBoundInput(const onnx::ValueInfoProto &info,
+                                        StringRef file);
   LogicalResult importNode(const onnx::NodeProto &node, int index);
   FailureOr<std::string> readExternalData(const onnx::TensorProto &tensor);
 
@@ -290,6 +294,88 @@ FailureOr<TensorValue> Importer::typeOfValueInfo(const onnx::ValueInfoProto &inf
   return value;
 }
 
+FailureOr<TensorValue>
+Importer::readBoundInput(const onnx::ValueInfoProto &info, StringRef file) {
+  auto fail = [&]() {
+    return error() << "--bind-input " << info.name() << "=" << file << ": ";
+  };
+  auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
+  if (!buffer) {
+    fail() << "cannot read the file: " << buffer.getError().message();
+    return failure();
+  }
+  onnx::TensorProto tensor;
+  if (!tensor.ParseFromArray((*buffer)->getBufferStart(),
+                             static_cast<int>((*buffer)->getBufferSize()))) {
+    fail() << "not a serialized ONNX TensorProto";
+    return failure();
+  }
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+    fail() << "external data is not supported for a bound input";
+    return failure();
+  }
+  std::string message;
+  FailureOr<DenseElementsAttr> attr =
+      tensorProtoToAttr(&ctx, tensor, "", message);
+  if (failed(attr)) {
+    fail() << message;
+    return failure();
+  }
+  TensorValue value;
+  value.dtype = tensor.data_type();
+  value.shape.assign(tensor.dims().begin(), tensor.dims().end());
+  value.constant = *attr;
+  // The declared type must admit the contents: same dtype and rank, equal
+  // sizes where the model gives one.
+  const onnx::TypeProto::Tensor &declared = info.type().tensor_type();
+  bool matches = info.type().has_tensor_type() &&
+                 declared.elem_type() == value.dtype;
+  if (matches && declared.has_shape()) {
+    matches = declared.shape().dim_size() ==
+              static_cast<int>(value.shape.size());
+    for (int i = 0; matches && i < declared.shape().dim_size(); ++i)
+      matches = !declared.shape().dim(i).has_dim_value() ||
+                declared.shape().dim(i).dim_value() == value.shape[i];
+  }
+  if (!matches) {
+    InFlightDiagnostic diag = fail();
+    diag << "the file holds " << onnxTypeName(value.dtype) << "[";
+    llvm::interleave(value.shape, diag, ",");
+    diag << "], which the graph input's declared type does not admit";
+    return failure();
+  }
+  return value;
+}
+
+/// "shape: int64[2] = {3, 4}" (at most 8 values shown).
+static std::string describeBoundInput(StringRef name, const TensorValue &v) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << name << ": " << onnxTypeName(v.dtype) << "[";
+  llvm::interleave(v.shape, os, ",");
+  os << "] = {";
+  int64_t shown = 0;
+  auto print = [&](auto values) {
+    for (auto x : values) {
+      if (shown)
+        os << ", ";
+      if (shown++ == 8) {
+        os << "...";
+        break;
+      }
+      os << x;
+    }
+  };
+  if (isFloatType(v.dtype))
+    print(llvm::map_range(v.constant->getValues<APFloat>(),
+                          [](APFloat f) { return f.convertToDouble(); }));
+  else
+    print(llvm::map_range(v.constant->getValues<APInt>(),
+                          [](APInt i) { return i.getSExtValue(); }));
+  os << "}";
+  return text;
+}
+
 LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   std::string nodeName = node.name().empty()
                              ? node.op_type() + "_" + std::to_string(index)
@@ -478,10 +564,22 @@ OwningOpRef<ModuleOp> Importer::run() {
     return success();
   };
   llvm::StringSet<> inputNames;
+  SmallVector<Attribute> boundInputs;
   for (const onnx::ValueInfoProto &input : graph.input()) {
     if (!inputNames.insert(input.name()).second) {
       error() << "graph input '" << input.name() << "' is listed twice";
       return nullptr;
+    }
+    auto bound = options.boundInputs.find(input.name());
+    if (bound != options.boundInputs.end()) {
+      FailureOr<TensorValue> value = readBoundInput(input, bound->second);
+      if (failed(value))
+        return nullptr;
+      values[input.name()] = *value;
+      producers[input.name()] = "<bound input>";
+      boundInputs.push_back(
+          builder.getStringAttr(describeBoundInput(input.name(), *value)));
+      continue;
     }
     if (values.count(input.name()))
       continue; // an initializer with a default value
@@ -490,9 +588,16 @@ OwningOpRef<ModuleOp> Importer::run() {
     if (failed(value) ||
         failed(checkAbiDtype(*value, "graph input", input.name())))
       return nullptr;
+    value->graphInput = input.name();
     argTypes.push_back(value->type(&ctx));
     arguments.push_back({input.name(), *value});
   }
+  for (const auto &bound : options.boundInputs)
+    if (!inputNames.contains(bound.getKey())) {
+      error() << "--bind-input: the graph has no input '" << bound.getKey()
+              << "'";
+      return nullptr;
+    }
   SmallVector<TensorValue> declaredOutputs;
   for (const onnx::ValueInfoProto &output : graph.output()) {
     FailureOr<TensorValue> value =
@@ -596,6 +701,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   }
   for (auto [i, dims] : resultDims)
     func.setResultAttr(i, kTensorDimsAttrName, dims);
+  if (!boundInputs.empty())
+    func->setAttr(kBoundInputsAttrName, builder.getArrayAttr(boundInputs));
   // Equalities between dimensions the graph relies on: run-time guards.
   if (!symbols.guards.empty()) {
     SmallVector<Attribute> guards;

@@ -144,12 +144,10 @@ std::optional<DenseElementsAttr> NodeContext::constantInput(size_t i) const {
 FailureOr<SmallVector<int64_t>> NodeContext::constantInts(size_t i,
                                                          StringRef what) {
   std::optional<DenseElementsAttr> c = constantInput(i);
-  if (!c) {
-    error() << what
-            << " must be known at compile time (dynamic shapes are not "
-               "supported)";
-    return failure();
-  }
+  if (!c)
+    return notConstantError(i, what,
+                            "must be known at compile time (dynamic shapes "
+                            "are not supported)");
   SmallVector<int64_t> values;
   for (APInt v : c->getValues<APInt>())
     values.push_back(v.getSExtValue());
@@ -206,6 +204,16 @@ InFlightDiagnostic NodeContext::error() {
 
 InFlightDiagnostic NodeContext::attributeError(StringRef attribute) {
   return error() << "attribute '" << attribute << "': ";
+}
+
+LogicalResult NodeContext::notConstantError(size_t i, StringRef what,
+                                            StringRef requirement) {
+  InFlightDiagnostic diag = error() << what << " " << requirement;
+  if (hasInput(i) && !input(i).graphInput.empty())
+    diag << "; it is graph input '" << input(i).graphInput
+         << "', which --bind-input " << input(i).graphInput
+         << "=FILE fixes at compile time";
+  return failure();
 }
 
 FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank) {

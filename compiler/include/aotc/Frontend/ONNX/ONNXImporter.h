@@ -24,6 +24,11 @@ struct ONNXImportOptions {
   llvm::StringMap<int64_t> dimValues;
   /// Symbolic dimensions kept dynamic, with their bounds (`--max-dim N=64`).
   llvm::StringMap<int64_t> symbolicDims;
+  /// Graph inputs fixed at compile time (`--bind-input NAME=FILE`): the path
+  /// of a serialized TensorProto holding each one's contents. A bound input
+  /// is not a parameter of the entry point; shape arithmetic reading it
+  /// folds.
+  llvm::StringMap<std::string> boundInputs;
 };
 
 /// Imports the model at `path`. On failure, a diagnostic naming the file and,

@@ -88,6 +88,9 @@ struct TensorValue {
   /// Contents when known at compile time (initializers, Constant, folded
   /// shape arithmetic); element type as elementTypeOf(dtype).
   std::optional<mlir::DenseElementsAttr> constant;
+  /// The graph input's name when this value is one (diagnostics suggest
+  /// `--bind-input` for it).
+  std::string graphInput;
 
   mlir::RankedTensorType type(mlir::MLIRContext *ctx) const;
   int64_t numElements() const;
@@ -144,6 +147,12 @@ public:
   mlir::InFlightDiagnostic error();
   /// An error about one attribute: "... attribute 'auto_pad': ...".
   mlir::InFlightDiagnostic attributeError(llvm::StringRef attribute);
+  /// The error for input `i` (described as `what`, e.g. "input 'shape'")
+  /// not meeting `requirement` (e.g. "must be known at compile time"); when
+  /// the input is a graph input, it names the --bind-input that fixes it.
+  /// Always returns failure.
+  mlir::LogicalResult notConstantError(size_t i, llvm::StringRef what,
+                                       llvm::StringRef requirement);
 
   //===--- Building blocks shared by the op files ------------------------===//
   /// Normalizes a possibly negative axis against `rank`; error if invalid.

@@ -536,11 +536,9 @@ FailureOr<RangeParams> rangeParams(NodeContext &ctx) {
   double v[3];
   for (int i = 0; i < 3; ++i) {
     std::optional<DenseElementsAttr> c = ctx.constantInput(i);
-    if (!ctx.hasInput(i) || !c || ctx.input(i).numElements() != 1) {
-      ctx.error() << "input '" << kNames[i]
-                  << "' must be a scalar known at compile time";
-      return failure();
-    }
+    if (!ctx.hasInput(i) || !c || ctx.input(i).numElements() != 1)
+      return ctx.notConstantError(i, "input '" + std::string(kNames[i]) + "'",
+                                  "must be a scalar known at compile time");
     if (ctx.input(i).dtype != ctx.input(0).dtype) {
       ctx.error() << "inputs must have the same dtype";
       return failure();
@@ -1767,11 +1765,9 @@ FailureOr<ResizeParams> resizeParams(NodeContext &ctx) {
   p.outShape = in;
   if (hasScales) {
     std::optional<DenseElementsAttr> c = ctx.constantInput(2);
-    if (!c || !isFloatType(ctx.input(2).dtype)) {
-      ctx.error() << "input 'scales' must be a float tensor known at compile "
-                     "time";
-      return failure();
-    }
+    if (!c || !isFloatType(ctx.input(2).dtype))
+      return ctx.notConstantError(
+          2, "input 'scales'", "must be a float tensor known at compile time");
     SmallVector<double> s;
     for (APFloat v : c->getValues<APFloat>())
       s.push_back(v.convertToDouble());

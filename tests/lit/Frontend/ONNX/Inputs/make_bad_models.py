@@ -154,6 +154,29 @@ def write_symbolic_transpose(path):
     save(model([node], [vi("x", ["N", 4])], [vi("y", [4, "N"])]), path)
 
 
+def write_reshape_shape_input(path):
+    # y = Reshape(x, shape) with `shape` a graph input: the output shape
+    # depends on data, so it compiles only with --bind-input. Next to the
+    # model: TensorProto files shape_3x4.pb (valid), shape_float.pb (wrong
+    # dtype), shape_rank2.pb (wrong rank) and garbage.pb (not a TensorProto).
+    node = helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")
+    save(model([node], [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)],
+               [vi("y", [None, None])]), path)
+    folder = os.path.dirname(path)
+    tensors = {
+        "shape_3x4.pb": helper.make_tensor("shape", TensorProto.INT64, [2],
+                                           [3, 4]),
+        "shape_float.pb": helper.make_tensor("shape", F, [2], [3.0, 4.0]),
+        "shape_rank2.pb": helper.make_tensor("shape", TensorProto.INT64,
+                                             [1, 2], [3, 4]),
+    }
+    for name, tensor in tensors.items():
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(tensor.SerializeToString())
+    with open(os.path.join(folder, "garbage.pb"), "wb") as f:
+        f.write(b"\xff\xff\xff\xff not a protobuf")
+
+
 def write_external(path):
     # W goes to weights.bin next to the model (every tensor, however small).
     onnx.save_model(add_model(), path, save_as_external_data=True,
@@ -183,6 +206,7 @@ CASES = {
     "symbolic": write_symbolic,
     "symbolic_guard": write_symbolic_guard,
     "symbolic_transpose": write_symbolic_transpose,
+    "reshape_shape_input": write_reshape_shape_input,
     "external": write_external,
     "external_missing": write_external_missing,
 }
