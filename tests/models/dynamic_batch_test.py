@@ -14,7 +14,8 @@ into a shared library and calls it through ctypes:
   * NAME_info() reports -1 for the symbolic dimension.
 
 Usage: dynamic_batch_test.py --aotc AOTC --runtime LIB --omp LIBOMP
-                             [--cc CC] --model {resnet18,mlp} --workdir DIR
+                             [--cc CC] --model {resnet18,mlp,encoder}
+                             --workdir DIR
 """
 
 import argparse
@@ -23,6 +24,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import torch
@@ -36,6 +38,16 @@ def build_model(name):
     torch.manual_seed(0)
     if name == "resnet18":
         return torchvision.models.resnet18().eval(), (3, 224, 224), 3, [1, 3]
+    if name == "encoder":
+        # The BERT-style encoder of export_models.py: its attention reshapes
+        # [S, N, 256] to [S, 4*N, 64] through Shape/Gather/Mul/Concat.
+        layer = torch.nn.TransformerEncoderLayer(
+            d_model=256, nhead=4, dim_feedforward=1024, activation="gelu",
+            batch_first=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            net = torch.nn.TransformerEncoder(layer, num_layers=2)
+        return net.eval(), (64, 256), 4, [1, 3, 4]
     net = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(),
                               torch.nn.Linear(128, 10), torch.nn.Sigmoid())
     return net.eval(), (64,), 8, [1, 2, 5, 8]
@@ -53,7 +65,7 @@ def main():
     parser.add_argument("--omp", required=True)
     parser.add_argument("--cc", default="clang-22",
                         help="C compiler that links the shared library")
-    parser.add_argument("--model", required=True, choices=["resnet18", "mlp"])
+    parser.add_argument("--model", required=True, choices=["resnet18", "mlp", "encoder"])
     parser.add_argument("--workdir", required=True)
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
@@ -61,7 +73,10 @@ def main():
     net, item_shape, bound, batches = build_model(args.model)
     name = args.model + "_dyn"
     onnx_path = os.path.join(args.workdir, name + ".onnx")
-    with torch.no_grad():
+    # Grad mode stays on while tracing: in no_grad mode PyTorch's
+    # TransformerEncoderLayer takes a fused path that has no ONNX export.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         torch.onnx.export(net, torch.randn(2, *item_shape), onnx_path,
                           opset_version=13, input_names=["input"],
                           output_names=["output"],

@@ -3,7 +3,9 @@
 // This file implements the aotc-bind-symbolic-dims pass: each symbolic
 // dimension of an entry point becomes a leading index argument, and each
 // dynamically shaped tensor argument is rebuilt from a bare pointer (typed at
-// the bound) and those arguments.
+// the bound) and those arguments. Sizes read back from views of them become
+// expressions of those arguments, so that buffers sized by symbolic
+// dimensions can be planned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +113,50 @@ struct BindSymbolicDimsPass
     }
     SmallVector<Type> argTypes(entry.getArgumentTypes());
     func.setType(FunctionType::get(ctx, argTypes, func.getResultTypes()));
+
+    // Sizes read back from reshaped views (collapse/expand_shape of the
+    // rebuilt arguments or of buffers) become expressions of the symbols.
+    SmallVector<memref::DimOp> worklist;
+    func.walk([&](memref::DimOp dim) { worklist.push_back(dim); });
+    while (!worklist.empty()) {
+      memref::DimOp dim = worklist.pop_back_val();
+      std::optional<int64_t> index = dim.getConstantIndex();
+      Operation *source = dim.getSource().getDefiningOp();
+      if (!index || *index < 0 || !source ||
+          *index >= cast<MemRefType>(dim.getSource().getType()).getRank())
+        continue;
+      b.setInsertionPoint(dim);
+      Location dimLoc = dim.getLoc();
+      OpFoldResult size;
+      if (auto expand = dyn_cast<memref::ExpandShapeOp>(source)) {
+        size = expand.getMixedOutputShape()[*index];
+      } else if (auto view = dyn_cast<memref::ReinterpretCastOp>(source)) {
+        size = view.getMixedSizes()[*index];
+      } else if (auto collapse = dyn_cast<memref::CollapseShapeOp>(source)) {
+        // The product of the collapsed source dimensions.
+        MemRefType srcType = collapse.getSrcType();
+        Value product = arith::ConstantIndexOp::create(b, dimLoc, 1);
+        SmallVector<ReassociationIndices> groups =
+            collapse.getReassociationIndices();
+        for (int64_t d : groups[*index]) {
+          Value factor;
+          if (srcType.isDynamicDim(d)) {
+            auto inner = memref::DimOp::create(b, dimLoc, collapse.getSrc(), d);
+            worklist.push_back(inner);
+            factor = inner;
+          } else {
+            factor = arith::ConstantIndexOp::create(b, dimLoc,
+                                                    srcType.getDimSize(d));
+          }
+          product = arith::MulIOp::create(b, dimLoc, product, factor);
+        }
+        size = product;
+      } else {
+        continue;
+      }
+      dim.replaceAllUsesWith(getValueOrCreateConstantIndexOp(b, dimLoc, size));
+      dim.erase();
+    }
   }
 };
 

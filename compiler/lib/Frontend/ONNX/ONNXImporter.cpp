@@ -260,12 +260,11 @@ FailureOr<TensorValue> Importer::typeOfValueInfo(const onnx::ValueInfoProto &inf
     } else if (d.has_dim_param() &&
                options.symbolicDims.count(d.dim_param())) {
       auto it = llvm::find(symbols.names, d.dim_param());
-      if (it == symbols.names.end()) {
-        symbols.names.push_back(d.dim_param());
-        symbols.bounds.push_back(options.symbolicDims.lookup(d.dim_param()));
-        it = std::prev(symbols.names.end());
-      }
-      value.shape.push_back(symbolDim(it - symbols.names.begin()));
+      value.shape.push_back(
+          it != symbols.names.end()
+              ? symbolDim(it - symbols.names.begin())
+              : symbols.addBase(d.dim_param(),
+                                options.symbolicDims.lookup(d.dim_param())));
       continue;
     } else if (d.has_dim_param() && !d.dim_param().empty()) {
       error() << what << " '" << info.name() << "' has symbolic dimension '"
@@ -461,8 +460,11 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
           if (isSymbolDim(d)) {
             nodeError() << "symbolic dimension '" << symbols.describe(d)
                         << "' reaches this op, which supports only static "
-                           "shapes; specialize it with --dim "
-                        << symbols.describe(d) << "=VALUE";
+                           "shapes; specialize "
+                        << (symbols.isBase(d)
+                                ? "it with --dim " + symbols.describe(d) +
+                                      "=VALUE"
+                                : std::string("its factors with --dim"));
             return failure();
           }
   FailureOr<SmallVector<int32_t>> dtypes = spec->dtype(context);
@@ -500,12 +502,42 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     }
   }
 
-  // Compile-time evaluation when every input is known.
+  // Compile-time evaluation when every input is known: shape arithmetic on
+  // symbolic dimensions first (its entries may be symbols), then constants.
   bool allConstant = llvm::all_of(inputs, [](TensorValue *v) {
     return !v || v->constant.has_value();
   });
   bool folded = false;
-  if (spec->fold && (allConstant || spec->foldNeedsOnlyShapes)) {
+  bool symbolicInputs = llvm::any_of(inputs, [](TensorValue *v) {
+    return v && (v->symbolicValue || hasSymbolDims(v->shape));
+  });
+  bool allKnown = llvm::all_of(inputs, [](TensorValue *v) {
+    return !v || v->constant || v->symbolicValue;
+  });
+  if (spec->symbolicFold && symbolicInputs &&
+      (allKnown || spec->foldNeedsOnlyShapes)) {
+    FailureOr<SmallVector<Shape>> results =
+        spec->symbolicFold(context, outputs);
+    if (succeeded(results)) {
+      for (size_t i = 0; i < produced; ++i) {
+        const Shape &entries = (*results)[i];
+        if (hasSymbolDims(entries)) {
+          outputs[i].symbolicValue = entries;
+          continue;
+        }
+        // No symbol left (e.g. Gather of a static dimension): a constant.
+        auto type = outputs[i].type(&ctx);
+        unsigned width = type.getElementTypeBitWidth();
+        SmallVector<APInt> ints = llvm::map_to_vector(entries, [&](int64_t e) {
+          return APInt(width, e, /*isSigned=*/true, /*implicitTrunc=*/true);
+        });
+        outputs[i].constant = DenseElementsAttr::get(type, ints);
+      }
+      folded = true;
+    }
+  }
+  if (!folded && spec->fold && !symbolicInputs &&
+      (allConstant || spec->foldNeedsOnlyShapes)) {
     FailureOr<SmallVector<DenseElementsAttr>> results =
         spec->fold(context, outputs);
     if (succeeded(results)) {
@@ -629,7 +661,6 @@ OwningOpRef<ModuleOp> Importer::run() {
   }
   builder.setInsertionPointToStart(entry);
   // The run-time value of each symbolic dimension: its first graph input.
-  symbols.values.assign(symbols.names.size(), Value());
   for (auto [i, arg] : llvm::enumerate(arguments)) {
     const Shape &shape = arg.second.shape;
     if (!hasSymbolDims(shape))
@@ -679,6 +710,14 @@ OwningOpRef<ModuleOp> Importer::run() {
       diag << "]";
       return nullptr;
     }
+    for (int64_t d : v.shape)
+      if (isSymbolDim(d) && !symbols.isBase(d)) {
+        error() << "graph output '" << output.name() << "' has dimension "
+                << symbols.describe(d)
+                << ", a product of symbolic dimensions, which the ABI "
+                   "cannot describe";
+        return nullptr;
+      }
     if (hasSymbolDims(v.shape)) {
       SmallVector<Attribute> dims = llvm::map_to_vector(v.shape, [&](int64_t d) {
         return Attribute(builder.getStringAttr(
@@ -686,9 +725,7 @@ OwningOpRef<ModuleOp> Importer::run() {
       });
       resultDims.push_back({i, builder.getArrayAttr(dims)});
     }
-    if (!v.value)
-      v.value = arith::ConstantOp::create(builder, fileLoc, *v.constant);
-    results.push_back(v.value);
+    results.push_back(materializeValue(v, builder, fileLoc, &symbols));
   }
   func::ReturnOp::create(builder, fileLoc, results);
   func.setType(builder.getFunctionType(

@@ -102,6 +102,93 @@ RankedTensorType tensorTypeOf(const Shape &shape, Type element) {
   return RankedTensorType::get(dims, element);
 }
 
+//===----------------------------------------------------------------------===//
+// SymbolicDims
+//===----------------------------------------------------------------------===//
+
+int64_t SymbolicDims::addBase(StringRef name, int64_t bound) {
+  unsigned k = names.size();
+  names.push_back(name.str());
+  bounds.push_back(bound);
+  values.push_back(Value());
+  coefficients.push_back(1);
+  factors.push_back({k});
+  return symbolDim(k);
+}
+
+int64_t SymbolicDims::monomial(int64_t coefficient,
+                               SmallVector<unsigned, 2> bases) {
+  if (bases.empty())
+    return coefficient;
+  llvm::sort(bases);
+  for (unsigned k = 0; k < names.size(); ++k)
+    if (coefficients[k] == coefficient && factors[k] == bases)
+      return symbolDim(k);
+  std::string name = coefficient == 1 ? "" : std::to_string(coefficient);
+  int64_t bound = coefficient;
+  for (unsigned base : bases) {
+    name += (name.empty() ? "" : "*") + names[base];
+    bound *= bounds[base];
+  }
+  names.push_back(name);
+  bounds.push_back(bound);
+  values.push_back(Value());
+  coefficients.push_back(coefficient);
+  factors.push_back(bases);
+  return symbolDim(names.size() - 1);
+}
+
+int64_t SymbolicDims::product(ArrayRef<int64_t> dims) {
+  int64_t coefficient = 1;
+  SmallVector<unsigned, 2> bases;
+  for (int64_t d : dims) {
+    if (!isSymbolDim(d)) {
+      coefficient *= d;
+      continue;
+    }
+    coefficient *= coefficients[symbolIndex(d)];
+    llvm::append_range(bases, factors[symbolIndex(d)]);
+  }
+  // Zero elements make every symbol irrelevant.
+  return coefficient == 0 ? 0 : monomial(coefficient, bases);
+}
+
+std::optional<int64_t> SymbolicDims::quotient(int64_t a, int64_t b) {
+  auto parts = [&](int64_t d) -> std::pair<int64_t, SmallVector<unsigned, 2>> {
+    if (!isSymbolDim(d))
+      return {d, {}};
+    return {coefficients[symbolIndex(d)], factors[symbolIndex(d)]};
+  };
+  auto [ca, fa] = parts(a);
+  auto [cb, fb] = parts(b);
+  if (cb == 0 || ca % cb != 0)
+    return std::nullopt;
+  // Remove fb from fa (both sorted multisets).
+  SmallVector<unsigned, 2> rest;
+  size_t j = 0;
+  for (unsigned f : fa) {
+    if (j < fb.size() && fb[j] == f) {
+      ++j;
+      continue;
+    }
+    rest.push_back(f);
+  }
+  if (j != fb.size())
+    return std::nullopt;
+  return monomial(ca / cb, rest);
+}
+
+Value SymbolicDims::valueOf(int64_t d, OpBuilder &b, Location loc) {
+  unsigned k = symbolIndex(d);
+  if (values[k])
+    return values[k];
+  Value v = arith::ConstantIndexOp::create(b, loc, coefficients[k]);
+  for (unsigned base : factors[k])
+    v = arith::MulIOp::create(b, loc, v, values[base]);
+  values[k] = v;
+  return v;
+}
+
 RankedTensorType TensorValue::type(MLIRContext *ctx) const {
   return tensorTypeOf(shape, elementTypeOf(ctx, dtype));
 }
@@ -126,13 +213,48 @@ NodeContext::NodeContext(const onnx::NodeProto &node, int64_t opset,
 StringRef NodeContext::opType() const { return nodeProto.op_type(); }
 StringRef NodeContext::name() const { return nodeProto.name(); }
 
-Value NodeContext::inputValue(size_t i) {
-  TensorValue &v = *inputValues[i];
-  if (!v.value) {
-    assert(v.constant && "input has neither a value nor contents");
-    v.value = arith::ConstantOp::create(b, location, *v.constant);
+Value materializeValue(TensorValue &v, OpBuilder &b, Location loc,
+                       SymbolicDims *symbols) {
+  if (v.value)
+    return v.value;
+  if (v.constant) {
+    v.value = arith::ConstantOp::create(b, loc, *v.constant);
+    return v.value;
   }
+  assert(v.symbolicValue && "a value with neither an SSA value nor contents");
+  Type element = elementTypeOf(b.getContext(), v.dtype);
+  SmallVector<Value> entries;
+  for (int64_t e : *v.symbolicValue) {
+    if (!isSymbolDim(e)) {
+      entries.push_back(
+          arith::ConstantOp::create(b, loc, b.getIntegerAttr(element, e)));
+      continue;
+    }
+    entries.push_back(arith::IndexCastOp::create(
+        b, loc, element, symbols->valueOf(e, b, loc)));
+  }
+  v.value = tensor::FromElementsOp::create(b, loc, v.type(b.getContext()),
+                                           entries);
   return v.value;
+}
+
+Value NodeContext::inputValue(size_t i) {
+  return materializeValue(*inputValues[i], b, location, symbols);
+}
+
+std::optional<Shape> NodeContext::symbolicInts(size_t i) const {
+  if (!hasInput(i))
+    return std::nullopt;
+  if (inputValues[i]->symbolicValue)
+    return inputValues[i]->symbolicValue;
+  std::optional<DenseElementsAttr> c = inputValues[i]->constant;
+  if (!c || !isa<IntegerType>(c->getElementType()))
+    return std::nullopt;
+  Shape values;
+  for (APInt v : c->getValues<APInt>())
+    values.push_back(c->getElementType().isInteger(1) ? v.getZExtValue()
+                                                      : v.getSExtValue());
+  return values;
 }
 
 std::optional<DenseElementsAttr> NodeContext::constantInput(size_t i) const {
@@ -230,7 +352,7 @@ Value NodeContext::emptyTensor(const Shape &shape, int32_t dtype) {
   for (int64_t d : shape) {
     assert(d != ShapedType::kDynamic && "a dynamic size needs its symbol");
     if (isSymbolDim(d))
-      sizes.push_back(symbols->values[symbolIndex(d)]);
+      sizes.push_back(symbols->valueOf(d, b, location));
     else
       sizes.push_back(b.getIndexAttr(d));
   }
@@ -238,10 +360,20 @@ Value NodeContext::emptyTensor(const Shape &shape, int32_t dtype) {
                                  elementTypeOf(context(), dtype));
 }
 
-void NodeContext::requireEqualDims(int64_t a, int64_t b) {
+LogicalResult NodeContext::requireEqualDims(int64_t a, int64_t b) {
   assert((isSymbolDim(a) || isSymbolDim(b)) && "a guard needs a symbol");
-  if (a != b)
-    symbols->guards.push_back({a, b});
+  if (a == b)
+    return success();
+  for (int64_t d : {a, b})
+    if (isSymbolDim(d) && !symbols->isBase(d)) {
+      error() << "dimensions " << describeDim(a) << " and " << describeDim(b)
+              << " must be equal, which aotc checks at run time only between "
+                 "a symbolic dimension of a graph input and another one or a "
+                 "constant";
+      return failure();
+    }
+  symbols->guards.push_back({a, b});
+  return success();
 }
 
 std::string NodeContext::describeDim(int64_t d) const {
@@ -275,9 +407,18 @@ const OpLibrary &OpLibrary::get() {
           "Conv", "Div", "Dropout", "Elu", "Erf", "Exp", "Flatten", "Gelu",
           "Gemm", "GlobalAveragePool", "GlobalMaxPool", "HardSigmoid",
           "HardSwish", "Identity", "LeakyRelu", "Log", "MatMul", "Max",
-          "MaxPool", "Min", "Mul", "Neg", "Reciprocal", "Relu", "Selu",
-          "Sigmoid", "Softplus", "Sqrt", "Sub", "Tanh"})
+          "MaxPool", "Min", "Mul", "Neg", "Reciprocal", "Relu", "Reshape",
+          "Selu", "Shape", "Sigmoid", "Size", "Slice", "Softplus", "Sqrt", "Squeeze",
+          "Sub", "Tanh", "Transpose", "Unsqueeze",
+          // Normalizations and reductions over static dimensions (they
+          // reject symbolic reduced dimensions themselves).
+          "LayerNormalization", "LogSoftmax", "Pow", "ReduceL1", "ReduceL2",
+          "ReduceLogSum", "ReduceLogSumExp", "ReduceMax", "ReduceMean",
+          "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare",
+          "Softmax"})
       l.specs.find(op)->second.symbolicDims = true;
+    for (const auto &fold : symbolicShapeFolds())
+      l.specs.find(fold.getKey())->second.symbolicFold = fold.getValue();
     return l;
   }();
   return library;
@@ -323,7 +464,8 @@ FailureOr<Shape> broadcastShapes(NodeContext &ctx, ArrayRef<Shape> shapes) {
       // A symbolic dimension broadcasts only against an equal one (a size-1
       // symbol value would need a different indexing map): a guard.
       if (isSymbolDim(d) || isSymbolDim(r)) {
-        ctx.requireEqualDims(r, d);
+        if (failed(ctx.requireEqualDims(r, d)))
+          return failure();
         if (isSymbolDim(r))
           r = d;
         continue;

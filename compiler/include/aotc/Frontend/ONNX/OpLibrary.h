@@ -66,17 +66,47 @@ mlir::RankedTensorType tensorTypeOf(const Shape &shape, mlir::Type element);
 /// The symbolic dimensions of a model being imported: names, bounds, their
 /// index values in the function, and the equalities the graph relies on
 /// (checked at run time by the entry point: AOT_ERROR_SHAPE).
+///
+/// A symbol is a monomial: a coefficient times a product of base symbols
+/// (the graph inputs' `--max-dim` dimensions, which come first and are
+/// their own single factor). Derived symbols ("4*N", "N*S") appear where
+/// the graph reshapes symbolic dimensions together; each has one entry, so
+/// equal monomials are equal dimensions.
 struct SymbolicDims {
   llvm::SmallVector<std::string> names;
   llvm::SmallVector<int64_t> bounds;
+  /// The index value of each symbol; a derived symbol's is created when
+  /// first needed (valueOf).
   llvm::SmallVector<mlir::Value> values;
+  llvm::SmallVector<int64_t> coefficients;
+  /// Sorted base symbol indices multiplied together.
+  llvm::SmallVector<llvm::SmallVector<unsigned, 2>> factors;
   /// Pairs of dimensions (symbolic or static) that must be equal.
   llvm::SmallVector<std::pair<int64_t, int64_t>> guards;
 
-  /// "N" for a symbolic dimension, the decimal size otherwise.
+  /// Adds a base symbol (a graph input's dimension); returns its dimension.
+  int64_t addBase(llvm::StringRef name, int64_t bound);
+  bool isBase(int64_t d) const {
+    return isSymbolDim(d) && factors[symbolIndex(d)].size() == 1 &&
+           coefficients[symbolIndex(d)] == 1 &&
+           factors[symbolIndex(d)][0] == symbolIndex(d);
+  }
+  /// The product of dimensions (static or symbolic), as a dimension.
+  int64_t product(llvm::ArrayRef<int64_t> dims);
+  /// a / b when it is a dimension (exact division of monomials).
+  std::optional<int64_t> quotient(int64_t a, int64_t b);
+  /// The run-time index value of a symbolic dimension, created with `b` at
+  /// its insertion point when derived and not yet built.
+  mlir::Value valueOf(int64_t d, mlir::OpBuilder &b, mlir::Location loc);
+
+  /// "N" (or "4*N") for a symbolic dimension, the decimal size otherwise.
   std::string describe(int64_t d) const {
     return isSymbolDim(d) ? names[symbolIndex(d)] : std::to_string(d);
   }
+
+private:
+  /// The dimension of `coefficient * product(bases)`.
+  int64_t monomial(int64_t coefficient, llvm::SmallVector<unsigned, 2> bases);
 };
 
 /// A value flowing along a graph edge.
@@ -91,10 +121,20 @@ struct TensorValue {
   /// The graph input's name when this value is one (diagnostics suggest
   /// `--bind-input` for it).
   std::string graphInput;
+  /// Contents of a small integer tensor of shape arithmetic whose entries
+  /// depend on symbolic dimensions (Shape of a symbolic tensor, and what
+  /// Gather/Concat/Mul/... make of it): each entry is a constant >= -1 or a
+  /// symbolic dimension. The SSA value is built only if an op needs it.
+  std::optional<Shape> symbolicValue;
 
   mlir::RankedTensorType type(mlir::MLIRContext *ctx) const;
   int64_t numElements() const;
 };
+
+/// The SSA value of `v`, built at `b`'s insertion point from its contents
+/// (constant or symbolic) the first time it is needed.
+mlir::Value materializeValue(TensorValue &v, mlir::OpBuilder &b,
+                             mlir::Location loc, SymbolicDims *symbols);
 
 /// Everything an op function sees of one node.
 class NodeContext {
@@ -123,6 +163,9 @@ public:
   mlir::Value inputValue(size_t i);
   /// Compile-time contents of input `i`, if known.
   std::optional<mlir::DenseElementsAttr> constantInput(size_t i) const;
+  /// Contents of an integer input known at compile time, possibly with
+  /// symbolic entries (TensorValue::symbolicValue); nullopt otherwise.
+  std::optional<Shape> symbolicInts(size_t i) const;
   /// Contents of an integer input known at compile time (e.g. Reshape's
   /// shape), or an error naming the input when it is not constant.
   mlir::FailureOr<llvm::SmallVector<int64_t>> constantInts(size_t i,
@@ -163,8 +206,11 @@ public:
 
   //===--- Symbolic dimensions -----------------------------------------===//
   /// Records that dimensions `a` and `b` (at least one symbolic) must be
-  /// equal at run time.
-  void requireEqualDims(int64_t a, int64_t b);
+  /// equal at run time. Guards relate base symbols and constants only: two
+  /// different dimensions one of which is derived are an error.
+  mlir::LogicalResult requireEqualDims(int64_t a, int64_t b);
+  /// The symbol table (null when the model has no symbolic dimensions).
+  SymbolicDims *symbolTable() { return symbols; }
   /// "N" or the decimal size.
   std::string describeDim(int64_t d) const;
   /// A scalar constant of dtype `dtype` (float or integer element type).
@@ -195,12 +241,21 @@ using FoldFn = std::function<mlir::FailureOr<
     llvm::SmallVector<mlir::DenseElementsAttr>>(NodeContext &,
                                                 llvm::ArrayRef<TensorValue>)>;
 
+/// Computes outputs whose entries may be symbolic dimensions (shape
+/// arithmetic on symbolic shapes: TensorValue::symbolicValue) when every
+/// input is constant or symbolic; failure (no diagnostic) when it does not
+/// apply, and the op is lowered instead.
+using SymbolicFoldFn =
+    std::function<mlir::FailureOr<llvm::SmallVector<Shape>>(
+        NodeContext &, llvm::ArrayRef<TensorValue>)>;
+
 /// The specification of one ONNX op.
 struct OpSpec {
   ShapeFn shape;
   DtypeFn dtype;
   LowerFn lower;
   FoldFn fold; ///< optional
+  SymbolicFoldFn symbolicFold; ///< optional
   /// The fold reads only input shapes and dtypes (Shape, Size), so the
   /// importer calls it even when the inputs' contents are unknown.
   bool foldNeedsOnlyShapes = false;
@@ -270,6 +325,8 @@ void registerElementwiseOps(OpLibrary &library);
 void registerNNOps(OpLibrary &library);
 void registerReductionOps(OpLibrary &library);
 void registerShapeOps(OpLibrary &library);
+/// The symbolic folds of shape arithmetic, by op (Ops/SymbolicShapes.cpp).
+llvm::StringMap<SymbolicFoldFn> symbolicShapeFolds();
 
 } // namespace aotc::onnx_frontend
 

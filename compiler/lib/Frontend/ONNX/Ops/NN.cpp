@@ -223,7 +223,8 @@ FailureOr<MatMulPlan> planMatMul(NodeContext &ctx) {
   int64_t ka = a.back();
   int64_t kb = p.bVector ? b[0] : b[b.size() - 2];
   if (isSymbolDim(ka) || isSymbolDim(kb)) {
-    ctx.requireEqualDims(ka, kb);
+    if (failed(ctx.requireEqualDims(ka, kb)))
+      return failure();
     ka = isSymbolDim(ka) ? kb : ka;
   } else if (ka != kb) {
     ctx.error() << "contraction dimensions differ: " << ka << " vs " << kb;
@@ -329,7 +330,8 @@ FailureOr<std::array<int64_t, 3>> planGemm(NodeContext &ctx) {
   int64_t m = transA ? a[1] : a[0], ka = transA ? a[0] : a[1];
   int64_t kb = transB ? b[1] : b[0], n = transB ? b[0] : b[1];
   if (isSymbolDim(ka) || isSymbolDim(kb)) {
-    ctx.requireEqualDims(ka, kb);
+    if (failed(ctx.requireEqualDims(ka, kb)))
+      return failure();
     ka = isSymbolDim(ka) ? kb : ka;
   } else if (ka != kb) {
     ctx.error() << "contraction dimensions differ: " << ka << " vs " << kb;

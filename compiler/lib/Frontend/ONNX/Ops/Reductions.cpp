@@ -148,9 +148,8 @@ Value expandKeepdims(NodeContext &ctx, Value v, const Shape &inShape,
   }
   if (!pending.empty() && !groups.empty())
     groups.back().append(pending.begin(), pending.end());
-  auto type = RankedTensorType::get(
-      keepdimsShape(inShape, reduced),
-      cast<RankedTensorType>(v.getType()).getElementType());
+  auto type = tensorTypeOf(keepdimsShape(inShape, reduced),
+                           cast<RankedTensorType>(v.getType()).getElementType());
   return tensor::ExpandShapeOp::create(ctx.builder(), ctx.loc(), type, v,
                                        groups)
       .getResult();
@@ -197,6 +196,18 @@ struct ReduceAxes {
   bool noop = false;         ///< empty axes with noop_with_empty_axes=1
   bool keepdims = true;
 };
+
+/// Reductions divide by (or otherwise depend on) the number of reduced
+/// elements at compile time: the reduced dimensions must be static.
+LogicalResult requireStaticReduced(NodeContext &ctx, ArrayRef<bool> reduced) {
+  for (auto [d, r] : llvm::zip(ctx.input(0).shape, reduced))
+    if (r && isSymbolDim(d)) {
+      ctx.error() << "reducing over symbolic dimension " << ctx.describeDim(d)
+                  << " is not supported";
+      return failure();
+    }
+  return success();
+}
 
 FailureOr<ReduceAxes> reduceAxes(NodeContext &ctx, int64_t inputOpset) {
   int64_t rank = ctx.input(0).shape.size();
@@ -270,6 +281,8 @@ FailureOr<ReduceAxes> reduceAxes(NodeContext &ctx, int64_t inputOpset) {
     else
       result.reduced.assign(rank, true);
   }
+  if (!result.noop && failed(requireStaticReduced(ctx, result.reduced)))
+    return failure();
   return result;
 }
 
@@ -733,6 +746,11 @@ FailureOr<LayerNormAttrs> layerNormAttrs(NodeContext &ctx) {
   }
   FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.intAttr("axis", -1), in.size());
   if (failed(axis))
+    return failure();
+  SmallVector<bool> normalized(in.size(), false);
+  for (size_t i = *axis; i < in.size(); ++i)
+    normalized[i] = true;
+  if (failed(requireStaticReduced(ctx, normalized)))
     return failure();
   int64_t stash = ctx.intAttr("stash_type", kFloat);
   if (!isFloatType(stash)) {

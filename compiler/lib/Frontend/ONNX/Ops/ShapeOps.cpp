@@ -113,6 +113,19 @@ Folded foldReshape(NodeContext &ctx, ArrayRef<TensorValue> outputs) {
       value.reshape(outputs[0].type(ctx.context()))};
 }
 
+/// The numbers of equal leading and trailing dimensions of a reshape from
+/// `in` to `out`, leaving a non-empty middle on both sides.
+std::pair<int64_t, int64_t> reshapeMiddle(ArrayRef<int64_t> in,
+                                          ArrayRef<int64_t> out) {
+  int64_t n = in.size(), m = out.size(), prefix = 0, suffix = 0;
+  while (prefix + 1 < std::min(n, m) && in[prefix] == out[prefix])
+    ++prefix;
+  while (prefix + suffix + 1 < std::min(n, m) &&
+         in[n - 1 - suffix] == out[m - 1 - suffix])
+    ++suffix;
+  return {prefix, suffix};
+}
+
 /// Reshapes `v` (row-major, same element count) with collapse/expand_shape.
 Value reshapeValue(NodeContext &ctx, Value v, const Shape &out) {
   OpBuilder &b = ctx.builder();
@@ -120,19 +133,55 @@ Value reshapeValue(NodeContext &ctx, Value v, const Shape &out) {
   auto outType = tensorTypeOf(out, inType.getElementType());
   if (inType == outType)
     return v;
-  if (!inType.hasStaticShape()) {
-    // Symbolic dimensions stay whole (reshapeLike checks it): one collapse
-    // or expand whose groups keep each dynamic dimension with static ones.
+  if (!inType.hasStaticShape() || !outType.hasStaticShape()) {
+    // When each symbolic dimension stays whole: one collapse or expand
+    // whose groups keep it with static ones.
+    const Shape &in = ctx.input(0).shape;
     bool collapse = inType.getRank() >= outType.getRank();
     std::optional<SmallVector<ReassociationIndices>> groups =
         collapse ? getReassociationIndicesForCollapse(inType.getShape(),
                                                       outType.getShape())
                  : getReassociationIndicesForCollapse(outType.getShape(),
                                                       inType.getShape());
-    assert(groups && "symbolic reshape without a reassociation");
-    if (collapse)
-      return tensor::CollapseShapeOp::create(b, ctx.loc(), outType, v, *groups);
-    return tensor::ExpandShapeOp::create(b, ctx.loc(), outType, v, *groups);
+    auto sameSymbols = [](ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+      SmallVector<int64_t> x, y;
+      llvm::copy_if(a, std::back_inserter(x), isSymbolDim);
+      llvm::copy_if(b, std::back_inserter(y), isSymbolDim);
+      return x == y;
+    };
+    if (groups && sameSymbols(in, out)) {
+      if (collapse)
+        return tensor::CollapseShapeOp::create(b, ctx.loc(), outType, v,
+                                               *groups);
+      return tensor::ExpandShapeOp::create(b, ctx.loc(), outType, v, *groups);
+    }
+    // Otherwise (e.g. [S,N,256] -> [S,4*N,64]): equal leading and trailing
+    // dimensions stay, the middle is collapsed into one dimension and
+    // expanded again, its output sizes given by the symbols' values
+    // (reshapeLike checks that it holds at most one symbolic dimension).
+    std::pair<int64_t, int64_t> kept = reshapeMiddle(in, out);
+    int64_t prefix = kept.first, suffix = kept.second;
+    SmallVector<ReassociationIndices> inGroups, outGroups;
+    auto middleGroups = [&](int64_t rank, SmallVector<ReassociationIndices> &g) {
+      for (int64_t i = 0; i < prefix; ++i)
+        g.push_back({i});
+      ReassociationIndices middle;
+      for (int64_t i = prefix; i < rank - suffix; ++i)
+        middle.push_back(i);
+      g.push_back(middle);
+      for (int64_t i = rank - suffix; i < rank; ++i)
+        g.push_back({i});
+    };
+    middleGroups(inType.getRank(), inGroups);
+    middleGroups(outType.getRank(), outGroups);
+    Value collapsed = tensor::CollapseShapeOp::create(b, ctx.loc(), v, inGroups);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d : out)
+      sizes.push_back(isSymbolDim(d) ? OpFoldResult(ctx.symbolTable()->valueOf(
+                                           d, b, ctx.loc()))
+                                     : OpFoldResult(b.getIndexAttr(d)));
+    return tensor::ExpandShapeOp::create(b, ctx.loc(), outType, collapsed,
+                                         outGroups, sizes);
   }
   if (inType.getRank() == 0)
     return tensor::ExpandShapeOp::create(b, ctx.loc(), outType, v,
@@ -214,14 +263,31 @@ OpSpec reshapeLike(std::function<FailureOr<Shape>(NodeContext &)> shapeFn) {
     FailureOr<Shape> s = shapeFn(ctx);
     if (failed(s))
       return failure();
-    // Symbolic dimensions are never merged with others: each stays itself.
-    SmallVector<int64_t> inSymbols, outSymbols;
-    llvm::copy_if(ctx.input(0).shape, std::back_inserter(inSymbols),
-                  isSymbolDim);
-    llvm::copy_if(*s, std::back_inserter(outSymbols), isSymbolDim);
-    if (inSymbols != outSymbols) {
-      ctx.error() << "reshaping symbolic dimensions is not supported";
-      return failure();
+    // With symbolic dimensions, the element counts are equal monomials.
+    const Shape &in = ctx.input(0).shape;
+    if (hasSymbolDims(in) || hasSymbolDims(*s)) {
+      SymbolicDims &symbols = *ctx.symbolTable();
+      if (symbols.product(in) != symbols.product(*s)) {
+        InFlightDiagnostic diag = ctx.error() << "cannot reshape [";
+        llvm::interleave(
+            in, diag, [&](int64_t d) { diag << ctx.describeDim(d); }, ",");
+        diag << "] to [";
+        llvm::interleave(
+            *s, diag, [&](int64_t d) { diag << ctx.describeDim(d); }, ",");
+        diag << "]: the element counts differ";
+        return failure();
+      }
+      // Lowered as collapse + expand of the middle dimensions (reshapeValue):
+      // the expansion can size one symbolic dimension per group.
+      auto [prefix, suffix] = reshapeMiddle(in, *s);
+      ArrayRef<int64_t> middle =
+          ArrayRef<int64_t>(*s).slice(prefix, s->size() - prefix - suffix);
+      if (llvm::count_if(middle, isSymbolDim) > 1) {
+        ctx.error() << "reshaping into more than one symbolic dimension at "
+                       "once is not supported";
+        return failure();
+      }
+      return SmallVector<Shape>{*s};
     }
     if (TensorValue{kFloat, *s}.numElements() != ctx.input(0).numElements()) {
       ctx.error() << "cannot reshape " << ctx.input(0).numElements()
@@ -745,7 +811,14 @@ OpSpec tileSpec() {
 
 OpSpec reshapeSpec() {
   OpSpec spec = reshapeLike([](NodeContext &ctx) -> FailureOr<Shape> {
-    FailureOr<SmallVector<int64_t>> dims = intsInput(ctx, 1, "input 'shape'");
+    // The target may hold symbolic dimensions (folded shape arithmetic).
+    if (failed(requireDtype(ctx, 1, {kInt64, kInt32})))
+      return failure();
+    std::optional<Shape> symbolic = ctx.symbolicInts(1);
+    FailureOr<SmallVector<int64_t>> dims =
+        symbolic ? FailureOr<SmallVector<int64_t>>(
+                       SmallVector<int64_t>(symbolic->begin(), symbolic->end()))
+                 : ctx.constantInts(1, "input 'shape'");
     if (failed(dims))
       return failure();
     bool allowZero = ctx.opset() >= 14 && ctx.intAttr("allowzero", 0) != 0;
@@ -768,7 +841,7 @@ OpSpec reshapeSpec() {
           return failure();
         }
         out.push_back(in[i]);
-      } else if (d < 0) {
+      } else if (d < 0 && !isSymbolDim(d)) {
         ctx.error() << "invalid dimension " << d << " in 'shape'";
         return failure();
       } else {
@@ -781,6 +854,20 @@ OpSpec reshapeSpec() {
         ctx.attributeError("allowzero")
             << "'shape' has both 0 and -1 with allowzero=1";
         return failure();
+      }
+      if (hasSymbolDims(in) || hasSymbolDims(out)) {
+        SymbolicDims &symbols = *ctx.symbolTable();
+        std::optional<int64_t> rest =
+            symbols.quotient(symbols.product(in), symbols.product(out));
+        if (!rest) {
+          ctx.error() << "cannot infer the -1 dimension: "
+                      << ctx.describeDim(symbols.product(in))
+                      << " elements do not divide by "
+                      << ctx.describeDim(symbols.product(out));
+          return failure();
+        }
+        out[inferred] = *rest;
+        return out;
       }
       int64_t known = numel(out);
       int64_t total = ctx.input(0).numElements();
@@ -811,18 +898,9 @@ OpSpec flattenSpec() {
       axis += rank;
     ArrayRef<int64_t> front = ArrayRef<int64_t>(in).take_front(axis);
     ArrayRef<int64_t> back = ArrayRef<int64_t>(in).drop_front(axis);
-    // A symbolic dimension must be the whole outer (or inner) extent.
-    for (ArrayRef<int64_t> part : {front, back})
-      if (hasSymbolDims(part) &&
-          (llvm::count_if(part, isSymbolDim) != 1 ||
-           TensorValue{kFloat, Shape(part)}.numElements() != 1)) {
-        ctx.error() << "flattening symbolic dimensions together with other "
-                       "dimensions is not supported";
-        return failure();
-      }
-    auto extent = [](ArrayRef<int64_t> part) {
-      auto symbol = llvm::find_if(part, isSymbolDim);
-      return symbol != part.end() ? *symbol : numel(part);
+    auto extent = [&](ArrayRef<int64_t> part) {
+      return hasSymbolDims(part) ? ctx.symbolTable()->product(part)
+                                 : numel(part);
     };
     return Shape{extent(front), extent(back)};
   });
@@ -1288,6 +1366,15 @@ FailureOr<SliceDims> sliceDims(NodeContext &ctx) {
       return failure();
     }
     int64_t s = starts[i], e = ends[i];
+    if (isSymbolDim(dim)) {
+      // Only the whole of a symbolic dimension: [0, INT_MAX-ish) step 1.
+      if (s != 0 || step != 1 || e < std::numeric_limits<int32_t>::max()) {
+        ctx.error() << "slicing symbolic dimension " << ctx.describeDim(dim)
+                    << " other than whole is not supported";
+        return failure();
+      }
+      continue;
+    }
     if (s < 0)
       s += dim;
     if (e < 0)
@@ -1344,7 +1431,10 @@ OpSpec sliceSpec() {
       SmallVector<OpFoldResult> offsets, sizes, strides;
       for (size_t k = 0; k < d.start.size(); ++k) {
         offsets.push_back(b.getIndexAttr(d.start[k]));
-        sizes.push_back(b.getIndexAttr(d.size[k]));
+        sizes.push_back(isSymbolDim(d.size[k])
+                            ? OpFoldResult(ctx.symbolTable()->valueOf(
+                                  d.size[k], b, ctx.loc()))
+                            : OpFoldResult(b.getIndexAttr(d.size[k])));
         strides.push_back(b.getIndexAttr(d.step[k]));
       }
       return SmallVector<Value>{tensor::ExtractSliceOp::create(

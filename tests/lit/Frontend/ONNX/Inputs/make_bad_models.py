@@ -147,11 +147,61 @@ def write_symbolic_guard(path):
                [vi("y", ["N", 4])]), path)
 
 
-def write_symbolic_transpose(path):
-    # Transpose does not take symbolic dimensions (yet): a clean error.
-    node = helper.make_node("Transpose", ["x"], ["y"], name="swap",
-                            perm=[1, 0])
-    save(model([node], [vi("x", ["N", 4])], [vi("y", [4, "N"])]), path)
+def write_symbolic_argmax(path):
+    # ArgMax does not take symbolic dimensions (yet): a clean error.
+    node = helper.make_node("ArgMax", ["x"], ["y"], name="argmax", axis=1)
+    save(model([node], [vi("x", ["N", 4])],
+               [vi("y", ["N", 1], TensorProto.INT64)]), path)
+
+
+def write_symbolic_reshape(path):
+    # x[N,6,4] -> Shape -> Gather(0) -> Mul(3) -> Unsqueeze -> Concat with
+    # [-1] -> Reshape: r[3*N, 8] (relu), then Reshape to [N, 24] by the same
+    # kind of chain. The shape arithmetic folds to symbolic entries: no
+    # run-time shape work.
+    i64 = TensorProto.INT64
+
+    def const(name, values, dims):
+        return helper.make_node("Constant", [], [name], name=name,
+                                value=helper.make_tensor(name, i64, dims,
+                                                         values))
+    nodes = [
+        helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+        const("zero", [0], []),
+        helper.make_node("Gather", ["shape", "zero"], ["n"], name="gather",
+                         axis=0),
+        const("three", [3], []),
+        helper.make_node("Mul", ["n", "three"], ["n3"], name="mul"),
+        const("axes", [0], [1]),
+        helper.make_node("Unsqueeze", ["n3", "axes"], ["n3v"],
+                         name="unsqueeze"),
+        const("minus_one", [-1], [1]),
+        helper.make_node("Concat", ["n3v", "minus_one"], ["target"],
+                         name="concat", axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["r"], name="reshape"),
+        helper.make_node("Relu", ["r"], ["z"], name="relu"),
+        helper.make_node("Unsqueeze", ["n", "axes"], ["nv"],
+                         name="unsqueeze_n"),
+        const("c24", [24], [1]),
+        helper.make_node("Concat", ["nv", "c24"], ["target_out"],
+                         name="concat_out", axis=0),
+        helper.make_node("Reshape", ["z", "target_out"], ["y"],
+                         name="to_n"),
+    ]
+    save(model(nodes, [vi("x", ["N", 6, 4])], [vi("y", ["N", 24])]), path)
+
+
+def write_symbolic_split_two(path):
+    # [N*S] -> [N, S]: two symbolic dimensions out of one (not supported).
+    i64 = TensorProto.INT64
+    nodes = [
+        helper.make_node("Shape", ["x"], ["shape"], name="shape"),
+        helper.make_node("Reshape", ["x", "flat"], ["f"], name="flatten"),
+        helper.make_node("Reshape", ["f", "shape"], ["y"], name="unflatten"),
+    ]
+    flat = helper.make_tensor("flat", i64, [1], [-1])
+    save(model(nodes, [vi("x", ["N", "S"])], [vi("y", ["N", "S"])], [flat]),
+         path)
 
 
 def write_reshape_shape_input(path):
@@ -205,7 +255,9 @@ CASES = {
     "conv_auto_pad": write_conv_auto_pad,
     "symbolic": write_symbolic,
     "symbolic_guard": write_symbolic_guard,
-    "symbolic_transpose": write_symbolic_transpose,
+    "symbolic_argmax": write_symbolic_argmax,
+    "symbolic_reshape": write_symbolic_reshape,
+    "symbolic_split_two": write_symbolic_split_two,
     "reshape_shape_input": write_reshape_shape_input,
     "external": write_external,
     "external_missing": write_external_missing,
