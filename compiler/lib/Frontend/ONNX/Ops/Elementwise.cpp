@@ -93,6 +93,23 @@ constexpr int32_t kNumericTypes[] = {
     kFloat, kDouble, kFloat16, kBFloat16, kInt8,   kInt16,  kInt32,
     kInt64, kUInt8,  kUInt16,  kUInt32,   kUInt64};
 
+/// `spec` with a compile-time fold of integer constants (shape arithmetic,
+/// e.g. Neg of an axis count in ONNX's expanded LayerNormalization).
+OpSpec withIntFold(OpSpec spec, std::function<int64_t(int64_t)> f) {
+  spec.fold = [f](NodeContext &ctx, ArrayRef<TensorValue> outputs)
+      -> FailureOr<SmallVector<DenseElementsAttr>> {
+    const TensorValue &x = ctx.input(0);
+    if (isFloatType(x.dtype) || !isSignedInt(x.dtype) ||
+        outputs[0].numElements() > 4096)
+      return failure();
+    SmallVector<int64_t> values =
+        llvm::map_to_vector(intValues(*x.constant, x.dtype), f);
+    return SmallVector<DenseElementsAttr>{intConstant(
+        ctx.context(), outputs[0].dtype, outputs[0].shape, values)};
+  };
+  return spec;
+}
+
 void registerUnaryOps(OpLibrary &l) {
   l.add("Relu", unaryOp(kSignedTypes, [](OpBuilder &b, Location loc,
                                          ValueRange a, int32_t t) -> Value {
@@ -103,22 +120,28 @@ void registerUnaryOps(OpLibrary &l) {
               b, loc, b.getIntegerAttr(a[0].getType(), 0));
           return arith::MaxSIOp::create(b, loc, a[0], zero);
         }));
-  l.add("Neg", unaryOp(kSignedTypes, [](OpBuilder &b, Location loc,
-                                        ValueRange a, int32_t t) -> Value {
-          if (isFloatType(t))
-            return arith::NegFOp::create(b, loc, a[0]);
-          Value zero = arith::ConstantOp::create(
-              b, loc, b.getIntegerAttr(a[0].getType(), 0));
-          return arith::SubIOp::create(b, loc, zero, a[0]);
-        }));
-  l.add("Abs", unaryOp(kNumericTypes, [](OpBuilder &b, Location loc,
-                                         ValueRange a, int32_t t) -> Value {
-          if (isFloatType(t))
-            return math::AbsFOp::create(b, loc, a[0]);
-          if (!isSignedInt(t))
-            return a[0];
-          return math::AbsIOp::create(b, loc, a[0]);
-        }));
+  l.add("Neg", withIntFold(
+                   unaryOp(kSignedTypes,
+                           [](OpBuilder &b, Location loc, ValueRange a,
+                              int32_t t) -> Value {
+                             if (isFloatType(t))
+                               return arith::NegFOp::create(b, loc, a[0]);
+                             Value zero = arith::ConstantOp::create(
+                                 b, loc, b.getIntegerAttr(a[0].getType(), 0));
+                             return arith::SubIOp::create(b, loc, zero, a[0]);
+                           }),
+                   [](int64_t x) { return -x; }));
+  l.add("Abs", withIntFold(
+                   unaryOp(kNumericTypes,
+                           [](OpBuilder &b, Location loc, ValueRange a,
+                              int32_t t) -> Value {
+                             if (isFloatType(t))
+                               return math::AbsFOp::create(b, loc, a[0]);
+                             if (!isSignedInt(t))
+                               return a[0];
+                             return math::AbsIOp::create(b, loc, a[0]);
+                           }),
+                   [](int64_t x) { return x < 0 ? -x : x; }));
   auto floatUnary = [&](StringRef name,
                         std::function<Value(OpBuilder &, Location, Value)> f) {
     l.add(name, unaryOp(kFloatTypes, [f](OpBuilder &b, Location loc,
@@ -423,23 +446,33 @@ void registerBinaryOps(OpLibrary &l) {
                           return x / y;
                         }));
 
-  // Pow: float base; the exponent may be float or integer.
+  // Pow: the output has the base's dtype; base and exponent may each be
+  // float or signed integer (opset 12+ allows the mix).
   OpSpec pow;
   pow.shape = broadcastShape();
   pow.dtype = [](NodeContext &ctx) -> FailureOr<SmallVector<int32_t>> {
-    if (failed(requireDtype(ctx, 0, kFloatTypes)) ||
+    if (failed(requireDtype(ctx, 0, kSignedTypes)) ||
         failed(requireDtype(ctx, 1, kSignedTypes)))
       return failure();
+    if (!isFloatType(ctx.input(0).dtype) && ctx.opset() < 12) {
+      ctx.error() << "an integer base needs opset 12";
+      return failure();
+    }
     return SmallVector<int32_t>{ctx.input(0).dtype};
   };
   pow.lower = [](NodeContext &ctx, ArrayRef<TensorValue> outputs)
       -> FailureOr<SmallVector<Value>> {
     int32_t base = ctx.input(0).dtype, exponent = ctx.input(1).dtype;
+    // An integer base is raised in double precision and truncated back, as
+    // numpy does for int ** float (exact while |result| < 2^53).
+    int32_t compute = isFloatType(base) ? base : kDouble;
     Value result = buildElementwise(
         ctx, {ctx.inputValue(0), ctx.inputValue(1)}, outputs[0].shape, base,
         [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
-          Value e = convertScalar(b, loc, a[1], exponent, base);
-          return math::PowFOp::create(b, loc, a[0], e);
+          Value x = convertScalar(b, loc, a[0], base, compute);
+          Value e = convertScalar(b, loc, a[1], exponent, compute);
+          Value r = math::PowFOp::create(b, loc, x, e);
+          return convertScalar(b, loc, r, compute, base);
         });
     return SmallVector<Value>{result};
   };
