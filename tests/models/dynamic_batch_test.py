@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""Symbolic batch dimension end to end, checked against PyTorch.
+"""Symbolic dimensions end to end, checked against PyTorch.
 
-Exports a network with a dynamic batch axis "N" (torch.onnx.export
-dynamic_axes), compiles it with `aotc --max-dim N=BOUND`, links the object
-into a shared library and calls it through ctypes:
+Exports a network with dynamic axes (a batch "N", and for encoder_seq also a
+sequence length "S"; torch.onnx.export dynamic_axes), compiles it with
+`aotc --max-dim N=BOUND ...`, links the object into a shared library and
+calls it through ctypes:
 
-  * for several N in [1, BOUND]: outputs match PyTorch's (error below 1e-3 of
-    the output's largest magnitude), with the pool NAME_pool_bytes(N) asks
-    for, which is at most NAME_POOL_BYTES (planned at the bound);
-  * N = 0, N = BOUND + 1: aot_abi.AOT_ERROR_SHAPE, outputs untouched, and
-    NAME_pool_bytes returns -1;
-  * a pool one byte smaller than NAME_pool_bytes(N): aot_abi.AOT_ERROR_POOL_TOO_SMALL;
-  * NAME_info() reports -1 for the symbolic dimension.
+  * for several values in [1, BOUND]: outputs match PyTorch's (error below
+    1e-3 of the output's largest magnitude), with the pool
+    NAME_pool_bytes(N, ...) asks for, which is at most NAME_POOL_BYTES
+    (planned at the bounds);
+  * a symbol at 0 or BOUND + 1: aot_abi.AOT_ERROR_SHAPE, outputs untouched,
+    and NAME_pool_bytes returns -1;
+  * a pool one byte smaller than NAME_pool_bytes(...):
+    aot_abi.AOT_ERROR_POOL_TOO_SMALL;
+  * NAME_info() reports -1 for the symbolic dimensions.
 
 Usage: dynamic_batch_test.py --aotc AOTC --runtime LIB --omp LIBOMP
-                             [--cc CC] --model {resnet18,mlp,encoder}
+                             [--cc CC] --model {resnet18,mlp,encoder,
+                                                encoder_seq}
                              --workdir DIR
 """
 
@@ -34,23 +38,37 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "include", "aot_abi"))
 import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
 
+def encoder():
+    # The BERT-style encoder of export_models.py: its attention reshapes
+    # [S, N, 256] to [S, 4*N, 64] through Shape/Gather/Mul/Concat.
+    layer = torch.nn.TransformerEncoderLayer(
+        d_model=256, nhead=4, dim_feedforward=1024, activation="gelu",
+        batch_first=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        net = torch.nn.TransformerEncoder(layer, num_layers=2)
+    return net.eval()
+
+
 def build_model(name):
+    """(network, input shape with symbol names, {symbol: bound}, cases):
+    each case gives every symbol a value."""
     torch.manual_seed(0)
     if name == "resnet18":
-        return torchvision.models.resnet18().eval(), (3, 224, 224), 3, [1, 3]
+        return (torchvision.models.resnet18().eval(), ("N", 3, 224, 224),
+                {"N": 3}, [{"N": 1}, {"N": 3}])
     if name == "encoder":
-        # The BERT-style encoder of export_models.py: its attention reshapes
-        # [S, N, 256] to [S, 4*N, 64] through Shape/Gather/Mul/Concat.
-        layer = torch.nn.TransformerEncoderLayer(
-            d_model=256, nhead=4, dim_feedforward=1024, activation="gelu",
-            batch_first=True)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            net = torch.nn.TransformerEncoder(layer, num_layers=2)
-        return net.eval(), (64, 256), 4, [1, 3, 4]
+        return (encoder(), ("N", 64, 256), {"N": 4},
+                [{"N": 1}, {"N": 3}, {"N": 4}])
+    if name == "encoder_seq":
+        # Batch and sequence length both symbolic: Softmax reduces over S,
+        # the attention MatMuls contract over it, [S*N, 256] is split back.
+        return (encoder(), ("N", "S", 256), {"N": 4, "S": 64},
+                [{"N": 1, "S": 1}, {"N": 1, "S": 17}, {"N": 4, "S": 5},
+                 {"N": 3, "S": 64}, {"N": 4, "S": 64}])
     net = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(),
                               torch.nn.Linear(128, 10), torch.nn.Sigmoid())
-    return net.eval(), (64,), 8, [1, 2, 5, 8]
+    return net.eval(), ("N", 64), {"N": 8}, [{"N": n} for n in (1, 2, 5, 8)]
 
 
 def fail(message):
@@ -65,33 +83,39 @@ def main():
     parser.add_argument("--omp", required=True)
     parser.add_argument("--cc", default="clang-22",
                         help="C compiler that links the shared library")
-    parser.add_argument("--model", required=True, choices=["resnet18", "mlp", "encoder"])
+    parser.add_argument("--model", required=True, choices=["resnet18", "mlp", "encoder", "encoder_seq"])
     parser.add_argument("--workdir", required=True)
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
 
-    net, item_shape, bound, batches = build_model(args.model)
+    net, input_dims, bounds, cases = build_model(args.model)
+    symbols = list(bounds)  # parameter order: first use in the input
     name = args.model + "_dyn"
     onnx_path = os.path.join(args.workdir, name + ".onnx")
+    sample = [2 if isinstance(d, str) else d for d in input_dims]
+    axes = {i: d for i, d in enumerate(input_dims) if isinstance(d, str)}
     # Grad mode stays on while tracing: in no_grad mode PyTorch's
     # TransformerEncoderLayer takes a fused path that has no ONNX export.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.onnx.export(net, torch.randn(2, *item_shape), onnx_path,
+        torch.onnx.export(net, torch.randn(*sample), onnx_path,
                           opset_version=13, input_names=["input"],
                           output_names=["output"],
-                          dynamic_axes={"input": {0: "N"},
-                                        "output": {0: "N"}})
-    subprocess.run([args.aotc, onnx_path, "--name=" + name,
-                    "--max-dim", "N=%d" % bound, "-o", args.workdir],
-                   check=True)
+                          dynamic_axes={"input": axes, "output": axes})
+    command = [args.aotc, onnx_path, "--name=" + name, "-o", args.workdir]
+    for symbol, bound in bounds.items():
+        command += ["--max-dim", "%s=%d" % (symbol, bound)]
+    subprocess.run(command, check=True)
     header = open(os.path.join(args.workdir, name + ".h")).read()
     pool_at_bound = int(re.search(r"#define %s_POOL_BYTES (\d+)u" %
                                   name.upper(), header).group(1))
-    if "#define %s_MAX_N %d" % (name.upper(), bound) not in header:
-        fail("header lacks the bound macro")
-    if "aot_status_t %s(int64_t N, const float *input" % name not in header:
-        fail("header lacks the int64_t N parameter")
+    for symbol, bound in bounds.items():
+        if "#define %s_MAX_%s %d" % (name.upper(), symbol, bound) not in header:
+            fail("header lacks the bound macro of %s" % symbol)
+    parameters = "".join("int64_t %s, " % symbol for symbol in symbols)
+    if "aot_status_t %s(%sconst float *input" % (name, parameters) \
+            not in header:
+        fail("header lacks the int64_t parameters %s" % symbols)
 
     library = os.path.join(args.workdir, "lib%s.so" % name)
     subprocess.run([args.cc, "-shared", "-o", library,
@@ -103,12 +127,14 @@ def main():
     entry.restype = ctypes.c_int32
     pool_bytes = getattr(lib, name + "_pool_bytes")
     pool_bytes.restype = ctypes.c_int64
-    pool_bytes.argtypes = [ctypes.c_int64]
+    pool_bytes.argtypes = [ctypes.c_int64] * len(symbols)
     info_fn = getattr(lib, name + "_info")
     info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
     info = info_fn().contents
-    if info.inputs[0].shape[0] != -1 or info.outputs[0].shape[0] != -1:
-        fail("NAME_info() does not mark the batch dimension with -1")
+    for axis in axes:
+        if info.inputs[0].shape[axis] != -1 or \
+                info.outputs[0].shape[axis] != -1:
+            fail("NAME_info() does not mark dimension %d with -1" % axis)
     if info.pool_bytes != pool_at_bound:
         fail("info.pool_bytes %d != header %d" % (info.pool_bytes,
                                                   pool_at_bound))
@@ -116,54 +142,65 @@ def main():
     P = ctypes.c_void_p
     rng = np.random.default_rng(1)
 
-    def call(n, x, y, pool, size):
-        return entry(ctypes.c_int64(n), x.ctypes.data_as(P),
-                     y.ctypes.data_as(P), pool.ctypes.data_as(P),
-                     ctypes.c_size_t(size), None)
+    def shape_of(values, dims):
+        return tuple(values[d] if isinstance(d, str) else d for d in dims)
 
-    out_features = None
-    previous = -1
-    for n in batches:
-        x = rng.standard_normal((n,) + item_shape).astype(np.float32)
+    def call(values, x, y, pool, size):
+        dims = [ctypes.c_int64(values[symbol]) for symbol in symbols]
+        return entry(*dims, x.ctypes.data_as(P), y.ctypes.data_as(P),
+                     pool.ctypes.data_as(P), ctypes.c_size_t(size), None)
+
+    output_dims = None
+    for values in cases:
+        x = rng.standard_normal(shape_of(values, input_dims)).astype(
+            np.float32)
         with torch.no_grad():
             expected = net(torch.from_numpy(x)).numpy()
-        out_features = expected.shape[1:]
-        need = pool_bytes(n)
-        if need < 0 or need > pool_at_bound or need < previous:
-            fail("pool_bytes(%d) = %d (bound %d, previous %d)" %
-                 (n, need, pool_at_bound, previous))
-        previous = need
+        # The output keeps the symbolic axes of the input where it has them.
+        output_dims = tuple(axes.get(i, d)
+                            for i, d in enumerate(expected.shape))
+        need = pool_bytes(*[values[symbol] for symbol in symbols])
+        if need < 0 or need > pool_at_bound:
+            fail("pool_bytes(%s) = %d (bound %d)" % (values, need,
+                                                     pool_at_bound))
         pool = np.zeros(need + 64, np.uint8)
         offset = (-pool.ctypes.data) % 64
         aligned = pool[offset:offset + need]
-        y = np.zeros((n,) + out_features, np.float32)
+        y = np.zeros(expected.shape, np.float32)
         if need > 0:
-            status = call(n, x, y, aligned, need - 1)
+            status = call(values, x, y, aligned, need - 1)
             if status != aot_abi.AOT_ERROR_POOL_TOO_SMALL:
-                fail("N=%d, pool - 1: status %d" % (n, status))
-        status = call(n, x, y, aligned, need)
+                fail("%s, pool - 1: status %d" % (values, status))
+        status = call(values, x, y, aligned, need)
         if status != aot_abi.AOT_OK:
-            fail("N=%d: status %d" % (n, status))
+            fail("%s: status %d" % (values, status))
         error = float(np.abs(y - expected).max())
         limit = 1e-3 * float(np.abs(expected).max())
-        print("N=%d pool_bytes=%d max|error|=%.3g (limit %.3g)" %
-              (n, need, error, limit))
+        print("%s pool_bytes=%d max|error|=%.3g (limit %.3g)" %
+              (values, need, error, limit))
         if not error <= limit:
-            fail("N=%d: error %g above %g" % (n, error, limit))
+            fail("%s: error %g above %g" % (values, error, limit))
 
-    for n in (0, bound + 1):
-        if pool_bytes(n) != -1:
-            fail("pool_bytes(%d) should be -1" % n)
-        x = np.ones((max(n, 1),) + item_shape, np.float32)
-        y = np.full((max(n, 1),) + out_features, 7.0, np.float32)
-        pool = np.zeros(pool_at_bound + 64, np.uint8)
-        offset = (-pool.ctypes.data) % 64
-        status = call(n, x, y, pool[offset:], pool_at_bound)
-        if status != aot_abi.AOT_ERROR_SHAPE or not (y == 7.0).all():
-            fail("N=%d: status %d (expected aot_abi.AOT_ERROR_SHAPE, no write)" %
-                 (n, status))
-    print("PASS: %s with symbolic N in [1, %d], pool at bound %d bytes" %
-          (args.model, bound, pool_at_bound))
+    # Each symbol out of [1, bound] (the others at 1): AOT_ERROR_SHAPE, no
+    # output written, and NAME_pool_bytes says -1.
+    for symbol in symbols:
+        for value in (0, bounds[symbol] + 1):
+            values = {s: 1 for s in symbols}
+            values[symbol] = value
+            if pool_bytes(*[values[s] for s in symbols]) != -1:
+                fail("pool_bytes(%s) should be -1" % values)
+            held = {s: max(v, 1) for s, v in values.items()}
+            x = np.ones(shape_of(held, input_dims), np.float32)
+            y = np.full(shape_of(held, output_dims), 7.0, np.float32)
+            pool = np.zeros(pool_at_bound + 64, np.uint8)
+            offset = (-pool.ctypes.data) % 64
+            status = call(values, x, y, pool[offset:], pool_at_bound)
+            if status != aot_abi.AOT_ERROR_SHAPE or not (y == 7.0).all():
+                fail("%s: status %d (expected aot_abi.AOT_ERROR_SHAPE, no "
+                     "write)" % (values, status))
+    print("PASS: %s with symbolic %s, pool at bound %d bytes" %
+          (args.model, ", ".join("%s in [1, %d]" % kv
+                                 for kv in bounds.items()), pool_at_bound))
 
 
 if __name__ == "__main__":

@@ -157,6 +157,49 @@ struct BindSymbolicDimsPass
       dim.replaceAllUsesWith(getValueOrCreateConstantIndexOp(b, dimLoc, size));
       dim.erase();
     }
+
+    // An expansion of one dimension into several symbolic ones (e.g. [S*N]
+    // into [S, N]) of a contiguous buffer becomes the equivalent
+    // reinterpret_cast: LLVM 22's expand-strided-metadata cannot lower an
+    // expand_shape with more than one dynamic size per group.
+    SmallVector<memref::ExpandShapeOp> expands;
+    func.walk([&](memref::ExpandShapeOp op) {
+      ArrayRef<int64_t> shape = op.getResultType().getShape();
+      bool split = llvm::any_of(
+          op.getReassociationIndices(), [&](const ReassociationIndices &g) {
+            return llvm::count_if(g, [&](int64_t d) {
+                     return ShapedType::isDynamic(shape[d]);
+                   }) > 1;
+          });
+      if (split && op.getSrcType().getLayout().isIdentity() &&
+          op.getResultType().getLayout().isIdentity())
+        expands.push_back(op);
+    });
+    for (memref::ExpandShapeOp op : expands) {
+      b.setInsertionPoint(op);
+      Location opLoc = op.getLoc();
+      SmallVector<OpFoldResult> sizes = op.getMixedOutputShape();
+      // Row-major strides, static as long as the trailing sizes are.
+      SmallVector<OpFoldResult> strides(sizes.size());
+      OpFoldResult stride = b.getIndexAttr(1);
+      for (int64_t d = sizes.size() - 1; d >= 0; --d) {
+        strides[d] = stride;
+        std::optional<int64_t> a = getConstantIntValue(stride);
+        std::optional<int64_t> c = getConstantIntValue(sizes[d]);
+        if (a && c)
+          stride = b.getIndexAttr(*a * *c);
+        else
+          stride = arith::MulIOp::create(
+                       b, opLoc, getValueOrCreateConstantIndexOp(b, opLoc, stride),
+                       getValueOrCreateConstantIndexOp(b, opLoc, sizes[d]))
+                       .getResult();
+      }
+      Value view = memref::ReinterpretCastOp::create(
+          b, opLoc, op.getResultType(), op.getSrc(), b.getIndexAttr(0), sizes,
+          strides);
+      op.replaceAllUsesWith(view);
+      op.erase();
+    }
   }
 };
 

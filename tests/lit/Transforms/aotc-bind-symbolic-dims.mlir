@@ -46,6 +46,41 @@ func.func @grid(%x: memref<?x?x3xf32>, %y: memref<?x?x3xf32>)
 
 // -----
 
+// Reshaped views: a size read from a collapse is the product of the collapsed
+// sizes, one read from an expand is its output size; an expand that splits
+// one dimension into two symbolic ones becomes a reinterpret_cast with
+// row-major strides (LLVM 22's expand-strided-metadata cannot lower it).
+
+// CHECK-LABEL: func.func @reshapes
+// CHECK-SAME:    (%[[B:.*]]: index {aotc.symbol = "B"}, %[[S:.*]]: index {aotc.symbol = "S"}, %[[X:.*]]: memref<2x8x3xf32>, %[[Y:.*]]: memref<2x8x3xf32>)
+// CHECK-NOT:     memref.dim
+// CHECK:         memref.collapse_shape
+// CHECK:         %[[B1:.*]] = arith.muli %{{.*}}, %[[B]] : index
+// CHECK:         %[[BS:.*]] = arith.muli %[[B1]], %[[S]] : index
+// CHECK:         %[[T:.*]] = memref.alloc(%[[BS]]) : memref<?x3xf32>
+// CHECK:         %[[V:.*]] = memref.reinterpret_cast %[[T]] to offset: [0], sizes: [%[[B]], %[[S]], 3], strides: [%{{.*}}, 3, 1] : memref<?x3xf32> to memref<?x?x3xf32>
+// CHECK-NOT:     memref.expand_shape
+// CHECK:         linalg.copy ins(%[[V]] : memref<?x?x3xf32>)
+func.func @reshapes(%x: memref<?x?x3xf32>, %y: memref<?x?x3xf32>)
+    attributes {aotc.entry = {name = "reshapes",
+      inputs = [{name = "x", dtype = "f32", shape = array<i64: -1, -1, 3>, dims = ["B", "S", ""]}],
+      outputs = [{name = "y", dtype = "f32", shape = array<i64: -1, -1, 3>, dims = ["B", "S", ""]}],
+      symbols = [{name = "B", max = 2 : i64}, {name = "S", max = 8 : i64}], guards = []}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %flat = memref.collapse_shape %x [[0, 1], [2]] : memref<?x?x3xf32> into memref<?x3xf32>
+  %rows = memref.dim %flat, %c0 : memref<?x3xf32>
+  %t = memref.alloc(%rows) : memref<?x3xf32>
+  linalg.copy ins(%flat : memref<?x3xf32>) outs(%t : memref<?x3xf32>)
+  %b = memref.dim %x, %c0 : memref<?x?x3xf32>
+  %s = memref.dim %x, %c1 : memref<?x?x3xf32>
+  %v = memref.expand_shape %t [[0, 1], [2]] output_shape [%b, %s, 3] : memref<?x3xf32> into memref<?x?x3xf32>
+  linalg.copy ins(%v : memref<?x?x3xf32>) outs(%y : memref<?x?x3xf32>)
+  return
+}
+
+// -----
+
 // Without symbols the pass changes nothing.
 
 // CHECK-LABEL: func.func @static

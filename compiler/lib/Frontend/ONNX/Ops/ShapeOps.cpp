@@ -157,8 +157,7 @@ Value reshapeValue(NodeContext &ctx, Value v, const Shape &out) {
     }
     // Otherwise (e.g. [S,N,256] -> [S,4*N,64]): equal leading and trailing
     // dimensions stay, the middle is collapsed into one dimension and
-    // expanded again, its output sizes given by the symbols' values
-    // (reshapeLike checks that it holds at most one symbolic dimension).
+    // expanded again, its output sizes given by the symbols' values.
     std::pair<int64_t, int64_t> kept = reshapeMiddle(in, out);
     int64_t prefix = kept.first, suffix = kept.second;
     SmallVector<ReassociationIndices> inGroups, outGroups;
@@ -275,16 +274,6 @@ OpSpec reshapeLike(std::function<FailureOr<Shape>(NodeContext &)> shapeFn) {
         llvm::interleave(
             *s, diag, [&](int64_t d) { diag << ctx.describeDim(d); }, ",");
         diag << "]: the element counts differ";
-        return failure();
-      }
-      // Lowered as collapse + expand of the middle dimensions (reshapeValue):
-      // the expansion can size one symbolic dimension per group.
-      auto [prefix, suffix] = reshapeMiddle(in, *s);
-      ArrayRef<int64_t> middle =
-          ArrayRef<int64_t>(*s).slice(prefix, s->size() - prefix - suffix);
-      if (llvm::count_if(middle, isSymbolDim) > 1) {
-        ctx.error() << "reshaping into more than one symbolic dimension at "
-                       "once is not supported";
         return failure();
       }
       return SmallVector<Shape>{*s};

@@ -192,7 +192,7 @@ def write_symbolic_reshape(path):
 
 
 def write_symbolic_split_two(path):
-    # [N*S] -> [N, S]: two symbolic dimensions out of one (not supported).
+    # [N, S] -> [N*S] -> [N, S]: two symbolic dimensions out of one.
     i64 = TensorProto.INT64
     nodes = [
         helper.make_node("Shape", ["x"], ["shape"], name="shape"),
