@@ -38,7 +38,10 @@ bool isSupportedElementType(Type t) {
 }
 
 /// Checks one type appearing in the program; `what` describes where.
-LogicalResult checkType(Operation *op, Type type, const Twine &what) {
+/// A 1-D entry point argument may have no elements (`allowEmpty`, e.g. an
+/// empty list of axes): the caller passes it and nothing reads it.
+LogicalResult checkType(Operation *op, Type type, const Twine &what,
+                        bool allowEmpty = false) {
   if (isa<UnrankedTensorType>(type))
     return op->emitError() << what << " is unranked (" << type
                            << "); only ranked tensors are supported";
@@ -47,7 +50,8 @@ LogicalResult checkType(Operation *op, Type type, const Twine &what) {
     return success();
   // Dynamic dimensions are symbolic; aotc-annotate-entry-points checks that
   // the entry point names and bounds each one.
-  if (shaped.hasStaticShape() && shaped.getNumElements() == 0)
+  if (shaped.hasStaticShape() && shaped.getNumElements() == 0 &&
+      !(allowEmpty && shaped.getRank() == 1))
     return op->emitError() << what << " has no elements (" << type
                            << "); zero-size tensors are not supported yet";
   if (!isSupportedElementType(shaped.getElementType()))
@@ -87,7 +91,8 @@ struct VerifyInputPass : aotc::impl::VerifyInputBase<VerifyInputPass> {
             func.emitError() << "argument " << i << " has type " << t
                              << "; entry point arguments must be tensors";
             failed = true;
-          } else if (mlir::failed(checkType(op, t, "argument " + Twine(i)))) {
+          } else if (mlir::failed(checkType(op, t, "argument " + Twine(i),
+                                            /*allowEmpty=*/true))) {
             failed = true;
           }
         }

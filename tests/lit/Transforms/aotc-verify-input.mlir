@@ -141,10 +141,19 @@ module {
 
 // -----
 
-// Zero-size tensors are rejected up front (no entry point can describe them
-// usefully yet), instead of failing later in the pipeline.
+// Zero-size tensors are rejected up front, instead of failing later in the
+// pipeline, except a 1-D argument (an empty list of axes, say) that the
+// caller passes and nothing reads.
 // expected-error @+2 {{argument 0 has no elements ('tensor<2x0x3xf32>'); zero-size tensors are not supported yet}}
 // expected-error @+1 {{result 0 has no elements}}
 func.func @zero_size(%a: tensor<2x0x3xf32>) -> tensor<2x0x3xf32> {
   return %a : tensor<2x0x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @empty_axes
+// CHECK-SAME:    tensor<0xi64>
+func.func @empty_axes(%x: tensor<4xf32>, %axes: tensor<0xi64>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
 }

@@ -508,13 +508,21 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     return !v || v->constant.has_value();
   });
   bool folded = false;
+  // Zero-element results have known (no) contents.
+  if (llvm::all_of(outputs, [](const TensorValue &v) {
+        return !hasSymbolDims(v.shape) && v.numElements() == 0;
+      })) {
+    for (TensorValue &v : outputs)
+      v.constant = DenseElementsAttr::get(v.type(&ctx), ArrayRef<Attribute>());
+    folded = true;
+  }
   bool symbolicInputs = llvm::any_of(inputs, [](TensorValue *v) {
     return v && (v->symbolicValue || hasSymbolDims(v->shape));
   });
   bool allKnown = llvm::all_of(inputs, [](TensorValue *v) {
     return !v || v->constant || v->symbolicValue;
   });
-  if (spec->symbolicFold && symbolicInputs &&
+  if (!folded && spec->symbolicFold && symbolicInputs &&
       (allKnown || spec->foldNeedsOnlyShapes)) {
     FailureOr<SmallVector<Shape>> results =
         spec->symbolicFold(context, outputs);
@@ -652,6 +660,11 @@ OwningOpRef<ModuleOp> Importer::run() {
   Block *entry = func.addEntryBlock();
   for (auto [i, arg] : llvm::enumerate(arguments)) {
     arg.second.value = entry->getArgument(i);
+    // A zero-element input has known (no) contents: shape arithmetic on it
+    // (e.g. an empty `axes`) folds; the entry point still takes it.
+    if (!hasSymbolDims(arg.second.shape) && arg.second.numElements() == 0)
+      arg.second.constant = DenseElementsAttr::get(arg.second.type(&ctx),
+                                                   ArrayRef<Attribute>());
     values[arg.first] = arg.second;
     producers[arg.first] = "<graph input>";
     func.setArgAttr(i, kTensorNameAttrName,
@@ -724,6 +737,11 @@ OwningOpRef<ModuleOp> Importer::run() {
             isSymbolDim(d) ? symbols.names[symbolIndex(d)] : ""));
       });
       resultDims.push_back({i, builder.getArrayAttr(dims)});
+    }
+    if (!hasSymbolDims(v.shape) && v.numElements() == 0) {
+      error() << "graph output '" << output.name()
+              << "' has no elements; zero-size outputs are not supported yet";
+      return nullptr;
     }
     results.push_back(materializeValue(v, builder, fileLoc, &symbols));
   }
