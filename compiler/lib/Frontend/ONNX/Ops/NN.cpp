@@ -1382,13 +1382,115 @@ ShapeFn poolShape() {
   };
 }
 
+/// True when a MaxPool node asks for its Indices output.
+bool wantsIndices(NodeContext &ctx) {
+  return ctx.node().output_size() > 1 && !ctx.node().output(1).empty();
+}
+
+/// MaxPool with Indices: one generic over (n, c, o..., k...) keeping the
+/// first largest element of each window (scan order, as the ONNX reference)
+/// and its flat index into X: row-major ((n*C + c)*H + h)*W + w, or with
+/// storage_order 1 column-major within each image (n*C + c)*H*W + h + w*H.
+SmallVector<Value> buildMaxPoolWithIndices(NodeContext &ctx, Value xp,
+                                           const Window &w,
+                                           ArrayRef<TensorValue> outputs,
+                                           Value lowest) {
+  MLIRContext *mctx = ctx.context();
+  OpBuilder &builder = ctx.builder();
+  int32_t dtype = outputs[0].dtype;
+  const Shape &x = ctx.input(0).shape;
+  unsigned s = w.kernel.size();
+  unsigned numLoops = 2 + 2 * s;
+  bool columnMajor = ctx.intAttr("storage_order", 0) == 1;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
+  SmallVector<AffineExpr> xExprs = {d(0), d(1)}, outExprs = {d(0), d(1)},
+                          winExprs;
+  for (unsigned i = 0; i < s; ++i) {
+    xExprs.push_back(d(2 + i) * w.strides[i] + d(2 + s + i) * w.dilations[i]);
+    outExprs.push_back(d(2 + i));
+    winExprs.push_back(d(2 + s + i));
+  }
+  Value window =
+      ctx.emptyTensor(Shape(w.kernel.begin(), w.kernel.end()), dtype);
+  Value values = filled(ctx, outputs[0].shape, dtype, lowest);
+  Value minusOne = arith::ConstantOp::create(builder, ctx.loc(),
+                                             builder.getI64IntegerAttr(-1));
+  Value indices = filled(ctx, outputs[1].shape, kInt64, minusOne);
+  SmallVector<IteratorType> iterators(numLoops, IteratorType::parallel);
+  for (unsigned i = 2 + s; i < numLoops; ++i)
+    iterators[i] = IteratorType::reduction;
+  AffineMap outMap = AffineMap::get(numLoops, 0, outExprs, mctx);
+  auto generic = linalg::GenericOp::create(
+      builder, ctx.loc(), TypeRange{values.getType(), indices.getType()},
+      ValueRange{xp, window}, ValueRange{values, indices},
+      ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, xExprs, mctx),
+                          AffineMap::get(numLoops, 0, winExprs, mctx), outMap,
+                          outMap},
+      iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
+        Value v = args[0], acc = args[2], accIndex = args[3];
+        // Strictly greater: the first maximum wins; NaN never does.
+        Value better =
+            isFloatType(dtype)
+                ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v,
+                                        acc)
+                      .getResult()
+                : arith::CmpIOp::create(b, loc,
+                                        isUnsignedType(dtype)
+                                            ? arith::CmpIPredicate::ugt
+                                            : arith::CmpIPredicate::sgt,
+                                        v, acc)
+                      .getResult();
+        auto c = [&](int64_t value) {
+          return arith::ConstantIndexOp::create(b, loc, value);
+        };
+        // Position in the unpadded input along each spatial dimension.
+        SmallVector<Value> pos;
+        for (unsigned i = 0; i < s; ++i) {
+          Value o = linalg::IndexOp::create(b, loc, 2 + i);
+          Value k = linalg::IndexOp::create(b, loc, 2 + s + i);
+          Value p = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, o, c(w.strides[i])),
+              arith::MulIOp::create(b, loc, k, c(w.dilations[i])));
+          pos.push_back(arith::SubIOp::create(b, loc, p, c(w.padBegin[i])));
+        }
+        Value flat = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, linalg::IndexOp::create(b, loc, 0),
+                                  c(x[1])),
+            linalg::IndexOp::create(b, loc, 1));
+        if (!columnMajor) {
+          for (unsigned i = 0; i < s; ++i)
+            flat = arith::AddIOp::create(
+                b, loc, arith::MulIOp::create(b, loc, flat, c(x[2 + i])),
+                pos[i]);
+        } else {
+          int64_t image = 1, stride = 1;
+          for (unsigned i = 0; i < s; ++i)
+            image *= x[2 + i];
+          Value inImage = c(0);
+          for (unsigned i = 0; i < s; ++i) {
+            inImage = arith::AddIOp::create(
+                b, loc, inImage, arith::MulIOp::create(b, loc, pos[i], c(stride)));
+            stride *= x[2 + i];
+          }
+          flat = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, flat, c(image)), inImage);
+        }
+        Value index = arith::IndexCastOp::create(b, loc, b.getI64Type(), flat);
+        linalg::YieldOp::create(
+            b, loc,
+            ValueRange{arith::SelectOp::create(b, loc, better, v, acc),
+                       arith::SelectOp::create(b, loc, better, index,
+                                               accIndex)});
+      });
+  return {generic.getResult(0), generic.getResult(1)};
+}
+
 OpSpec maxPoolSpec() {
   OpSpec spec;
   spec.dtype = [](NodeContext &ctx) -> FailureOr<SmallVector<int32_t>> {
     if (failed(requireDtype(ctx, 0, kMaxPoolTypes)) ||
-        failed(requireAtMostInputs(ctx, 1)) ||
-        failed(rejectOutputsFrom(ctx, 1, "the Indices output is not "
-                                         "implemented")))
+        failed(requireAtMostInputs(ctx, 1)))
       return failure();
     int64_t storageOrder = ctx.intAttr("storage_order", 0);
     if (storageOrder != 0 && storageOrder != 1) {
@@ -1396,9 +1498,24 @@ OpSpec maxPoolSpec() {
           << "value " << storageOrder << " is invalid";
       return failure();
     }
+    if (wantsIndices(ctx))
+      return SmallVector<int32_t>{ctx.input(0).dtype, kInt64};
     return SmallVector<int32_t>{ctx.input(0).dtype};
   };
-  spec.shape = poolShape();
+  spec.shape = [](NodeContext &ctx) -> FailureOr<SmallVector<Shape>> {
+    FailureOr<SmallVector<Shape>> shapes = poolShape()(ctx);
+    if (failed(shapes))
+      return failure();
+    if (wantsIndices(ctx)) {
+      if (hasSymbolDims(ctx.input(0).shape)) {
+        ctx.error() << "the Indices output with symbolic dimensions is not "
+                       "supported";
+        return failure();
+      }
+      shapes->push_back(shapes->front());
+    }
+    return shapes;
+  };
   spec.lower = [](NodeContext &ctx, ArrayRef<TensorValue> outputs)
       -> FailureOr<SmallVector<Value>> {
     FailureOr<Window> w = poolWindow(ctx, true);
@@ -1410,6 +1527,8 @@ OpSpec maxPoolSpec() {
       high.push_back(w->padEnd[i] + w->extraEnd[i]);
     Value lowest = lowestValue(ctx, dtype);
     Value xp = padSpatial(ctx, ctx.inputValue(0), w->padBegin, high, lowest);
+    if (outputs.size() > 1)
+      return buildMaxPoolWithIndices(ctx, xp, *w, outputs, lowest);
     Value init = filled(ctx, outputs[0].shape, dtype, lowest);
     bool isFloat = isFloatType(dtype), isUnsigned = isUnsignedType(dtype);
     Value result = buildPoolGeneric(
