@@ -1773,6 +1773,9 @@ OpSpec padSpec() {
 struct AxisInterp {
   SmallVector<int64_t> lo, hi;
   SmallVector<double> wlo, whi;
+  /// tf_crop_and_resize: the output index maps outside the input (the
+  /// result there is extrapolation_value).
+  SmallVector<bool> outside;
   bool identity = true; ///< output index i reads input index i with weight 1
 };
 
@@ -1780,6 +1783,9 @@ struct ResizeParams {
   std::string mode, ctm, nearestMode;
   Shape outShape;
   SmallVector<double> scales;
+  /// tf_crop_and_resize: the region of interest per axis (normalized).
+  SmallVector<double> roiStart, roiEnd;
+  double extrapolation = 0.0;
 };
 
 FailureOr<ResizeParams> resizeParams(NodeContext &ctx) {
@@ -1795,6 +1801,7 @@ FailureOr<ResizeParams> resizeParams(NodeContext &ctx) {
   }
   if (p.ctm != "half_pixel" && p.ctm != "asymmetric" &&
       p.ctm != "align_corners" && p.ctm != "pytorch_half_pixel" &&
+      p.ctm != "tf_crop_and_resize" &&
       !(p.ctm == "tf_half_pixel_for_nn" && p.mode == "nearest")) {
     ctx.attributeError("coordinate_transformation_mode")
         << "value '" << p.ctm << "' is not supported";
@@ -1833,7 +1840,34 @@ FailureOr<ResizeParams> resizeParams(NodeContext &ctx) {
       axes.push_back(i);
   }
   // Inputs: X, roi, scales, sizes (opset 11+); roi only matters for
-  // tf_crop_and_resize, which is rejected above.
+  // tf_crop_and_resize: [starts..., ends...] over `axes`.
+  p.roiStart.assign(rank, 0.0);
+  p.roiEnd.assign(rank, 1.0);
+  if (p.ctm == "tf_crop_and_resize") {
+    if (!isFloatType(ctx.input(0).dtype)) {
+      ctx.attributeError("coordinate_transformation_mode")
+          << "tf_crop_and_resize needs a float input";
+      return failure();
+    }
+    std::optional<DenseElementsAttr> roi = ctx.constantInput(1);
+    if (!roi || !isFloatType(ctx.input(1).dtype))
+      return ctx.notConstantError(1, "input 'roi'",
+                                  "must be a float tensor known at compile "
+                                  "time (tf_crop_and_resize)");
+    SmallVector<double> r;
+    for (APFloat v : roi->getValues<APFloat>())
+      r.push_back(v.convertToDouble());
+    if (r.size() != 2 * axes.size()) {
+      ctx.error() << "'roi' has " << r.size() << " entries for "
+                  << axes.size() << " axes";
+      return failure();
+    }
+    for (size_t i = 0; i < axes.size(); ++i) {
+      p.roiStart[axes[i]] = r[i];
+      p.roiEnd[axes[i]] = r[axes.size() + i];
+    }
+    p.extrapolation = ctx.floatAttr("extrapolation_value", 0.0f);
+  }
   bool hasScales = ctx.hasInput(2) && ctx.input(2).numElements() > 0;
   bool hasSizes = ctx.hasInput(3) && ctx.input(3).numElements() > 0;
   if (hasScales == hasSizes) {
@@ -1910,13 +1944,20 @@ FailureOr<ResizeParams> resizeParams(NodeContext &ctx) {
 }
 
 /// Source coordinates of one axis, following the ONNX reference.
-AxisInterp axisInterp(const ResizeParams &p, int64_t inDim, int64_t outDim,
-                      double scale) {
+AxisInterp axisInterp(const ResizeParams &p, int64_t axis, int64_t inDim,
+                      int64_t outDim, double scale) {
   AxisInterp r;
   double outWidth = scale * inDim;
   for (int64_t x = 0; x < outDim; ++x) {
     double xo;
-    if (p.ctm == "align_corners")
+    bool outside = false;
+    if (p.ctm == "tf_crop_and_resize") {
+      double start = p.roiStart[axis], end = p.roiEnd[axis];
+      xo = outDim > 1 ? start * (inDim - 1) +
+                            x * (end - start) * (inDim - 1) / (outDim - 1)
+                      : 0.5 * (start + end) * (inDim - 1);
+      outside = xo < 0 || xo > inDim - 1;
+    } else if (p.ctm == "align_corners")
       xo = outWidth == 1 ? 0.0 : x * (inDim - 1) / (outWidth - 1);
     else if (p.ctm == "asymmetric")
       xo = x / scale;
@@ -1958,11 +1999,17 @@ AxisInterp axisInterp(const ResizeParams &p, int64_t inDim, int64_t outDim,
       wlo = 1.0;
       whi = 0.0;
     }
+    if (outside) {
+      lo = hi = 0;
+      wlo = 1.0;
+      whi = 0.0;
+    }
     r.lo.push_back(lo);
     r.hi.push_back(hi);
     r.wlo.push_back(wlo);
     r.whi.push_back(whi);
-    if (lo != x || wlo != 1.0)
+    r.outside.push_back(outside);
+    if (lo != x || wlo != 1.0 || outside)
       r.identity = false;
   }
   if (outDim != inDim)
@@ -1998,12 +2045,13 @@ OpSpec resizeSpec() {
     SmallVector<AffineMap> maps;
     struct AxisTables {
       int lo = -1, hi = -1, wlo = -1, whi = -1;
+      int inside = -1; ///< 1/0 per output index (tf_crop_and_resize)
       bool blend = false;
     };
     SmallVector<AxisTables> tables(rank);
     int blended = 0;
     for (int64_t d = 0; d < rank; ++d) {
-      AxisInterp a = axisInterp(p, in[d], p.outShape[d], p.scales[d]);
+      AxisInterp a = axisInterp(p, d, in[d], p.outShape[d], p.scales[d]);
       if (a.identity)
         continue;
       int64_t n = p.outShape[d];
@@ -2015,6 +2063,11 @@ OpSpec resizeSpec() {
         return (int)inputs.size() - 1;
       };
       tables[d].lo = addTable(intConstant(mctx, kInt64, {n}, a.lo));
+      if (llvm::is_contained(a.outside, true)) {
+        SmallVector<int64_t> inside = llvm::map_to_vector(
+            a.outside, [](bool o) -> int64_t { return o ? 0 : 1; });
+        tables[d].inside = addTable(intConstant(mctx, kBool, {n}, inside));
+      }
       bool blend = llvm::any_of(a.whi, [](double w) { return w != 0.0; });
       if (blend) {
         tables[d].blend = true;
@@ -2076,6 +2129,19 @@ OpSpec resizeSpec() {
               v = arith::MulFOp::create(b, loc, v, weight);
             sum = sum ? arith::AddFOp::create(b, loc, sum, v).getResult() : v;
           }
+          // tf_crop_and_resize: extrapolation_value outside the input.
+          Value inside;
+          for (int64_t d = 0; d < rank; ++d)
+            if (tables[d].inside >= 0)
+              inside = inside ? arith::AndIOp::create(b, loc, inside,
+                                                      a[tables[d].inside])
+                                    .getResult()
+                              : a[tables[d].inside];
+          if (inside)
+            sum = arith::SelectOp::create(
+                b, loc, inside, sum,
+                arith::ConstantOp::create(
+                    b, loc, b.getFloatAttr(sum.getType(), p.extrapolation)));
           return sum;
         });
     return SmallVector<Value>{result};
