@@ -10,6 +10,7 @@
 #include "aotc/Transforms/EntryPoint.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -95,6 +96,48 @@ void makeResultsDistinct(func::FuncOp func) {
       operand.set(copy.getResult());
     }
   });
+}
+
+/// True for a tensor type with no elements (static shape with a 0).
+bool isEmptyTensor(Type t) {
+  auto ranked = dyn_cast<RankedTensorType>(t);
+  return ranked && ranked.hasStaticShape() && ranked.getNumElements() == 0;
+}
+
+/// Zero-element tensors at the boundary (the signature keeps their shapes):
+/// nothing reads or writes them, so inside the function they become 1-D
+/// tensor<0xT> (the only zero-size memrefs the bare-pointer calling
+/// convention lowers), an argument's uses read an empty tensor and a result
+/// is a fresh allocation (never merged with another by CSE).
+void retypeEmptyBoundaryTensors(func::FuncOp func) {
+  auto flat = [](Type t) {
+    return RankedTensorType::get({0}, cast<RankedTensorType>(t).getElementType());
+  };
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  for (BlockArgument arg : entry.getArguments()) {
+    if (!isEmptyTensor(arg.getType()))
+      continue;
+    auto original = cast<RankedTensorType>(arg.getType());
+    if (original.getRank() == 1)
+      continue;
+    Value empty = tensor::EmptyOp::create(b, func.getLoc(), original.getShape(),
+                                          original.getElementType());
+    arg.replaceAllUsesWith(empty);
+    arg.setType(flat(original));
+  }
+  func.walk([&](func::ReturnOp ret) {
+    OpBuilder rb(ret);
+    for (OpOperand &operand : ret->getOpOperands())
+      if (isEmptyTensor(operand.get().getType()))
+        operand.set(bufferization::AllocTensorOp::create(
+            rb, ret.getLoc(), flat(operand.get().getType()), ValueRange{}));
+  });
+  SmallVector<Type> results = llvm::map_to_vector(
+      func.getResultTypes(),
+      [&](Type t) -> Type { return isEmptyTensor(t) ? flat(t) : t; });
+  func.setType(FunctionType::get(func.getContext(), entry.getArgumentTypes(),
+                                 results));
 }
 
 struct AnnotateEntryPointsPass
@@ -264,6 +307,7 @@ struct AnnotateEntryPointsPass
         fields.push_back(b.getNamedAttr("bound_inputs", bound));
       }
       func->setAttr(aotc::kEntryAttrName, b.getDictionaryAttr(fields));
+      retypeEmptyBoundaryTensors(func);
     }
     // A bound for a name no entry point has is most likely a typo.
     for (const auto &bound : bounds)

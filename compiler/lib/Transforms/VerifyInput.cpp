@@ -38,8 +38,10 @@ bool isSupportedElementType(Type t) {
 }
 
 /// Checks one type appearing in the program; `what` describes where.
-/// A 1-D entry point argument may have no elements (`allowEmpty`, e.g. an
-/// empty list of axes): the caller passes it and nothing reads it.
+/// Entry point arguments and results may have no elements (`allowEmpty`):
+/// the caller passes them, nothing reads or writes them
+/// (aotc-annotate-entry-points keeps them out of the computation), and so
+/// may the empty tensors a function returns for them.
 LogicalResult checkType(Operation *op, Type type, const Twine &what,
                         bool allowEmpty = false) {
   if (isa<UnrankedTensorType>(type))
@@ -50,8 +52,7 @@ LogicalResult checkType(Operation *op, Type type, const Twine &what,
     return success();
   // Dynamic dimensions are symbolic; aotc-annotate-entry-points checks that
   // the entry point names and bounds each one.
-  if (shaped.hasStaticShape() && shaped.getNumElements() == 0 &&
-      !(allowEmpty && shaped.getRank() == 1))
+  if (!allowEmpty && shaped.hasStaticShape() && shaped.getNumElements() == 0)
     return op->emitError() << what << " has no elements (" << type
                            << "); zero-size tensors are not supported yet";
   if (!isSupportedElementType(shaped.getElementType()))
@@ -101,14 +102,16 @@ struct VerifyInputPass : aotc::impl::VerifyInputBase<VerifyInputPass> {
             func.emitError() << "result " << i << " has type " << t
                              << "; entry point results must be tensors";
             failed = true;
-          } else if (mlir::failed(checkType(op, t, "result " + Twine(i)))) {
+          } else if (mlir::failed(checkType(op, t, "result " + Twine(i),
+                                            /*allowEmpty=*/true))) {
             failed = true;
           }
         }
         return WalkResult::advance();
       }
+      bool emptyResult = isa<tensor::EmptyOp>(op);
       for (auto [i, t] : llvm::enumerate(op->getResultTypes()))
-        if (mlir::failed(checkType(op, t, "result " + Twine(i))))
+        if (mlir::failed(checkType(op, t, "result " + Twine(i), emptyResult)))
           failed = true;
       return WalkResult::advance();
     });

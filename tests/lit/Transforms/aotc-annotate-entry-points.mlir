@@ -114,3 +114,24 @@ func.func @"bad-name"(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @other(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// Zero-element tensors keep their shapes in the signature; inside, they are
+// 1-D (what the bare-pointer convention lowers): an argument's uses read an
+// empty tensor, each result is its own allocation.
+
+// CHECK-LABEL: func.func @empty(
+// CHECK-SAME:    %[[A:.*]]: tensor<0xf32> {{{.*}}bufferization.writable = false}, %{{.*}}: tensor<4xf32>
+// CHECK-SAME:    -> (tensor<0xf32>, tensor<0xf32>, tensor<4xf32>)
+// CHECK-SAME:    inputs = [{dtype = "f32", name = "arg0", shape = array<i64: 2, 0, 3>}, {dtype = "f32", name = "arg1", shape = array<i64: 4>}]
+// CHECK-SAME:    outputs = [{dtype = "f32", name = "result0", shape = array<i64: 0, 5>}, {dtype = "f32", name = "result1", shape = array<i64: 0, 5>}, {dtype = "f32", name = "result2", shape = array<i64: 4>}]
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x0x3xf32>
+// CHECK:         %[[R0:.*]] = bufferization.alloc_tensor() : tensor<0xf32>
+// CHECK:         %[[R1:.*]] = bufferization.alloc_tensor() : tensor<0xf32>
+// CHECK:         return %[[R0]], %[[R1]], %{{.*}} : tensor<0xf32>, tensor<0xf32>, tensor<4xf32>
+func.func @empty(%a: tensor<2x0x3xf32>, %b: tensor<4xf32>) -> (tensor<0x5xf32>, tensor<0x5xf32>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<0x5xf32>
+  %c = tensor.collapse_shape %a [[0, 1, 2]] : tensor<2x0x3xf32> into tensor<0xf32>
+  return %e, %e, %b : tensor<0x5xf32>, tensor<0x5xf32>, tensor<4xf32>
+}

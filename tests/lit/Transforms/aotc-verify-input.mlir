@@ -142,12 +142,12 @@ module {
 // -----
 
 // Zero-size tensors are rejected up front, instead of failing later in the
-// pipeline, except a 1-D argument (an empty list of axes, say) that the
-// caller passes and nothing reads.
-// expected-error @+2 {{argument 0 has no elements ('tensor<2x0x3xf32>'); zero-size tensors are not supported yet}}
-// expected-error @+1 {{result 0 has no elements}}
-func.func @zero_size(%a: tensor<2x0x3xf32>) -> tensor<2x0x3xf32> {
-  return %a : tensor<2x0x3xf32>
+// pipeline, except at the entry point's boundary (the caller passes them,
+// nothing reads or writes them) and as the empty tensors returned for them.
+// expected-error @+2 {{result 0 has no elements ('tensor<0x4xf32>'); zero-size tensors are not supported yet}}
+func.func @zero_size_inside(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %e = arith.constant dense<> : tensor<0x4xf32>
+  return %a : tensor<4xf32>
 }
 
 // -----
@@ -156,4 +156,13 @@ func.func @zero_size(%a: tensor<2x0x3xf32>) -> tensor<2x0x3xf32> {
 // CHECK-SAME:    tensor<0xi64>
 func.func @empty_axes(%x: tensor<4xf32>, %axes: tensor<0xi64>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @zero_size_boundary
+// CHECK-SAME:    tensor<2x0x3xf32>
+func.func @zero_size_boundary(%a: tensor<2x0x3xf32>) -> tensor<2x0x3xf32> {
+  %e = tensor.empty() : tensor<2x0x3xf32>
+  return %e : tensor<2x0x3xf32>
 }

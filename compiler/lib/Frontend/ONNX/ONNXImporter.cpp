@@ -738,12 +738,13 @@ OwningOpRef<ModuleOp> Importer::run() {
       });
       resultDims.push_back({i, builder.getArrayAttr(dims)});
     }
-    if (!hasSymbolDims(v.shape) && v.numElements() == 0) {
-      error() << "graph output '" << output.name()
-              << "' has no elements; zero-size outputs are not supported yet";
-      return nullptr;
-    }
-    results.push_back(materializeValue(v, builder, fileLoc, &symbols));
+    // A zero-element output has nothing to compute.
+    if (!hasSymbolDims(v.shape) && v.numElements() == 0)
+      results.push_back(tensor::EmptyOp::create(
+          builder, fileLoc, v.type(&ctx).getShape(),
+          v.type(&ctx).getElementType()));
+    else
+      results.push_back(materializeValue(v, builder, fileLoc, &symbols));
   }
   func::ReturnOp::create(builder, fileLoc, results);
   func.setType(builder.getFunctionType(
