@@ -287,8 +287,17 @@ SmallVector<Value> KernelBuilder::accumulate(ValueRange accs, int64_t kCount) {
       mapping.map(body->getArgument(sides[0].input), a[i]);
       mapping.map(body->getArgument(sides[1].input), bv[j]);
       mapping.map(body->getArgument(2), loop.getRegionIterArg(i * t.rn + j));
-      for (Operation &inner : body->without_terminator())
-        b.clone(inner, mapping);
+      for (Operation &inner : body->without_terminator()) {
+        Operation *copy = b.clone(inner, mapping);
+        // A multiply feeding an add may become one FMA (as on the CPU
+        // path, where contractions lower to vector FMAs).
+        if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(copy))
+          copy->setAttr(fastMath.getFastMathAttrName(),
+                        arith::FastMathFlagsAttr::get(
+                            copy->getContext(),
+                            fastMath.getFastMathFlagsAttr().getValue() |
+                                arith::FastMathFlags::contract));
+      }
       next.push_back(mapping.lookupOrDefault(yield.getOperand(0)));
     }
   }
