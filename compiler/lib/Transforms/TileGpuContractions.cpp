@@ -114,9 +114,12 @@ struct TileConfig {
 };
 
 /// Tiles of up to 64x64x16 (smaller for small dimensions, powers of two),
-/// at most 16 thread rows and 256 threads, so a 64x64 tile runs 16x16
-/// threads of 4x4 outputs; a thin M (a matrix-vector product) spends the
-/// threads along N instead.
+/// each thread an up-to-4x4 register tile, so a 64x64 tile runs 16x16
+/// threads of 4x4 outputs. A thin side (a matrix-vector product, a
+/// convolution with few channels) leaves threads free: the other side's
+/// register tile shrinks to use up to 256 threads. The K slice shrinks
+/// until each thread copies at most 8 elements per slice (each copy keeps
+/// its addresses in registers across the K loop).
 TileConfig chooseTiles(int64_t m, int64_t n, int64_t k,
                        ArrayRef<int64_t> requested) {
   auto pow2 = [](int64_t v, int64_t cap) {
@@ -124,13 +127,22 @@ TileConfig chooseTiles(int64_t m, int64_t n, int64_t k,
                              cap);
   };
   TileConfig c;
-  c.bm = requested.size() == 3 ? requested[0] : pow2(m, 64);
-  c.bn = requested.size() == 3 ? requested[1] : pow2(n, 64);
-  c.bk = requested.size() == 3 ? requested[2] : pow2(k, 16);
+  bool fixed = requested.size() == 3;
+  c.bm = fixed ? requested[0] : pow2(m, 64);
+  c.bn = fixed ? requested[1] : pow2(n, 64);
+  c.bk = fixed ? requested[2] : pow2(k, 16);
   c.rm = std::max<int64_t>(1, c.bm / 16);
-  int64_t threadsY = c.bm / c.rm;
-  int64_t threadsX = std::min<int64_t>(c.bn, 256 / threadsY);
-  c.rn = c.bn / threadsX;
+  c.rn = std::max<int64_t>(1, c.bn / 16);
+  while (c.threads() < 256 && c.rm > 1)
+    c.rm /= 2;
+  while (c.threads() < 256 && c.rn > 1)
+    c.rn /= 2;
+  auto copies = [&] {
+    return llvm::divideCeil(c.bm * c.bk, c.threads()) +
+           llvm::divideCeil(c.bn * c.bk, c.threads());
+  };
+  while (!fixed && c.bk > 1 && copies() > 8)
+    c.bk /= 2;
   return c;
 }
 
