@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 #===- tests/gpu/emulate_gpu_kernels.py - tiled kernels on CPU threads -----===#
 #
-# Runs the shared-memory kernels of aotc-tile-gpu-contractions without a GPU
+# Runs the shared-memory kernels of aotc-tile-gpu-contractions and
+# aotc-gpu-block-reductions without a GPU
 # and compares their results with an e2e program's NumPy oracle:
 #
 #   1. mlir-opt: the program + a @main calling it on the oracle's inputs
 #      (tests/e2e/programs/mlir_runner_check.py), bufferized with upstream
 #      passes;
-#   2. aotc-opt: aotc-tile-gpu-contractions (every contraction becomes the
-#      gpu.launch the CUDA and HIP targets compile: workgroup tiles,
-#      barriers, register tiles, remainder handling), then the test-only
+#   2. aotc-opt: aotc-tile-gpu-contractions and aotc-gpu-block-reductions
+#      (contractions and row reductions become the gpu.launch ops the CUDA
+#      and HIP targets compile: workgroup tiles, barriers, register tiles,
+#      remainder handling, reduction trees), then the test-only
 #      aotc-test-gpu-launch-to-omp (a block = an OpenMP team with one thread
 #      per GPU thread, workgroup memory shared by the team, gpu.barrier =
 #      omp.barrier);
@@ -86,13 +88,14 @@ def main():
         tiles = f" tile-sizes={args.tile_sizes}" if args.tile_sizes else ""
         run([args.aotc_opt, paths["bufferized"], "-o", paths["tiled"],
              "--pass-pipeline=builtin.module(func.func("
-             f"aotc-tile-gpu-contractions{{all-functions=1{tiles}}}))"])
+             f"aotc-tile-gpu-contractions{{all-functions=1{tiles}}},"
+             "aotc-gpu-block-reductions{all-functions=1}))"])
         with open(paths["tiled"]) as f:
             kernels = f.read().count("gpu.launch ")
-        print(f"{args.name}: {kernels} tiled kernel(s)"
+        print(f"{args.name}: {kernels} kernel(s) through workgroup memory"
               + (f" (tiles {args.tile_sizes})" if args.tile_sizes else ""))
         if kernels < args.min_kernels:
-            sys.exit(f"FAIL: expected at least {args.min_kernels} tiled "
+            sys.exit(f"FAIL: expected at least {args.min_kernels} such "
                      "kernel(s)")
         run([args.aotc_opt, paths["tiled"], "-o", paths["emulated"],
              "--aotc-test-gpu-launch-to-omp"])

@@ -41,6 +41,9 @@ void buildGPUKernelPipeline(OpPassManager &pm,
   // regions.
   if (options.tileContractions)
     pm.nest<func::FuncOp>().addPass(createTileGpuContractions());
+  // Row reductions to block-level trees through workgroup memory.
+  if (options.blockReductions)
+    pm.nest<func::FuncOp>().addPass(createGpuBlockReductions());
   MapToGpuOptions map;
   map.blockSize = options.blockSize;
   pm.nest<func::FuncOp>().addPass(createMapToGpu(map));

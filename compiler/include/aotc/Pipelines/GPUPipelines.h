@@ -39,6 +39,11 @@ struct GPUKernelOptions : mlir::PassPipelineOptions<GPUKernelOptions> {
       llvm::cl::desc("Tile contractions through workgroup memory "
                      "(aotc-tile-gpu-contractions)"),
       llvm::cl::init(true)};
+  Option<bool> blockReductions{
+      *this, "block-reductions",
+      llvm::cl::desc("Row reductions as block-level trees "
+                     "(aotc-gpu-block-reductions)"),
+      llvm::cl::init(true)};
 };
 void buildGPUKernelPipeline(mlir::OpPassManager &pm,
                             const GPUKernelOptions &options);

@@ -642,6 +642,55 @@ def TileGpuContractions : Pass<"aotc-tile-gpu-contractions",
                            "mlir::memref::MemRefDialect"];
 }
 
+def GpuBlockReductions : Pass<"aotc-gpu-block-reductions",
+                              "mlir::func::FuncOp"> {
+  let summary = "Reductions along contiguous rows as block-level trees";
+  let description = [{
+    Runs on bufferized, planned entry points, before aotc-map-to-gpu. A
+    statically shaped linalg op with one output whose loops are the
+    output's (parallel) and reduction loops, reducing at least `min-extent`
+    elements along the innermost dimension of the inputs it reads, and whose
+    payload is `yield combine(value(inputs), acc)` with an associative,
+    commutative combiner (addf, mulf, maximumf, minimumf, maxnumf, minnumf,
+    addi, muli, max/min signed/unsigned, andi, ori, xori) becomes one
+    `gpu.launch` with a block per output element: each thread combines the
+    elements tid, tid + T, ... (coalesced), writes its partial into
+    workgroup memory, then log2(T) halving steps between `gpu.barrier`s
+    combine the partials and thread 0 combines the total into the output.
+    Floating-point sums are reassociated, as in any parallel reduction.
+
+    Before:
+    ```mlir
+    linalg.reduce ins(%x : memref<8x1000xf32>) outs(%s : memref<8xf32>)
+        dimensions = [1] (%in: f32, %acc: f32) { %r = arith.addf %in, %acc ... }
+    ```
+    After (8 blocks of 256 threads):
+    ```mlir
+    gpu.launch blocks(%row, ...) in (%c8, ...) threads(%tid, ...) in (%c256, ...)
+        workgroup(%p : memref<256xf32, #gpu.address_space<workgroup>>) {
+      // partial = x[row][tid] + x[row][tid + 256] + x[row][tid + 512]
+      //           (+ x[row][tid + 768] if tid < 232)
+      memref.store %partial, %p[%tid]
+      gpu.barrier
+      // 8 steps: if tid < h: p[tid] = p[tid + h] + p[tid]; gpu.barrier
+      // tid == 0: s[row] = p[0] + s[row]
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block (a power of two)">,
+    Option<"minExtent", "min-extent", "int64_t", /*default=*/"64",
+           "Fewest reduced elements per output worth a block">,
+    Option<"allFunctions", "all-functions", "bool", /*default=*/"false",
+           "Also functions that are not entry points (tests)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::gpu::GPUDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def MapToGpu : Pass<"aotc-map-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Map the loops of each entry point to GPU blocks and threads";
   let description = [{
