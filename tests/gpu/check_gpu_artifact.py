@@ -24,8 +24,8 @@
 #   5. at least N kernels per chip use shared memory: CUDA, their PTX loads
 #      and stores `.shared` and has `bar.sync`, ptxas -v reports their smem
 #      bytes, the cubin has a .nv.shared.<kernel> section of that size, and
-#      the SASS (cuobjdump -sass, where the toolkit has it) has LDS/STS and
-#      BAR.SYNC; HIP, the
+#      the SASS (cuobjdump -sass from the toolkit or $AOTC_CUOBJDUMP, where
+#      there is one) has LDS/STS and BAR.SYNC; HIP, the
 #      metadata's .group_segment_fixed_size is non-zero and the ISA
 #      (llvm-objdump -d) has ds_read/ds_write and s_barrier.
 # Both:
@@ -403,8 +403,9 @@ def check_cuda_shared(args, chip, ptx, report, cubin):
     if sorted(shared) != sorted(tiled) or any(
             shared[k] < smem[k] for k in shared):
         fail(f"{chip}: cubin .nv.shared sections {shared}, ptxas smem {smem}")
-    counts = "cuobjdump not in the toolkit: no SASS check"
-    cuobjdump = os.path.join(args.toolkit, "bin", "cuobjdump")
+    counts = "no cuobjdump (toolkit or $AOTC_CUOBJDUMP): no SASS check"
+    cuobjdump = os.environ.get("AOTC_CUOBJDUMP") or os.path.join(
+        args.toolkit, "bin", "cuobjdump")
     if os.path.exists(cuobjdump):
         sass = run([cuobjdump, "-sass", cubin])
         counts = {op: len(re.findall(rf"\b{op}\b", sass))
