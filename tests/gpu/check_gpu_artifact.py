@@ -19,6 +19,15 @@
 #      whose kernels (NAME.kd) are exactly those the host code launches;
 #   3. the code object metadata reports 0 SGPR and 0 VGPR spills for every
 #      kernel.
+# Both, with --shared-kernels N (programs with contractions, which
+# aotc-tile-gpu-contractions tiles through workgroup memory):
+#   5. at least N kernels per chip use shared memory: CUDA, their PTX loads
+#      and stores `.shared` and has `bar.sync`, ptxas -v reports their smem
+#      bytes, the cubin has a .nv.shared.<kernel> section of that size, and
+#      the SASS (cuobjdump -sass from the toolkit or $AOTC_CUOBJDUMP, where
+#      there is one) has LDS/STS and BAR.SYNC; HIP, the
+#      metadata's .group_segment_fixed_size is non-zero and the ISA
+#      (llvm-objdump -d) has ds_read/ds_write and s_barrier.
 # Both:
 #   4. the object links with aot_runtime_<cuda|hip> + aot_runtime into an
 #      executable and a shared library; both call the entry point with host
@@ -151,6 +160,39 @@ def check_hip(args, data, obj, tmp):
         print(f"{chip}: e_machine {machine}, notes name {chip}, "
               f"{len(kernels)} kernels = host launches, 0 SGPR/VGPR spills, "
               f"max {max(vgprs)} VGPRs")
+        if args.shared_kernels:
+            check_hip_shared(args, chip, path, notes)
+
+
+def check_hip_shared(args, chip, path, notes):
+    """LDS bytes in the metadata, LDS accesses and barriers in the ISA."""
+    lds = {}
+    multi_wave = False  # a block with LDS spans several wavefronts
+    for block in re.split(r"\n\s+- \.", notes):
+        name = re.search(r"\.name:\s+(\w+)", block)
+        size = re.search(r"\.group_segment_fixed_size:\s+(\d+)", block)
+        if name and size and int(size.group(1)):
+            lds[name.group(1)] = int(size.group(1))
+            threads = re.search(r"\.max_flat_workgroup_size:\s+(\d+)", block)
+            wave = re.search(r"\.wavefront_size:\s+(\d+)", block)
+            multi_wave |= not threads or not wave or (
+                int(threads.group(1)) > int(wave.group(1)))
+    if len(lds) < args.shared_kernels:
+        fail(f"{chip}: {len(lds)} kernels with LDS ({lds}), expected at "
+             f"least {args.shared_kernels}")
+    isa = run([os.path.join(args.llvm_bin, "llvm-objdump"), "-d",
+               f"--mcpu={chip}", path])
+    counts = {op: len(re.findall(rf"\b{op}\w*", isa))
+              for op in ("ds_read", "ds_write", "ds_load", "ds_store",
+                         "s_barrier")}
+    # The backend drops barriers of a block that is a single wavefront.
+    if not (counts["ds_read"] + counts["ds_load"]) or not (
+            counts["ds_write"] + counts["ds_store"]) or (
+            multi_wave and not counts["s_barrier"]):
+        fail(f"{chip}: no LDS traffic or barrier in the ISA: {counts}")
+    print(f"{chip}: {len(lds)} kernels with LDS "
+          f"({', '.join(f'{k} {v} B' for k, v in sorted(lds.items()))}); "
+          f"ISA: {counts}")
 
 
 def unescape_mlir(text):
@@ -242,6 +284,8 @@ def main():
     p.add_argument("--cc", required=True)
     p.add_argument("--include", required=True)
     p.add_argument("--runtime-libs", required=True, nargs="+")
+    p.add_argument("--shared-kernels", type=int, default=0,
+                   help="kernels that must use workgroup (shared) memory")
     args = p.parse_args()
     args.name = os.path.splitext(os.path.basename(args.source))[0]
     with tempfile.TemporaryDirectory(prefix="aotc-gpu-check-") as tmp:
@@ -327,6 +371,54 @@ def check_cuda(args, data, chips, tmp):
         print(f"{chip}: {len(kernels)} kernels in cubin and PTX, llvm-readelf "
               f"flags {chip}, ptxas -v: 0 bytes spill, max {max(registers)} "
               f"registers")
+        if args.shared_kernels:
+            check_cuda_shared(args, chip, ptx[chip], report, path)
+
+
+def check_cuda_shared(args, chip, ptx, report, cubin):
+    """Shared loads/stores and barriers in the PTX, smem bytes from ptxas,
+    LDS/STS and BAR in the SASS."""
+    entries = re.split(r"(?=\.visible\s+\.entry\s)", ptx)[1:]
+    tiled = []
+    for body in entries:
+        name = re.match(r"\.visible\s+\.entry\s+(\w+)\(", body).group(1)
+        if "ld.shared" in body and "st.shared" in body and "bar.sync" in body:
+            tiled.append(name)
+    smem = {}
+    for section in report.split("Compiling entry function")[1:]:
+        name = re.match(r"\s*'(\w+)'", section).group(1)
+        size = re.search(r"(\d+) bytes smem", section)
+        if size and int(size.group(1)):
+            smem[name] = int(size.group(1))
+    if len(tiled) < args.shared_kernels or sorted(smem) != sorted(tiled):
+        fail(f"{chip}: kernels with ld/st.shared + bar.sync {tiled}, with "
+             f"smem {smem}; expected at least {args.shared_kernels}")
+    # The cubin (what the driver loads): a .nv.shared.<kernel> section per
+    # tiled kernel, at least its smem size (sm_90 adds 1 KiB reserved for
+    # the system).
+    sections = run([os.path.join(args.llvm_bin, "llvm-readelf"), "-S", "--wide",
+                    cubin])
+    shared = {m.group(1): int(m.group(2), 16) for m in re.finditer(
+        r"\.nv\.shared\.(\w+)\s+NOBITS\s+\w+\s+\w+\s+(\w+)", sections)}
+    if sorted(shared) != sorted(tiled) or any(
+            shared[k] < smem[k] for k in shared):
+        fail(f"{chip}: cubin .nv.shared sections {shared}, ptxas smem {smem}")
+    counts = "no cuobjdump (toolkit or $AOTC_CUOBJDUMP): no SASS check"
+    cuobjdump = os.environ.get("AOTC_CUOBJDUMP") or os.path.join(
+        args.toolkit, "bin", "cuobjdump")
+    if os.path.exists(cuobjdump):
+        sass = run([cuobjdump, "-sass", cubin])
+        counts = {op: len(re.findall(rf"\b{op}\b", sass))
+                  for op in ("LDS", "STS", "BAR.SYNC")}
+        if not counts["LDS"] or not counts["STS"] or not counts["BAR.SYNC"]:
+            fail(f"{chip}: no shared-memory access or barrier in the SASS: "
+                 f"{counts}")
+    ptx_ops = {op: sum(body.count(op) for body in entries)
+               for op in ("ld.shared", "st.shared", "bar.sync")}
+    print(f"{chip}: {len(tiled)} kernels with shared memory "
+          f"({', '.join(f'{k} {v} B' for k, v in sorted(smem.items()))}; "
+          f"same .nv.shared sizes in the cubin); PTX: {ptx_ops}; SASS: "
+          f"{counts}")
 
 
 def check_calls(args, obj, manifest, chips, tmp):

@@ -36,7 +36,14 @@ void buildGPUTensorPipeline(OpPassManager &pm, const GPUTensorOptions &) {
 
 void buildGPUKernelPipeline(OpPassManager &pm,
                             const GPUKernelOptions &options) {
-  // Loops to blocks x threads, then gpu.launch regions.
+  // Contractions (matmul, convolution) to kernels tiled through workgroup
+  // memory; every other op to loops over blocks x threads, then gpu.launch
+  // regions.
+  if (options.tileContractions)
+    pm.nest<func::FuncOp>().addPass(createTileGpuContractions());
+  // Row reductions to block-level trees through workgroup memory.
+  if (options.blockReductions)
+    pm.nest<func::FuncOp>().addPass(createGpuBlockReductions());
   MapToGpuOptions map;
   map.blockSize = options.blockSize;
   pm.nest<func::FuncOp>().addPass(createMapToGpu(map));

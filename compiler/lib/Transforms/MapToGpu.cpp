@@ -141,7 +141,10 @@ struct MapToGpuPass : aotc::impl::MapToGpuBase<MapToGpuPass> {
     SmallVector<SmallVector<Operation *>> runs(1);
     SmallVector<Operation *> pending;
     for (Operation &op : body) {
-      if (isa<scf::ParallelOp>(op) || op.hasTrait<OpTrait::IsTerminator>()) {
+      // Loops and kernels built earlier (aotc-tile-gpu-contractions) end a
+      // run.
+      if (isa<scf::ParallelOp, gpu::LaunchOp>(op) ||
+          op.hasTrait<OpTrait::IsTerminator>()) {
         pending.clear();
         if (!runs.back().empty())
           runs.emplace_back();

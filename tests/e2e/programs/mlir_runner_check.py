@@ -45,7 +45,7 @@ PROGRAMS = {
     "reductions": None, "softmax": None, "shapes": None, "mlp": None,
     "unsharp_mask": os.path.join(REPO, "samples", "unsharp_mask.mlir"),
     "dtypes_ints": None, "multi_result": None, "tosa_ops": None,
-    "reuse_chain": None,
+    "reuse_chain": None, "gpu_tiled_matmuls": None,
 }
 
 # Same figures as tests/e2e/CMakeLists.txt (defaults from docs/contracts.md).

@@ -34,6 +34,16 @@ struct GPUKernelOptions : mlir::PassPipelineOptions<GPUKernelOptions> {
       *this, "on-device-tensors",
       llvm::cl::desc("Inputs and outputs are device pointers"),
       llvm::cl::init(false)};
+  Option<bool> tileContractions{
+      *this, "tile-contractions",
+      llvm::cl::desc("Tile contractions through workgroup memory "
+                     "(aotc-tile-gpu-contractions)"),
+      llvm::cl::init(true)};
+  Option<bool> blockReductions{
+      *this, "block-reductions",
+      llvm::cl::desc("Row reductions as block-level trees "
+                     "(aotc-gpu-block-reductions)"),
+      llvm::cl::init(true)};
 };
 void buildGPUKernelPipeline(mlir::OpPassManager &pm,
                             const GPUKernelOptions &options);

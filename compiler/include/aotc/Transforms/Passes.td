@@ -424,6 +424,37 @@ def TestMemoryPlan : Pass<"aotc-test-memory-plan", "mlir::func::FuncOp"> {
   }];
 }
 
+def TestGpuLaunchToOmp : Pass<"aotc-test-gpu-launch-to-omp", "mlir::ModuleOp"> {
+  let summary = "Run gpu.launch bodies on CPU threads (test only)";
+  let description = [{
+    Emulates kernels on a machine without a GPU: every `gpu.launch` becomes
+    a loop over its blocks, each block an `omp.parallel` with one thread per
+    GPU thread (thread ids from `omp_get_thread_num`; a smaller team fails
+    a `cf.assert`), workgroup attributions a `memref.alloca` shared by the
+    team and `gpu.barrier` an `omp.barrier`. Used by tests that compare the
+    results of aotc's tiled kernels with an oracle.
+
+    Before:
+    ```mlir
+    gpu.launch blocks(%bx, ...) in (%gx = %c2, ...) threads(%tx, ...) in (%sx = %c16, ...)
+        workgroup(%t : memref<16x64xf32, #gpu.address_space<workgroup>>) {
+      ... gpu.barrier ...
+    }
+    ```
+    After:
+    ```mlir
+    %t = memref.alloca() : memref<16x64xf32>
+    scf.for %bz ... { scf.for %by ... { scf.for %bx ... {
+      omp.parallel num_threads(%n : i32) { ... omp.barrier ... omp.terminator }
+    } } }
+    ```
+  }];
+  let dependentDialects = ["mlir::omp::OpenMPDialect", "mlir::scf::SCFDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // CPU lowering
 //===----------------------------------------------------------------------===//
@@ -553,6 +584,112 @@ def EmitEntryPoints : Pass<"aotc-emit-entry-points", "mlir::ModuleOp"> {
 //===----------------------------------------------------------------------===//
 // GPU targets (CUDA, HIP)
 //===----------------------------------------------------------------------===//
+
+def TileGpuContractions : Pass<"aotc-tile-gpu-contractions",
+                               "mlir::func::FuncOp"> {
+  let summary = "Tile contractions through workgroup (shared) memory";
+  let description = [{
+    Runs on bufferized, planned entry points, before aotc-map-to-gpu. Every
+    statically shaped linalg op with two inputs A, B and one output C whose
+    loops split into batch loops (in A, B and C), M loops (A and C), N loops
+    (B and C) and K reduction loops (A and B) -- matmul, batch_matmul,
+    convolutions (an implicit GEMM: K = channels x window), generic
+    contractions -- becomes one `gpu.launch`. The loops of each group are
+    linearized (M, N, K); a block computes a BM x BN tile of C (grid x over
+    N tiles, y over M tiles, z over batches). For each BK slice of K, all
+    threads copy the A and B tiles into workgroup memory (consecutive
+    threads on the operand's contiguous dimension, so global reads are
+    coalesced), `gpu.barrier`, then each thread applies the payload to its
+    RM x RN register tile (rows ty + i * threadsY, columns tx + j *
+    threadsX: consecutive threads store consecutive columns), reading A and
+    B from workgroup memory. Rows and columns past M or N read a clamped,
+    valid element and are not stored; the last partial K slice runs only
+    over its valid part. Tiles default to 64x64x16 (4x4 per thread, 16x16
+    threads), powers of two no larger than the dimensions for small shapes.
+
+    Before:
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<100x70xf32>, memref<70x300xf32>)
+                  outs(%c : memref<100x300xf32>)
+    ```
+    After (grid 5 x 2, 16 x 16 threads):
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c5, %gy = %c2, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c16, %sz = %c1)
+        workgroup(%as : memref<16x65xf32, #gpu.address_space<workgroup>>,
+                  %bs : memref<16x64xf32, #gpu.address_space<workgroup>>) {
+      // acc[4][4] = C[...]  (clamped reads)
+      scf.for %k0 = %c0 to %c64 step %c16 iter_args(acc) {
+        // as[kk][mm] = A[min(m0 + mm, 99)][k0 + kk], bs likewise
+        gpu.barrier
+        scf.for %kk = %c0 to %c16 ... { acc[i][j] = acc + as[kk][..] * bs[kk][..] }
+        gpu.barrier
+      }
+      // last slice: k0 = 64, 6 steps; then guarded stores of acc into C
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    ListOption<"tileSizes", "tile-sizes", "int64_t",
+               "Block tile M,N,K (powers of two; default: chosen per shape)">,
+    Option<"allFunctions", "all-functions", "bool", /*default=*/"false",
+           "Also functions that are not entry points (tests)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::gpu::GPUDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def GpuBlockReductions : Pass<"aotc-gpu-block-reductions",
+                              "mlir::func::FuncOp"> {
+  let summary = "Reductions along contiguous rows as block-level trees";
+  let description = [{
+    Runs on bufferized, planned entry points, before aotc-map-to-gpu. A
+    statically shaped linalg op with one output whose loops are the
+    output's (parallel) and reduction loops, reducing at least `min-extent`
+    elements along the innermost dimension of the inputs it reads, and whose
+    payload is `yield combine(value(inputs), acc)` with an associative,
+    commutative combiner (addf, mulf, maximumf, minimumf, maxnumf, minnumf,
+    addi, muli, max/min signed/unsigned, andi, ori, xori) becomes one
+    `gpu.launch` with a block per output element: each thread combines the
+    elements tid, tid + T, ... (coalesced), writes its partial into
+    workgroup memory, then log2(T) halving steps between `gpu.barrier`s
+    combine the partials and thread 0 combines the total into the output.
+    Floating-point sums are reassociated, as in any parallel reduction.
+
+    Before:
+    ```mlir
+    linalg.reduce ins(%x : memref<8x1000xf32>) outs(%s : memref<8xf32>)
+        dimensions = [1] (%in: f32, %acc: f32) { %r = arith.addf %in, %acc ... }
+    ```
+    After (8 blocks of 256 threads):
+    ```mlir
+    gpu.launch blocks(%row, ...) in (%c8, ...) threads(%tid, ...) in (%c256, ...)
+        workgroup(%p : memref<256xf32, #gpu.address_space<workgroup>>) {
+      // partial = x[row][tid] + x[row][tid + 256] + x[row][tid + 512]
+      //           (+ x[row][tid + 768] if tid < 232)
+      memref.store %partial, %p[%tid]
+      gpu.barrier
+      // 8 steps: if tid < h: p[tid] = p[tid + h] + p[tid]; gpu.barrier
+      // tid == 0: s[row] = p[0] + s[row]
+    }
+    ```
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block (a power of two)">,
+    Option<"minExtent", "min-extent", "int64_t", /*default=*/"64",
+           "Fewest reduced elements per output worth a block">,
+    Option<"allFunctions", "all-functions", "bool", /*default=*/"false",
+           "Also functions that are not entry points (tests)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::gpu::GPUDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
 
 def MapToGpu : Pass<"aotc-map-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Map the loops of each entry point to GPU blocks and threads";

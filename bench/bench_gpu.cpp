@@ -1,0 +1,439 @@
+//===- bench_gpu.cpp - aotc CUDA kernels vs cuBLAS and memcpy -*- C++ -*-===//
+//
+// Google Benchmark of aotc-compiled CUDA programs (--on-device-tensors, so a
+// call only enqueues kernels on the stream) next to a peer in the same
+// process: f32 GEMMs next to cublasSgemm, a fused elementwise chain and a
+// row softmax next to a device-to-device copy of the same bytes. Every
+// iteration is timed with CUDA events recorded on the stream around the
+// call. Each benchmark reports TFLOP/s (GEMM) or GB/s and the fraction of
+// the chip's roofline (FP32 FMA peak from SM count x cores x clock; DRAM
+// bandwidth from memory clock x bus width); a summary of ours/peer per case
+// follows the run. Results are checked against the peer (GEMM) or a host
+// reference before timing.
+//
+// Without a CUDA device the program prints why and exits 0 (skipped).
+//
+//===----------------------------------------------------------------------===//
+
+#include "aot_abi/aot_abi.h"
+
+#include <benchmark/benchmark.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+using GemmFn = aot_status_t (*)(const float *, const float *, float *, void *,
+                                size_t, aot_stream_t);
+using InfoFn = const aot_model_info_t *(*)(void);
+struct GemmShape {
+  int m, n, k;
+  GemmFn fn;
+  InfoFn info;
+};
+
+#include "gpu_eltwise.h"
+#include "gpu_gemm_shapes.h"
+#include "gpu_softmax.h"
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Device helpers
+//===----------------------------------------------------------------------===//
+
+void check(cudaError_t error, const char *what) {
+  if (error != cudaSuccess) {
+    std::fprintf(stderr, "bench_gpu: %s: %s\n", what,
+                 cudaGetErrorString(error));
+    std::exit(1);
+  }
+}
+
+void check(aot_status_t status, const char *what) {
+  if (status != AOT_OK) {
+    std::fprintf(stderr, "bench_gpu: %s: %s\n", what,
+                 aot_status_string(status));
+    std::exit(1);
+  }
+}
+
+/// Device buffer of `count` floats (or bytes), filled from the host.
+struct DeviceBuffer {
+  explicit DeviceBuffer(size_t bytes) : bytes(bytes) {
+    check(cudaMalloc(&data, bytes ? bytes : 1), "cudaMalloc");
+  }
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  ~DeviceBuffer() { cudaFree(data); }
+  float *f() const { return static_cast<float *>(data); }
+  void upload(const std::vector<float> &host) {
+    check(cudaMemcpy(data, host.data(), host.size() * sizeof(float),
+                     cudaMemcpyHostToDevice),
+          "cudaMemcpy");
+  }
+  std::vector<float> download() const {
+    std::vector<float> host(bytes / sizeof(float));
+    check(cudaMemcpy(host.data(), data, bytes, cudaMemcpyDeviceToHost),
+          "cudaMemcpy");
+    return host;
+  }
+  void *data = nullptr;
+  size_t bytes;
+};
+
+std::vector<float> randomVector(size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  std::vector<float> v(count);
+  for (float &x : v)
+    x = dist(rng);
+  return v;
+}
+
+/// The chip's FP32 FMA peak (FLOP/s) and DRAM bandwidth (bytes/s).
+struct Roofline {
+  double flops = 0, bytesPerSecond = 0;
+  std::string chip;
+};
+
+Roofline queryRoofline() {
+  int device = 0, sms = 0, clockKHz = 0, memClockKHz = 0, busBits = 0,
+      major = 0, minor = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  cudaDeviceGetAttribute(&clockKHz, cudaDevAttrClockRate, device);
+  cudaDeviceGetAttribute(&memClockKHz, cudaDevAttrMemoryClockRate, device);
+  cudaDeviceGetAttribute(&busBits, cudaDevAttrGlobalMemoryBusWidth, device);
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+  // FP32 lanes per SM: 64 on sm_60/70/80, 128 on sm_86/89/90 and later.
+  int lanes = (major == 8 && minor == 0) || major < 8 ? 64 : 128;
+  Roofline r;
+  r.flops = 2.0 * sms * lanes * clockKHz * 1e3;
+  r.bytesPerSecond = 2.0 * memClockKHz * 1e3 * busBits / 8;
+  char name[256] = {};
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) == cudaSuccess)
+    std::snprintf(name, sizeof(name), "%s", prop.name);
+  r.chip = std::string(name) + " (sm_" + std::to_string(major) +
+           std::to_string(minor) + ")";
+  return r;
+}
+
+Roofline gRoofline;
+cudaStream_t gStream;
+cublasHandle_t gCublas;
+
+/// Mean seconds per call of every benchmark, for the ours/peer summary.
+std::map<std::string, double> gSeconds;
+
+/// Times `call` (which enqueues work on gStream) with events around it.
+template <typename Call>
+void timeOnStream(benchmark::State &state, const std::string &key,
+                  Call call) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  call(); // warm-up: module load, cuBLAS heuristics
+  check(cudaStreamSynchronize(gStream), "cudaStreamSynchronize");
+  double total = 0;
+  int64_t calls = 0;
+  for (auto _ : state) {
+    check(cudaEventRecord(start, gStream), "cudaEventRecord");
+    call();
+    check(cudaEventRecord(stop, gStream), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    state.SetIterationTime(ms * 1e-3);
+    total += ms * 1e-3;
+    ++calls;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (calls)
+    gSeconds[key] = total / calls;
+}
+
+double meanSeconds(const std::string &key) {
+  auto it = gSeconds.find(key);
+  return it == gSeconds.end() ? 0 : it->second;
+}
+
+//===----------------------------------------------------------------------===//
+// GEMM vs cuBLAS
+//===----------------------------------------------------------------------===//
+
+struct GemmOperands {
+  explicit GemmOperands(const GemmShape &s)
+      : a(sizeof(float) * s.m * s.k), b(sizeof(float) * s.k * s.n),
+        c(sizeof(float) * s.m * s.n), pool(s.info()->pool_bytes) {
+    a.upload(randomVector(size_t(s.m) * s.k, 1));
+    b.upload(randomVector(size_t(s.k) * s.n, 2));
+  }
+  DeviceBuffer a, b, c, pool;
+};
+
+std::string shapeName(const GemmShape &s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+         std::to_string(s.k);
+}
+
+void aotcGemm(const GemmShape &s, GemmOperands &o) {
+  check(s.fn(o.a.f(), o.b.f(), o.c.f(), o.pool.data, o.pool.bytes, gStream),
+        "aotc gemm");
+}
+
+/// Row-major C = A B as column-major C^T = B^T A^T.
+void cublasGemm(const GemmShape &s, GemmOperands &o) {
+  const float one = 1.f, zero = 0.f;
+  if (cublasSgemm(gCublas, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
+                  o.b.f(), s.n, o.a.f(), s.k, &zero, o.c.f(), s.n) !=
+      CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "bench_gpu: cublasSgemm failed\n");
+    std::exit(1);
+  }
+}
+
+/// Exits if aotc and cuBLAS disagree on this shape.
+void checkGemm(const GemmShape &s) {
+  GemmOperands o(s);
+  aotcGemm(s, o);
+  check(cudaStreamSynchronize(gStream), "cudaStreamSynchronize");
+  std::vector<float> ours = o.c.download();
+  cublasGemm(s, o);
+  check(cudaStreamSynchronize(gStream), "cudaStreamSynchronize");
+  std::vector<float> peer = o.c.download();
+  double worst = 0;
+  for (size_t i = 0; i < ours.size(); ++i)
+    worst = std::max(worst, std::fabs(double(ours[i]) - peer[i]) /
+                                (1.0 + std::fabs(double(peer[i]))));
+  if (!(worst <= 1e-3)) {
+    std::fprintf(stderr, "bench_gpu: gemm %s differs from cuBLAS by %g\n",
+                 shapeName(s).c_str(), worst);
+    std::exit(1);
+  }
+}
+
+void gemmCounters(benchmark::State &state, const GemmShape &s,
+                  const std::string &key) {
+  double seconds = meanSeconds(key);
+  if (seconds <= 0)
+    return;
+  double flops = 2.0 * s.m * s.n * s.k / seconds;
+  state.counters["TFLOPS"] = flops * 1e-12;
+  state.counters["of_fp32_peak"] = flops / gRoofline.flops;
+}
+
+void BM_gemmAotc(benchmark::State &state, GemmShape s) {
+  GemmOperands o(s);
+  std::string key = "gemm/" + shapeName(s) + "/aotc";
+  timeOnStream(state, key, [&] { aotcGemm(s, o); });
+  gemmCounters(state, s, key);
+}
+
+void BM_gemmCublas(benchmark::State &state, GemmShape s) {
+  GemmOperands o(s);
+  std::string key = "gemm/" + shapeName(s) + "/cublas";
+  timeOnStream(state, key, [&] { cublasGemm(s, o); });
+  gemmCounters(state, s, key);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory-bound programs vs a device-to-device copy
+//===----------------------------------------------------------------------===//
+
+constexpr int kRows = 4096, kCols = 1024;
+constexpr size_t kElems = size_t(kRows) * kCols;
+
+float gelu(float v) {
+  return 0.5f * v *
+         (1.f + std::tanh(0.7978845608f * (v + 0.044715f * v * v * v)));
+}
+
+struct StreamOperands {
+  StreamOperands()
+      : x(kElems * 4), bias(kCols * 4), res(kElems * 4), y(kElems * 4),
+        eltPool(gpu_eltwise_info()->pool_bytes),
+        softPool(gpu_softmax_info()->pool_bytes) {
+    hx = randomVector(kElems, 3);
+    hbias = randomVector(kCols, 4);
+    hres = randomVector(kElems, 5);
+    x.upload(hx);
+    bias.upload(hbias);
+    res.upload(hres);
+  }
+  std::vector<float> hx, hbias, hres;
+  DeviceBuffer x, bias, res, y, eltPool, softPool;
+};
+
+void eltwise(StreamOperands &o) {
+  check(gpu_eltwise(o.x.f(), o.bias.f(), o.res.f(), o.y.f(), o.eltPool.data,
+                    o.eltPool.bytes, gStream),
+        "aotc gpu_eltwise");
+}
+
+void softmax(StreamOperands &o) {
+  check(gpu_softmax(o.x.f(), o.y.f(), o.softPool.data, o.softPool.bytes,
+                    gStream),
+        "aotc gpu_softmax");
+}
+
+/// Exits if the programs disagree with a host reference.
+void checkStreamPrograms() {
+  StreamOperands o;
+  eltwise(o);
+  check(cudaStreamSynchronize(gStream), "cudaStreamSynchronize");
+  std::vector<float> y = o.y.download();
+  double worst = 0;
+  for (size_t i = 0; i < kElems; ++i) {
+    double expect = gelu(o.hx[i] + o.hbias[i % kCols]) + o.hres[i];
+    worst = std::max(worst, std::fabs(y[i] - expect) / (1 + std::fabs(expect)));
+  }
+  softmax(o);
+  check(cudaStreamSynchronize(gStream), "cudaStreamSynchronize");
+  y = o.y.download();
+  // Softmax values are ~1/kCols: |actual - expected| <= 1e-7 + 1e-4 |e|.
+  size_t bad = 0;
+  for (int r = 0; r < kRows; ++r) {
+    const float *row = &o.hx[size_t(r) * kCols];
+    double max = row[0], sum = 0;
+    for (int c = 0; c < kCols; ++c)
+      max = std::max<double>(max, row[c]);
+    for (int c = 0; c < kCols; ++c)
+      sum += std::exp(row[c] - max);
+    for (int c = 0; c < kCols; ++c) {
+      double expect = std::exp(row[c] - max) / sum;
+      bad += !(std::fabs(y[size_t(r) * kCols + c] - expect) <=
+               1e-7 + 1e-4 * expect);
+    }
+  }
+  if (!(worst <= 1e-3) || bad) {
+    std::fprintf(stderr,
+                 "bench_gpu: differs from the host reference (elementwise "
+                 "%g, softmax %zu elements)\n",
+                 worst, bad);
+    std::exit(1);
+  }
+}
+
+/// Bytes each program must move at the least.
+double streamBytes(const std::string &name) {
+  if (name == "eltwise")
+    return 3.0 * kElems * 4 + kCols * 4;
+  return 2.0 * kElems * 4;
+}
+
+void bandwidthCounters(benchmark::State &state, const std::string &name,
+                       const std::string &key) {
+  double seconds = meanSeconds(key);
+  if (seconds <= 0)
+    return;
+  double rate = streamBytes(name) / seconds;
+  state.counters["GBps"] = rate * 1e-9;
+  state.counters["of_dram_peak"] = rate / gRoofline.bytesPerSecond;
+}
+
+void BM_stream(benchmark::State &state, std::string name, bool peer) {
+  StreamOperands o;
+  std::string key = name + (peer ? "/memcpy" : "/aotc");
+  if (peer) {
+    // A device-to-device copy that reads and writes half of the program's
+    // bytes each: the same traffic, no arithmetic.
+    size_t bytes = size_t(streamBytes(name) / 2);
+    DeviceBuffer from(bytes), to(bytes);
+    timeOnStream(state, key, [&] {
+      check(cudaMemcpyAsync(to.data, from.data, bytes,
+                            cudaMemcpyDeviceToDevice, gStream),
+            "cudaMemcpyAsync");
+    });
+  } else if (name == "eltwise") {
+    timeOnStream(state, key, [&] { eltwise(o); });
+  } else {
+    timeOnStream(state, key, [&] { softmax(o); });
+  }
+  bandwidthCounters(state, name, key);
+}
+
+void printSummary() {
+  std::printf("\nbench_gpu on %s: FP32 peak %.1f TFLOP/s, DRAM %.0f GB/s\n",
+              gRoofline.chip.c_str(), gRoofline.flops * 1e-12,
+              gRoofline.bytesPerSecond * 1e-9);
+  std::printf("%-26s %12s %12s %10s %12s\n", "case", "aotc ms", "peer ms",
+              "ours/peer", "aotc/roof");
+  for (const GemmShape &s : kGemmShapes) {
+    std::string base = "gemm/" + shapeName(s);
+    double ours = meanSeconds(base + "/aotc"),
+           peer = meanSeconds(base + "/cublas");
+    if (ours <= 0 || peer <= 0)
+      continue;
+    std::printf("%-26s %12.4f %12.4f %10.3f %11.1f%%\n", base.c_str(),
+                ours * 1e3, peer * 1e3, peer / ours,
+                100.0 * 2.0 * s.m * s.n * s.k / ours / gRoofline.flops);
+  }
+  for (const char *name : {"eltwise", "softmax"}) {
+    double ours = meanSeconds(std::string(name) + "/aotc"),
+           peer = meanSeconds(std::string(name) + "/memcpy");
+    if (ours <= 0 || peer <= 0)
+      continue;
+    std::printf("%-26s %12.4f %12.4f %10.3f %11.1f%%\n", name, ours * 1e3,
+                peer * 1e3, peer / ours,
+                100.0 * streamBytes(name) / ours / gRoofline.bytesPerSecond);
+  }
+  std::printf("(ours/peer: peer time / aotc time, > 1 means aotc is faster; "
+              "peers: cublasSgemm, cudaMemcpyAsync D2D of the same bytes)\n");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  benchmark::Initialize(&argc, argv);
+  int devices = 0;
+  cudaError_t error = cudaGetDeviceCount(&devices);
+  if (error != cudaSuccess || devices == 0) {
+    std::printf("bench_gpu: no CUDA device (%s); skipping\n",
+                error != cudaSuccess ? cudaGetErrorString(error)
+                                     : "0 devices");
+    return 0;
+  }
+  gRoofline = queryRoofline();
+  check(cudaStreamCreateWithFlags(&gStream, cudaStreamNonBlocking),
+        "cudaStreamCreate");
+  if (cublasCreate(&gCublas) != CUBLAS_STATUS_SUCCESS ||
+      cublasSetStream(gCublas, gStream) != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "bench_gpu: cuBLAS initialisation failed\n");
+    return 1;
+  }
+  for (const GemmShape &s : kGemmShapes) {
+    checkGemm(s);
+    std::string shape = shapeName(s);
+    benchmark::RegisterBenchmark(("gemm/" + shape + "/aotc").c_str(),
+                                 BM_gemmAotc, s)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(("gemm/" + shape + "/cublas").c_str(),
+                                 BM_gemmCublas, s)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+  checkStreamPrograms();
+  for (const char *name : {"eltwise", "softmax"})
+    for (bool peer : {false, true})
+      benchmark::RegisterBenchmark(
+          (std::string(name) + (peer ? "/memcpy" : "/aotc")).c_str(),
+          BM_stream, std::string(name), peer)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  printSummary();
+  cublasDestroy(gCublas);
+  cudaStreamDestroy(gStream);
+  return 0;
+}
