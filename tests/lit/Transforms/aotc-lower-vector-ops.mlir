@@ -164,3 +164,46 @@ func.func @strided_read_out_of_bounds(%m: memref<16xf32, strided<[2], offset: ?>
   %v = vector.transfer_read %m[%j], %p : memref<16xf32, strided<[2], offset: ?>>, vector<16xf32>
   return %v : vector<16xf32>
 }
+
+// -----
+
+// The reduction of one row is a halving tree (16 -> 8 -> 4 -> 2 -> 1 lanes),
+// combined with the accumulator once; not 16 dependent scalar steps.
+
+// CHECK-LABEL: func.func @row_reduction
+// CHECK-SAME:    (%[[V:.*]]: vector<1x16xf32>, %[[ACC:.*]]: vector<1xf32>)
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         %[[ROW:.*]] = vector.extract %[[V]][0] : vector<16xf32> from vector<1x16xf32>
+// CHECK-DAG:     %[[L8:.*]] = vector.shuffle %[[ROW]], %[[ROW]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
+// CHECK-DAG:     %[[H8:.*]] = vector.shuffle %[[ROW]], %[[ROW]] [8, 9, 10, 11, 12, 13, 14, 15] : vector<16xf32>, vector<16xf32>
+// CHECK:         %[[M8:.*]] = arith.maximumf %[[L8]], %[[H8]] : vector<8xf32>
+// CHECK:         arith.maximumf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:         arith.maximumf %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK:         %[[M1:.*]] = arith.maximumf %{{.*}}, %{{.*}} : vector<1xf32>
+// CHECK-DAG:     %[[S:.*]] = vector.extract %[[M1]][0] : f32 from vector<1xf32>
+// CHECK-DAG:     %[[A:.*]] = vector.extract %[[ACC]][0] : f32 from vector<1xf32>
+// CHECK:         %[[R:.*]] = arith.maximumf %[[S]], %[[A]] : f32
+// CHECK:         %[[B:.*]] = vector.broadcast %[[R]] : f32 to vector<1xf32>
+// CHECK:         return %[[B]]
+func.func @row_reduction(%v: vector<1x16xf32>, %acc: vector<1xf32>) -> vector<1xf32> {
+  %0 = vector.multi_reduction <maximumf>, %v, %acc [1] : vector<1x16xf32> to vector<1xf32>
+  return %0 : vector<1xf32>
+}
+
+// -----
+
+// A 1-D row with a scalar accumulator: the same tree, then one add.
+
+// CHECK-LABEL: func.func @row_reduction_scalar
+// CHECK-SAME:    (%[[V:.*]]: vector<8xf32>, %[[ACC:.*]]: f32)
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK:         %[[M1:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<1xf32>
+// CHECK:         %[[S:.*]] = vector.extract %[[M1]][0] : f32 from vector<1xf32>
+// CHECK:         %[[R:.*]] = arith.addf %[[S]], %[[ACC]] : f32
+// CHECK:         return %[[R]]
+func.func @row_reduction_scalar(%v: vector<8xf32>, %acc: f32) -> f32 {
+  %0 = vector.multi_reduction <add>, %v, %acc [0] : vector<8xf32> to f32
+  return %0 : f32
+}
