@@ -50,9 +50,11 @@ void buildFrontendPipeline(OpPassManager &pm, const FrontendOptions &options) {
 void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   // Composite ops to linalg primitives, then producer/consumer fusion of
-  // elementwise ops into single generics.
+  // elementwise ops into single generics (not where it would recompute
+  // transcendental math or break a contraction).
   fpm.addPass(createDecomposeOps());
-  addPasses(fpm, "linalg-fuse-elementwise-ops,canonicalize,cse");
+  fpm.addPass(createFuseElementwiseOps());
+  addPasses(fpm, "canonicalize,cse");
   // One destination per consumer (CSE merges identical fills), and in-place
   // elementwise updates of dead temporaries.
   fpm.addPass(createPrivatizeInits());

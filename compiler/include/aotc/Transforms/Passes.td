@@ -102,6 +102,37 @@ def DecomposeOps : Pass<"aotc-decompose-ops", "mlir::func::FuncOp"> {
                            "mlir::math::MathDialect"];
 }
 
+def FuseElementwiseOps : Pass<"aotc-fuse-elementwise-ops", "mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise linalg ops, unless that recomputes expensive work";
+  let description = [{
+    Upstream `linalg-fuse-elementwise-ops` (producer into consumer, reshape
+    propagation, constant folding) with a cost-aware control function. A
+    single-use elementwise producer is fused into its consumer, except when
+    the consumer reads it through a map that leaves out some of its loops
+    (the payload would run once per point of those loops) and either the
+    producer calls math functions (exp, erf, sqrt, ...) or the consumer has
+    reduction loops and a left-out loop is parallel. That keeps a GELU out
+    of the matmul that consumes it (erf would run N times per element and
+    the matmul would lose the contraction path), keeps `(q / s) @ k^T` a
+    contraction, and keeps a row's `rsqrt(var + eps)` computed once per row.
+
+    Before:
+    ```mlir
+    %g = linalg.generic {iterator_types = ["parallel", "parallel"]}
+           ins(%h : tensor<64x1024xf32>) ... { math.erf ... }
+    %y = linalg.generic {indexing_maps = [(m, n, k) -> (m, k), (m, n, k) -> (k, n), ...],
+           iterator_types = ["parallel", "parallel", "reduction"]}
+           ins(%g, %w : tensor<64x1024xf32>, tensor<1024x256xf32>) ... { mulf, addf }
+    ```
+    After: unchanged (upstream fusion would move the erf into the matmul).
+    A bias broadcast into an elementwise op, or an elementwise chain, fuses
+    as upstream.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def PrivatizeInits : Pass<"aotc-privatize-inits", "mlir::func::FuncOp"> {
   let summary = "Give every op its own fill/empty destination";
   let description = [{
