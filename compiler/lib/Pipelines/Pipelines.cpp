@@ -63,6 +63,12 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createTileSymbolicDims());
   // 1x1 convolutions become contractions (the matmul path below).
   fpm.addPass(createPointwiseConvToMatmul());
+  // Row reductions (softmax, layer normalization) carry one register of
+  // accumulators per row instead of a scalar. Before threads: the partial
+  // results are function-level buffers, planned in the pool.
+  SplitRowReductionsOptions rows;
+  rows.vectorBits = options.vectorBits;
+  fpm.addPass(createSplitRowReductions(rows));
   // Threads: one scf.forall per op with enough work.
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;

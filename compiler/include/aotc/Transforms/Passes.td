@@ -279,6 +279,51 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
                            "mlir::affine::AffineDialect"];
 }
 
+def SplitRowReductions : Pass<"aotc-split-row-reductions", "mlir::func::FuncOp"> {
+  let summary = "Reduce rows into one register of accumulators, then across it";
+  let description = [{
+    A reduction over the innermost, contiguous dimension (the max, sum, mean
+    and variance of softmax and layer normalization, a matrix-vector
+    product's dot products) would otherwise carry a scalar through its loop:
+    every register of the row is reduced across its lanes before being added
+    to it. This pass splits such a reduction (upstream `splitReduction`,
+    inner part parallel) into a partial reduction into `lanes` accumulators
+    per output element, one register of `vector-bits`, and a final reduction
+    of those lanes. aotc-tile-and-vectorize then turns the partial reduction
+    into a loop carrying one vector (elementwise ops only) and the final one
+    into one horizontal reduction per row (a halving tree after
+    aotc-lower-vector-ops). Contractions, reductions over an outer dimension,
+    strided reads, rows shorter than two registers and ops nested in loops
+    (the partial results must be function-level buffers for the memory
+    planner) are left alone.
+
+    Before:
+    ```mlir
+    %s = linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0)],
+                         iterator_types = ["parallel", "reduction"]}
+           ins(%x : tensor<4x64xf32>) outs(%init : tensor<4xf32>) { addf }
+    ```
+    After (vector-bits=512, 16 f32 lanes):
+    ```mlir
+    %e = tensor.expand_shape %x [[0], [1, 2]] : tensor<4x64xf32> into tensor<4x4x16xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%t : tensor<4x16xf32>)
+    %p = linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d1, d2), (d0, d1, d2) -> (d0, d2)],
+                         iterator_types = ["parallel", "reduction", "parallel"]}
+           ins(%e : tensor<4x4x16xf32>) outs(%z : tensor<4x16xf32>) { addf }
+    %s = linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0)],
+                         iterator_types = ["parallel", "reduction"]}
+           ins(%p : tensor<4x16xf32>) outs(%init : tensor<4xf32>) { addf }
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Tile linalg ops to register-sized tiles and vectorize them";
   let description = [{
