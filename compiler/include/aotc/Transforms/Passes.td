@@ -253,7 +253,13 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     fewer than `min-work` iterations stay sequential. Contractions are split
     along their register-tile rows first (tiles of at least 64 rows, which
     share each cache block of the right-hand side), then along their
-    columns (at least 256, one cache block).
+    columns (at least 256, one cache block; 128 when that would leave the
+    contraction in one piece, as 64 x 256 outputs). Any other op whose outermost
+    parallel dimension has no divisor near the wanted tile count (197 rows)
+    is first split into a bulk that divides evenly and a remainder (196 + 1
+    rows), each distributed on its own if it has enough work. Thread tiles
+    along the innermost loop (the vector dimension) of other ops are at
+    least 64 elements wide.
 
     Before:
     ```mlir
