@@ -55,6 +55,8 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createDecomposeOps());
   fpm.addPass(createFuseElementwiseOps());
   addPasses(fpm, "canonicalize,cse");
+  // Divisions by a per-row value (softmax's sum): one reciprocal per row.
+  fpm.addPass(createMultiplyByReciprocal());
   // One destination per consumer (CSE merges identical fills), and in-place
   // elementwise updates of dead temporaries.
   fpm.addPass(createPrivatizeInits());

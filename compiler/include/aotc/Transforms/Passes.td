@@ -133,6 +133,32 @@ def FuseElementwiseOps : Pass<"aotc-fuse-elementwise-ops", "mlir::func::FuncOp">
                            "mlir::tensor::TensorDialect"];
 }
 
+def MultiplyByReciprocal : Pass<"aotc-multiply-by-reciprocal", "mlir::func::FuncOp"> {
+  let summary = "Divide by a per-row value as a multiplication by its reciprocal";
+  let description = [{
+    In a `linalg.generic` with at least two loops, an `arith.divf` whose
+    divisor is an input read through a map that does not use the innermost
+    loop (constant along a row: softmax's row sum), and whose dividend is
+    not, becomes a multiplication by `1 / divisor`. Once vectorized, the
+    reciprocal is loop-invariant in the row loop and computed once per row:
+    one division per row instead of one per element (a vector division costs
+    about ten multiplications). The result may differ from the division in
+    the last bit.
+
+    Before:
+    ```mlir
+    ^bb0(%e: f32, %sum: f32, %out: f32):   // %sum: (d0, d1) -> (d0)
+      %0 = arith.divf %e, %sum : f32
+    ```
+    After:
+    ```mlir
+      %r = arith.divf %cst_1, %sum : f32
+      %0 = arith.mulf %e, %r : f32
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def PrivatizeInits : Pass<"aotc-privatize-inits", "mlir::func::FuncOp"> {
   let summary = "Give every op its own fill/empty destination";
   let description = [{
