@@ -34,6 +34,22 @@ bool hasMathOps(linalg::LinalgOp op) {
       .wasInterrupted();
 }
 
+/// True when `op` only moves data through a transposing map: one input
+/// read through a permutation other than the identity, yielded unchanged.
+bool isTranspose(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return false;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || body->getOperations().size() != 1 ||
+      yield.getValues().front() != body->getArgument(0))
+    return false;
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  return in.isPermutation() && out.isIdentity() && !in.isIdentity();
+}
+
 /// Whether the producer of `fusedOperand` may be fused into its owner. As
 /// upstream, only single-use producers are fused (nothing is duplicated).
 /// When the consumer reads the producer's result through a map that leaves
@@ -46,7 +62,8 @@ bool hasMathOps(linalg::LinalgOp op) {
 ///     `relu(x) @ w` or `(q / s) @ k^T` would stop being a contraction and
 ///     lose the matmul path).
 /// A broadcast operand of an all-parallel consumer (a bias), or a row
-/// statistic read inside that same row's reduction, still fuses.
+/// statistic read inside that same row's reduction, still fuses. A
+/// transpose is not fused into a contraction (see below).
 bool shouldFuse(OpOperand *fusedOperand) {
   Operation *producer = fusedOperand->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
@@ -55,6 +72,11 @@ bool shouldFuse(OpOperand *fusedOperand) {
   auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
   if (!producerOp || !consumer)
     return true;
+  // A transpose feeding a contraction stays a copy: fused, the contraction
+  // would read that operand across its rows (one gather per register),
+  // once per register tile instead of once.
+  if (isTranspose(producerOp) && linalg::isaContractionOpInterface(consumer))
+    return false;
   AffineMap map = consumer.getMatchingIndexingMap(fusedOperand);
   if (map.isPermutation())
     return true;

@@ -115,6 +115,9 @@ def FuseElementwiseOps : Pass<"aotc-fuse-elementwise-ops", "mlir::func::FuncOp">
     of the matmul that consumes it (erf would run N times per element and
     the matmul would lose the contraction path), keeps `(q / s) @ k^T` a
     contraction, and keeps a row's `rsqrt(var + eps)` computed once per row.
+    A transpose (a copy through a permuted map) is not fused into a
+    contraction either: as a copy it is read once, fused it would make the
+    contraction read that operand across its rows, a gather per register.
 
     Before:
     ```mlir
