@@ -224,6 +224,7 @@ struct LowerVectorOpsPass
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
       vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+      vector::populateDropUnitDimWithShapeCastPatterns(patterns);
       vector::populateVectorMaskOpLoweringPatterns(patterns);
       patterns.add<ContiguousStridedRead, TreeReduceRow>(ctx);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))

@@ -207,3 +207,30 @@ func.func @row_reduction_scalar(%v: vector<8xf32>, %acc: f32) -> f32 {
   %0 = vector.multi_reduction <add>, %v, %acc [0] : vector<8xf32> to f32
   return %0 : f32
 }
+
+// -----
+
+// A batched contraction's tile as the vectorizer leaves it: the product of a
+// broadcast column of A and a row of B on vector<1x8x32x1xf32> (unit batch
+// and reduction dimensions). The unit dimensions are dropped, so the product
+// is an 8 x 32 multiply (8 rows of 32 lanes for LLVM), not 256 one-lane
+// multiplies of vector<8x32x1xf32>.
+
+// CHECK-LABEL: func.func @unit_dims
+// CHECK-NOT:     32x1xf32>
+// CHECK:         vector.load %{{.*}} : memref<64x32xf32>, vector<32xf32>
+// CHECK-NOT:     32x1xf32>
+// CHECK:         arith.mulf %{{.*}}, %{{.*}} : vector<8x32xf32>
+// CHECK-NOT:     arith.mulf
+// CHECK-NOT:     32x1xf32>
+// CHECK:         return
+func.func @unit_dims(%m: memref<8x64xf32>, %n: memref<64x32xf32>, %k: index, %acc: vector<8x32xf32>) -> vector<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %p = ub.poison : f32
+  %a = vector.transfer_read %m[%c0, %k], %p {in_bounds = [true, true, true, true], permutation_map = affine_map<(d0, d1) -> (0, d0, 0, d1)>} : memref<8x64xf32>, vector<1x8x32x1xf32>
+  %b = vector.transfer_read %n[%k, %c0], %p {in_bounds = [true, true, true, true], permutation_map = affine_map<(d0, d1) -> (0, 0, d1, d0)>} : memref<64x32xf32>, vector<1x8x32x1xf32>
+  %x = arith.mulf %a, %b : vector<1x8x32x1xf32>
+  %s = vector.shape_cast %x : vector<1x8x32x1xf32> to vector<8x32xf32>
+  %r = arith.addf %acc, %s : vector<8x32xf32>
+  return %r : vector<8x32xf32>
+}
