@@ -214,7 +214,8 @@ struct LowerVectorOpsPass
 
     // Stage 1: contractions become outer products (one FMA per row of the
     // accumulator), reductions become elementwise ops + 1-D reductions (a
-    // single row: a halving tree), and leading unit dimensions disappear.
+    // single row: a halving tree), and unit dimensions disappear (leading
+    // ones everywhere, any of elementwise ops through shape_casts).
     {
       RewritePatternSet patterns(ctx);
       vector::populateVectorContractLoweringPatterns(

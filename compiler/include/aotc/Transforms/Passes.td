@@ -575,7 +575,11 @@ def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
     stride s > 1 (the window of a strided convolution or pool) becomes a
     contiguous read of the span through a stride-1 view of the same buffer
     plus one `vector.shuffle` per row (elements 0, s, 2s, ...), instead of
-    one scalar load per element.
+    one scalar load per element. The reduction of a single row (softmax's
+    max and sum, once per row) is a halving tree of shuffles and elementwise
+    ops, not one lane after the other, and unit dimensions of elementwise
+    ops are dropped (a `vector<1x8x32x1xf32>` multiply of a batched
+    contraction is an 8 x 32 multiply, not 256 one-lane ones).
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::scf::SCFDialect",
