@@ -50,9 +50,13 @@ void buildFrontendPipeline(OpPassManager &pm, const FrontendOptions &options) {
 void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   // Composite ops to linalg primitives, then producer/consumer fusion of
-  // elementwise ops into single generics.
+  // elementwise ops into single generics (not where it would recompute
+  // transcendental math or break a contraction).
   fpm.addPass(createDecomposeOps());
-  addPasses(fpm, "linalg-fuse-elementwise-ops,canonicalize,cse");
+  fpm.addPass(createFuseElementwiseOps());
+  addPasses(fpm, "canonicalize,cse");
+  // Divisions by a per-row value (softmax's sum): one reciprocal per row.
+  fpm.addPass(createMultiplyByReciprocal());
   // One destination per consumer (CSE merges identical fills), and in-place
   // elementwise updates of dead temporaries.
   fpm.addPass(createPrivatizeInits());
@@ -61,6 +65,12 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createTileSymbolicDims());
   // 1x1 convolutions become contractions (the matmul path below).
   fpm.addPass(createPointwiseConvToMatmul());
+  // Row reductions (softmax, layer normalization) carry one register of
+  // accumulators per row instead of a scalar. Before threads: the partial
+  // results are function-level buffers, planned in the pool.
+  SplitRowReductionsOptions rows;
+  rows.vectorBits = options.vectorBits;
+  fpm.addPass(createSplitRowReductions(rows));
   // Threads: one scf.forall per op with enough work.
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;

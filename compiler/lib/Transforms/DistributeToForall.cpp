@@ -9,6 +9,7 @@
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_DISTRIBUTETOFORALL
@@ -23,25 +24,38 @@ namespace {
 /// Smallest thread tile of a contraction along its register-tile row and
 /// lane loops: 64 rows share each cache block of the right-hand side, and
 /// 256 columns are one whole cache block (see aotc-tile-and-vectorize).
+/// A contraction these would leave in one piece (64 x 256 outputs, as in a
+/// transformer's projections) takes half-blocks of 128 columns instead.
 constexpr int64_t kMinContractionRows = 64;
 constexpr int64_t kMinContractionColumns = 256;
+constexpr int64_t kMinContractionHalfColumns = 128;
+/// Smallest thread tile along the innermost loop of any other op: four
+/// 512-bit registers of f32.
+constexpr int64_t kMinInnermost = 64;
 
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
 /// static tiles, outermost loops first; 0 leaves a loop untiled. For a
 /// contraction the register-tile row loop is split first, then the lane
 /// loop, each into tiles no smaller than the minimums above.
 SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
-                                            int64_t targetTiles) {
+                                            int64_t targetTiles,
+                                            int64_t minColumns =
+                                                kMinContractionColumns) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> sizes(ranges.size(), 0);
   SmallVector<int64_t> minSizes(ranges.size(), 1);
   SmallVector<unsigned> order = llvm::to_vector(
       llvm::seq<unsigned>(0, static_cast<unsigned>(ranges.size())));
+  // The innermost loop is the vector dimension: no thread tile narrower
+  // than kMinInnermost elements (the lanes of a split row reduction stay
+  // whole, and a 1 x N op is not cut into scalar strips).
+  if (!ranges.empty())
+    minSizes.back() = kMinInnermost;
   if (auto dims = aotc::contractionTileDims(op)) {
     auto [row, lane] = *dims;
     minSizes[row] = kMinContractionRows;
-    minSizes[lane] = kMinContractionColumns;
+    minSizes[lane] = minColumns;
     // Batch loops (outer) first, then rows, then columns.
     llvm::erase(order, row);
     llvm::erase(order, lane);
@@ -68,6 +82,43 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
   return sizes;
 }
 
+/// Splits an op other than a contraction whose outermost parallel loop has
+/// no divisor near `targetTiles` (197 rows, a prime) into a bulk that
+/// divides evenly and a remainder (196 + 1 rows), so the bulk still gets
+/// static thread tiles; returns the parts, or the op alone. Contractions
+/// keep their own rules (tiles of at least 64 rows).
+SmallVector<linalg::LinalgOp> splitRemainder(RewriterBase &rewriter,
+                                             linalg::LinalgOp op,
+                                             int64_t targetTiles) {
+  if (targetTiles < 2 || aotc::contractionTileDims(op))
+    return {op};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto [dim, range] : llvm::enumerate(ranges)) {
+    if (iterators[dim] != utils::IteratorType::parallel || range <= 1)
+      continue;
+    int64_t count = std::min(targetTiles, range);
+    if (largestDivisorAtMost(range, count) * 2 > count)
+      return {op};
+    int64_t bulk = range / count * count;
+    rewriter.setInsertionPoint(op);
+    auto [head, tail] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(op.getOperation()),
+        static_cast<unsigned>(dim), rewriter.getIndexAttr(bulk));
+    return {cast<linalg::LinalgOp>(head.getOperation()),
+            cast<linalg::LinalgOp>(tail.getOperation())};
+  }
+  return {op};
+}
+
+/// Iterations of `op`'s loop nest.
+int64_t workOf(linalg::LinalgOp op) {
+  int64_t work = 1;
+  for (int64_t r : op.getStaticLoopRanges())
+    work *= r;
+  return work;
+}
+
 struct DistributeToForallPass
     : aotc::impl::DistributeToForallBase<DistributeToForallPass> {
   using Base::Base;
@@ -82,21 +133,29 @@ struct DistributeToForallPass
           candidates.push_back(linalgOp);
 
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : candidates) {
-      int64_t work = 1;
-      for (int64_t r : op.getStaticLoopRanges())
-        work *= r;
-      if (work < minWork)
+    for (linalg::LinalgOp whole : candidates) {
+      if (workOf(whole) < minWork)
         continue;
-      int64_t targetTiles = std::min<int64_t>(maxTiles, work / minWork);
-      SmallVector<int64_t> sizes = computeForallTileSizes(op, targetTiles);
-      if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-        continue;
+      for (linalg::LinalgOp op : splitRemainder(
+               rewriter, whole,
+               std::min<int64_t>(maxTiles, workOf(whole) / minWork))) {
+        int64_t work = workOf(op);
+        if (work < minWork)
+          continue;
+        int64_t targetTiles = std::min<int64_t>(maxTiles, work / minWork);
+        SmallVector<int64_t> sizes = computeForallTileSizes(op, targetTiles);
+        if (aotc::contractionTileDims(op) &&
+            llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+          sizes = computeForallTileSizes(op, targetTiles,
+                                         kMinContractionHalfColumns);
+        if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+          continue;
 
-      if (failed(aotc::tileAndReplace(
-              rewriter, op, sizes,
-              scf::SCFTilingOptions::LoopType::ForallOp)))
-        return signalPassFailure();
+        if (failed(aotc::tileAndReplace(
+                rewriter, op, sizes,
+                scf::SCFTilingOptions::LoopType::ForallOp)))
+          return signalPassFailure();
+      }
     }
   }
 };

@@ -140,6 +140,72 @@ struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// A reduction of one row (every dimension but the innermost is a unit, and
+/// the innermost is reduced) becomes a tree: the row is folded in halves
+/// with elementwise ops down to one lane (log2(n) dependent steps, which
+/// LLVM lowers to shuffles), then combined with the accumulator once. The
+/// upstream lowerings would reduce it one lane after the other (n dependent
+/// scalar ops) or as an ordered `llvm.vector.reduce.fadd`, which is as slow.
+///
+///   %r = vector.multi_reduction <add>, %v, %acc [1] : vector<1x16xf32> to vector<1xf32>
+/// becomes
+///   %row = vector.shape_cast %v : vector<1x16xf32> to vector<16xf32>
+///   %lo = vector.shuffle %row, %row [0, 1, ..., 7] : vector<16xf32>, vector<16xf32>
+///   %hi = vector.shuffle %row, %row [8, 9, ..., 15] : vector<16xf32>, vector<16xf32>
+///   %h8 = arith.addf %lo, %hi : vector<8xf32>
+///   ... (8 -> 4 -> 2 -> 1)
+///   %s = vector.extract %h1[0] : f32 from vector<1xf32>
+///   %r = arith.addf %s, (%acc[0]) ; broadcast back to vector<1xf32>
+struct TreeReduceRow : OpRewritePattern<vector::MultiDimReductionOp> {
+  TreeReduceRow(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(vector::MultiDimReductionOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType sourceType = op.getSourceVectorType();
+    if (sourceType.isScalable() || sourceType.getRank() == 0 ||
+        cast<vector::MaskableOpInterface>(op.getOperation()).isMasked())
+      return failure();
+    ArrayRef<int64_t> shape = sourceType.getShape();
+    int64_t rank = sourceType.getRank();
+    int64_t width = shape.back();
+    if (width < 2 || !llvm::isPowerOf2_64(width) ||
+        !op.isReducedDim(rank - 1) ||
+        llvm::any_of(shape.drop_back(), [](int64_t d) { return d != 1; }))
+      return failure();
+    Location loc = op.getLoc();
+    vector::CombiningKind kind = op.getKind();
+    Value row = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({width}, sourceType.getElementType()),
+        op.getSource());
+    for (int64_t half = width / 2; half >= 1; half /= 2) {
+      SmallVector<int64_t> low = llvm::to_vector(llvm::seq<int64_t>(0, half));
+      SmallVector<int64_t> high =
+          llvm::to_vector(llvm::seq<int64_t>(half, 2 * half));
+      Value lo = vector::ShuffleOp::create(rewriter, loc, row, row, low);
+      Value hi = vector::ShuffleOp::create(rewriter, loc, row, row, high);
+      row = vector::makeArithReduction(rewriter, loc, kind, lo, hi);
+    }
+    Value lane = vector::ExtractOp::create(rewriter, loc, row,
+                                           ArrayRef<int64_t>{0});
+    Value acc = op.getAcc();
+    auto accType = dyn_cast<VectorType>(acc.getType());
+    if (!accType) {
+      rewriter.replaceOp(op,
+                         vector::makeArithReduction(rewriter, loc, kind, lane,
+                                                    acc));
+      return success();
+    }
+    // The result keeps the kept unit dimensions: vector<1x...x1>.
+    SmallVector<int64_t> zeros(accType.getRank(), 0);
+    Value accLane = vector::ExtractOp::create(rewriter, loc, acc, zeros);
+    Value combined =
+        vector::makeArithReduction(rewriter, loc, kind, lane, accLane);
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, accType, combined);
+    return success();
+  }
+};
+
 struct LowerVectorOpsPass
     : aotc::impl::LowerVectorOpsBase<LowerVectorOpsPass> {
   void runOnOperation() override {
@@ -147,8 +213,9 @@ struct LowerVectorOpsPass
     func::FuncOp func = getOperation();
 
     // Stage 1: contractions become outer products (one FMA per row of the
-    // accumulator), reductions become elementwise ops + 1-D reductions, and
-    // leading unit dimensions disappear.
+    // accumulator), reductions become elementwise ops + 1-D reductions (a
+    // single row: a halving tree), and unit dimensions disappear (leading
+    // ones everywhere, any of elementwise ops through shape_casts).
     {
       RewritePatternSet patterns(ctx);
       vector::populateVectorContractLoweringPatterns(
@@ -158,8 +225,9 @@ struct LowerVectorOpsPass
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
       vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+      vector::populateDropUnitDimWithShapeCastPatterns(patterns);
       vector::populateVectorMaskOpLoweringPatterns(patterns);
-      patterns.add<ContiguousStridedRead>(ctx);
+      patterns.add<ContiguousStridedRead, TreeReduceRow>(ctx);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

@@ -50,7 +50,17 @@ contractionTileDims(linalg::LinalgOp op) {
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
     return std::nullopt;
-  unsigned m = dims->m.back(), n = dims->n.back();
+  // The innermost M and N loops that do more than one iteration: a unit
+  // batch-like loop (the 1 of a [seq, 1, features] activation) would give
+  // one-row register tiles.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto innermostNonUnit = [&](ArrayRef<unsigned> loops) {
+    for (unsigned d : llvm::reverse(loops))
+      if (ranges[d] != 1)
+        return d;
+    return loops.back();
+  };
+  unsigned m = innermostNonUnit(dims->m), n = innermostNonUnit(dims->n);
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (outMap.getNumResults() == 0)
     return std::nullopt;

@@ -82,13 +82,14 @@ func.func @two_dims(%a: tensor<3x100000xf32>) -> tensor<3x100000xf32> {
 
 // -----
 
-// Reduction dimensions are never split: only the parallel one (512 -> 16 tiles
-// of 32 columns for a target of 524288 / 32768 = 16).
+// Reduction dimensions are never split: only the parallel one, which is
+// also the innermost (the vector dimension): a target of 524288 / 32768 = 16
+// tiles, but none narrower than 64 columns, so 512 -> 8 tiles of 64.
 
 // CHECK-LABEL: func.func @column_sum
-// CHECK:         scf.forall (%[[J:.*]]) = (0) to (512) step (32)
-// CHECK:           tensor.extract_slice %{{.*}}[0, %[[J]]] [1024, 32] [1, 1] : tensor<1024x512xf32> to tensor<1024x32xf32>
-// CHECK:           linalg.reduce ins(%{{.*}} : tensor<1024x32xf32>) outs(%{{.*}} : tensor<32xf32>) dimensions = [0]
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (512) step (64)
+// CHECK:           tensor.extract_slice %{{.*}}[0, %[[J]]] [1024, 64] [1, 1] : tensor<1024x512xf32> to tensor<1024x64xf32>
+// CHECK:           linalg.reduce ins(%{{.*}} : tensor<1024x64xf32>) outs(%{{.*}} : tensor<64xf32>) dimensions = [0]
 func.func @column_sum(%a: tensor<1024x512xf32>, %init: tensor<512xf32>) -> tensor<512xf32> {
   %0 = linalg.reduce ins(%a : tensor<1024x512xf32>) outs(%init : tensor<512xf32>) dimensions = [0]
     (%in: f32, %out: f32) {
@@ -125,4 +126,42 @@ func.func @nested(%a: tensor<256x256xf32>) -> tensor<256x256xf32> {
     }
   }
   return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+// 197 rows (prime) of a row reduction, 197*768 iterations: 4 tiles wanted,
+// but no divisor of 197 gives more than one. The op is split into 196 rows,
+// distributed as 4 tiles of 49, and a one-row remainder, left sequential.
+
+// CHECK-LABEL: func.func @prime_rows
+// CHECK-SAME:    (%[[X:.*]]: tensor<197x768xf32>, %[[INIT:.*]]: tensor<197xf32>)
+// CHECK:         %[[BULK:.*]] = scf.forall (%{{.*}}) = (0) to (196) step (49)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : tensor<49x768xf32>) outs(%{{.*}} : tensor<49xf32>)
+// CHECK:         %[[TAIL:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x768xf32>) outs(%{{.*}} : tensor<1xf32>)
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @prime_rows(%x: tensor<197x768xf32>, %init: tensor<197xf32>) -> tensor<197xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<197x768xf32>) outs(%init : tensor<197xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<197xf32>
+  return %0 : tensor<197xf32>
+}
+
+// -----
+
+// A transformer projection, 64 x 256 outputs: one 64-row, 256-column tile
+// under the usual minimums, so the columns are split into halves of 128.
+
+// CHECK-LABEL: func.func @projection
+// CHECK:         scf.forall (%{{.*}}) = (0) to (256) step (128)
+// CHECK:           linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x256xf32>, tensor<256x128xf32>) outs(%{{.*}} : tensor<64x128xf32>)
+func.func @projection(%a: tensor<64x256xf32>, %b: tensor<256x256xf32>, %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x256xf32>, tensor<256x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
 }

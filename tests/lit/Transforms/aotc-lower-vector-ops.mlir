@@ -164,3 +164,73 @@ func.func @strided_read_out_of_bounds(%m: memref<16xf32, strided<[2], offset: ?>
   %v = vector.transfer_read %m[%j], %p : memref<16xf32, strided<[2], offset: ?>>, vector<16xf32>
   return %v : vector<16xf32>
 }
+
+// -----
+
+// The reduction of one row is a halving tree (16 -> 8 -> 4 -> 2 -> 1 lanes),
+// combined with the accumulator once; not 16 dependent scalar steps.
+
+// CHECK-LABEL: func.func @row_reduction
+// CHECK-SAME:    (%[[V:.*]]: vector<1x16xf32>, %[[ACC:.*]]: vector<1xf32>)
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         %[[ROW:.*]] = vector.extract %[[V]][0] : vector<16xf32> from vector<1x16xf32>
+// CHECK-DAG:     %[[L8:.*]] = vector.shuffle %[[ROW]], %[[ROW]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf32>, vector<16xf32>
+// CHECK-DAG:     %[[H8:.*]] = vector.shuffle %[[ROW]], %[[ROW]] [8, 9, 10, 11, 12, 13, 14, 15] : vector<16xf32>, vector<16xf32>
+// CHECK:         %[[M8:.*]] = arith.maximumf %[[L8]], %[[H8]] : vector<8xf32>
+// CHECK:         arith.maximumf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:         arith.maximumf %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK:         %[[M1:.*]] = arith.maximumf %{{.*}}, %{{.*}} : vector<1xf32>
+// CHECK-DAG:     %[[S:.*]] = vector.extract %[[M1]][0] : f32 from vector<1xf32>
+// CHECK-DAG:     %[[A:.*]] = vector.extract %[[ACC]][0] : f32 from vector<1xf32>
+// CHECK:         %[[R:.*]] = arith.maximumf %[[S]], %[[A]] : f32
+// CHECK:         %[[B:.*]] = vector.broadcast %[[R]] : f32 to vector<1xf32>
+// CHECK:         return %[[B]]
+func.func @row_reduction(%v: vector<1x16xf32>, %acc: vector<1xf32>) -> vector<1xf32> {
+  %0 = vector.multi_reduction <maximumf>, %v, %acc [1] : vector<1x16xf32> to vector<1xf32>
+  return %0 : vector<1xf32>
+}
+
+// -----
+
+// A 1-D row with a scalar accumulator: the same tree, then one add.
+
+// CHECK-LABEL: func.func @row_reduction_scalar
+// CHECK-SAME:    (%[[V:.*]]: vector<8xf32>, %[[ACC:.*]]: f32)
+// CHECK-NOT:     vector.multi_reduction
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK:         %[[M1:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<1xf32>
+// CHECK:         %[[S:.*]] = vector.extract %[[M1]][0] : f32 from vector<1xf32>
+// CHECK:         %[[R:.*]] = arith.addf %[[S]], %[[ACC]] : f32
+// CHECK:         return %[[R]]
+func.func @row_reduction_scalar(%v: vector<8xf32>, %acc: f32) -> f32 {
+  %0 = vector.multi_reduction <add>, %v, %acc [0] : vector<8xf32> to f32
+  return %0 : f32
+}
+
+// -----
+
+// A batched contraction's tile as the vectorizer leaves it: the product of a
+// broadcast column of A and a row of B on vector<1x8x32x1xf32> (unit batch
+// and reduction dimensions). The unit dimensions are dropped, so the product
+// is an 8 x 32 multiply (8 rows of 32 lanes for LLVM), not 256 one-lane
+// multiplies of vector<8x32x1xf32>.
+
+// CHECK-LABEL: func.func @unit_dims
+// CHECK-NOT:     32x1xf32>
+// CHECK:         vector.load %{{.*}} : memref<64x32xf32>, vector<32xf32>
+// CHECK-NOT:     32x1xf32>
+// CHECK:         arith.mulf %{{.*}}, %{{.*}} : vector<8x32xf32>
+// CHECK-NOT:     arith.mulf
+// CHECK-NOT:     32x1xf32>
+// CHECK:         return
+func.func @unit_dims(%m: memref<8x64xf32>, %n: memref<64x32xf32>, %k: index, %acc: vector<8x32xf32>) -> vector<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %p = ub.poison : f32
+  %a = vector.transfer_read %m[%c0, %k], %p {in_bounds = [true, true, true, true], permutation_map = affine_map<(d0, d1) -> (0, d0, 0, d1)>} : memref<8x64xf32>, vector<1x8x32x1xf32>
+  %b = vector.transfer_read %n[%k, %c0], %p {in_bounds = [true, true, true, true], permutation_map = affine_map<(d0, d1) -> (0, 0, d1, d0)>} : memref<64x32xf32>, vector<1x8x32x1xf32>
+  %x = arith.mulf %a, %b : vector<1x8x32x1xf32>
+  %s = vector.shape_cast %x : vector<1x8x32x1xf32> to vector<8x32xf32>
+  %r = arith.addf %acc, %s : vector<8x32xf32>
+  return %r : vector<8x32xf32>
+}

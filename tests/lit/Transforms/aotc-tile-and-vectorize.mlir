@@ -80,6 +80,31 @@ func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf
 
 // -----
 
+// A [seq, 1, features] activation times a weight (a transformer's input
+// projection): the register tile's rows follow the 16 rows, not the unit
+// loop between them, so the block is still 8 x 32.
+
+#lhs = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#rhs = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+#out = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @unit_middle_rows
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8:.*]] iter_args
+// CHECK:           scf.for
+// CHECK:             vector.transfer_read {{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
+// CHECK:             arith.mulf {{.*}} : vector<8x1x32x1xf32>
+func.func @unit_middle_rows(%x: tensor<16x1x8xf32>, %w: tensor<8x32xf32>, %o: tensor<16x1x32xf32>) -> tensor<16x1x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#lhs, #rhs, #out], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<16x1x8xf32>, tensor<8x32xf32>) outs(%o : tensor<16x1x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x1x32xf32>
+  return %0 : tensor<16x1x32xf32>
+}
+
+// -----
+
 // Cache blocks: 256 columns x 256 reduction steps (B's block stays in L2),
 // register tiles inside each block.
 

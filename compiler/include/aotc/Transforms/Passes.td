@@ -102,6 +102,66 @@ def DecomposeOps : Pass<"aotc-decompose-ops", "mlir::func::FuncOp"> {
                            "mlir::math::MathDialect"];
 }
 
+def FuseElementwiseOps : Pass<"aotc-fuse-elementwise-ops", "mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise linalg ops, unless that recomputes expensive work";
+  let description = [{
+    Upstream `linalg-fuse-elementwise-ops` (producer into consumer, reshape
+    propagation, constant folding) with a cost-aware control function. A
+    single-use elementwise producer is fused into its consumer, except when
+    the consumer reads it through a map that leaves out some of its loops
+    (the payload would run once per point of those loops) and either the
+    producer calls math functions (exp, erf, sqrt, ...) or the consumer has
+    reduction loops and a left-out loop is parallel. That keeps a GELU out
+    of the matmul that consumes it (erf would run N times per element and
+    the matmul would lose the contraction path), keeps `(q / s) @ k^T` a
+    contraction, and keeps a row's `rsqrt(var + eps)` computed once per row.
+    A transpose (a copy through a permuted map) is not fused into a
+    contraction either: as a copy it is read once, fused it would make the
+    contraction read that operand across its rows, a gather per register.
+
+    Before:
+    ```mlir
+    %g = linalg.generic {iterator_types = ["parallel", "parallel"]}
+           ins(%h : tensor<64x1024xf32>) ... { math.erf ... }
+    %y = linalg.generic {indexing_maps = [(m, n, k) -> (m, k), (m, n, k) -> (k, n), ...],
+           iterator_types = ["parallel", "parallel", "reduction"]}
+           ins(%g, %w : tensor<64x1024xf32>, tensor<1024x256xf32>) ... { mulf, addf }
+    ```
+    After: unchanged (upstream fusion would move the erf into the matmul).
+    A bias broadcast into an elementwise op, or an elementwise chain, fuses
+    as upstream.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def MultiplyByReciprocal : Pass<"aotc-multiply-by-reciprocal", "mlir::func::FuncOp"> {
+  let summary = "Divide by a per-row value as a multiplication by its reciprocal";
+  let description = [{
+    In a `linalg.generic` with at least two loops, an `arith.divf` whose
+    divisor is an input read through a map that does not use the innermost
+    loop (constant along a row: softmax's row sum), and whose dividend is
+    not, becomes a multiplication by `1 / divisor`. Once vectorized, the
+    reciprocal is loop-invariant in the row loop and computed once per row:
+    one division per row instead of one per element (a vector division costs
+    about ten multiplications). The result may differ from the division in
+    the last bit.
+
+    Before:
+    ```mlir
+    ^bb0(%e: f32, %sum: f32, %out: f32):   // %sum: (d0, d1) -> (d0)
+      %0 = arith.divf %e, %sum : f32
+    ```
+    After:
+    ```mlir
+      %r = arith.divf %cst_1, %sum : f32
+      %0 = arith.mulf %e, %r : f32
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def PrivatizeInits : Pass<"aotc-privatize-inits", "mlir::func::FuncOp"> {
   let summary = "Give every op its own fill/empty destination";
   let description = [{
@@ -222,7 +282,13 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     fewer than `min-work` iterations stay sequential. Contractions are split
     along their register-tile rows first (tiles of at least 64 rows, which
     share each cache block of the right-hand side), then along their
-    columns (at least 256, one cache block).
+    columns (at least 256, one cache block; 128 when that would leave the
+    contraction in one piece, as 64 x 256 outputs). Any other op whose outermost
+    parallel dimension has no divisor near the wanted tile count (197 rows)
+    is first split into a bulk that divides evenly and a remainder (196 + 1
+    rows), each distributed on its own if it has enough work. Thread tiles
+    along the innermost loop (the vector dimension) of other ops are at
+    least 64 elements wide.
 
     Before:
     ```mlir
@@ -246,6 +312,51 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::affine::AffineDialect"];
+}
+
+def SplitRowReductions : Pass<"aotc-split-row-reductions", "mlir::func::FuncOp"> {
+  let summary = "Reduce rows into one register of accumulators, then across it";
+  let description = [{
+    A reduction over the innermost, contiguous dimension (the max, sum, mean
+    and variance of softmax and layer normalization, a matrix-vector
+    product's dot products) would otherwise carry a scalar through its loop:
+    every register of the row is reduced across its lanes before being added
+    to it. This pass splits such a reduction (upstream `splitReduction`,
+    inner part parallel) into a partial reduction into `lanes` accumulators
+    per output element, one register of `vector-bits`, and a final reduction
+    of those lanes. aotc-tile-and-vectorize then turns the partial reduction
+    into a loop carrying one vector (elementwise ops only) and the final one
+    into one horizontal reduction per row (a halving tree after
+    aotc-lower-vector-ops). Contractions, reductions over an outer dimension,
+    strided reads, rows shorter than two registers and ops nested in loops
+    (the partial results must be function-level buffers for the memory
+    planner) are left alone.
+
+    Before:
+    ```mlir
+    %s = linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0)],
+                         iterator_types = ["parallel", "reduction"]}
+           ins(%x : tensor<4x64xf32>) outs(%init : tensor<4xf32>) { addf }
+    ```
+    After (vector-bits=512, 16 f32 lanes):
+    ```mlir
+    %e = tensor.expand_shape %x [[0], [1, 2]] : tensor<4x64xf32> into tensor<4x4x16xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%t : tensor<4x16xf32>)
+    %p = linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d1, d2), (d0, d1, d2) -> (d0, d2)],
+                         iterator_types = ["parallel", "reduction", "parallel"]}
+           ins(%e : tensor<4x4x16xf32>) outs(%z : tensor<4x16xf32>) { addf }
+    %s = linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0)],
+                         iterator_types = ["parallel", "reduction"]}
+           ins(%p : tensor<4x16xf32>) outs(%init : tensor<4xf32>) { addf }
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
@@ -495,7 +606,11 @@ def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
     stride s > 1 (the window of a strided convolution or pool) becomes a
     contiguous read of the span through a stride-1 view of the same buffer
     plus one `vector.shuffle` per row (elements 0, s, 2s, ...), instead of
-    one scalar load per element.
+    one scalar load per element. The reduction of a single row (softmax's
+    max and sum, once per row) is a halving tree of shuffles and elementwise
+    ops, not one lane after the other, and unit dimensions of elementwise
+    ops are dropped (a `vector<1x8x32x1xf32>` multiply of a batched
+    contraction is an 8 x 32 multiply, not 256 one-lane ones).
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::scf::SCFDialect",

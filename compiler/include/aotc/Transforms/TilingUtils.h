@@ -39,8 +39,9 @@ tileToRegisterSizes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 
 /// The (row, lane) loops of a contraction's register tile: lanes along the
 /// loop of the output's innermost dimension (contiguous in memory), rows
-/// along the innermost loop of the other operand's side; none when `op` is
-/// not a contraction with M, N and K loops.
+/// along the innermost loop of the other operand's side (unit loops skipped
+/// on both sides); none when `op` is not a contraction with M, N and K
+/// loops.
 std::optional<std::pair<unsigned, unsigned>>
 contractionTileDims(mlir::linalg::LinalgOp op);
 
