@@ -18,7 +18,7 @@ calls it through ctypes:
 
 Usage: dynamic_batch_test.py --aotc AOTC --runtime LIB --omp LIBOMP
                              [--cc CC] --model {resnet18,mlp,encoder,
-                                                encoder_seq}
+                                 encoder_seq,squeezenet1_1,mobilenet_v2}
                              --workdir DIR
 """
 
@@ -57,6 +57,11 @@ def build_model(name):
     if name == "resnet18":
         return (torchvision.models.resnet18().eval(), ("N", 3, 224, 224),
                 {"N": 3}, [{"N": 1}, {"N": 3}])
+    if name in ("squeezenet1_1", "mobilenet_v2"):
+        # Fire modules concatenate along channels; MobileNetV2's depthwise
+        # convolutions, ReLU6 (Clip) and classifier.
+        return (getattr(torchvision.models, name)().eval(),
+                ("N", 3, 224, 224), {"N": 2}, [{"N": 1}, {"N": 2}])
     if name == "encoder":
         return (encoder(), ("N", 64, 256), {"N": 4},
                 [{"N": 1}, {"N": 3}, {"N": 4}])
@@ -83,7 +88,8 @@ def main():
     parser.add_argument("--omp", required=True)
     parser.add_argument("--cc", default="clang-22",
                         help="C compiler that links the shared library")
-    parser.add_argument("--model", required=True, choices=["resnet18", "mlp", "encoder", "encoder_seq"])
+    parser.add_argument("--model", required=True, choices=["resnet18", "mlp", "encoder", "encoder_seq",
+                                 "squeezenet1_1", "mobilenet_v2"])
     parser.add_argument("--workdir", required=True)
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)

@@ -77,6 +77,68 @@ private:
   llvm::StringSet<> used;
 };
 
+/// A node of an opset before 7 rewritten to its opset-7 definition.
+struct LegacyUpgrade {
+  onnx::NodeProto node;
+  /// Legacy broadcasting of B along A from this axis (broadcast=1, axis).
+  std::optional<int64_t> broadcastAxis;
+  /// broadcast=0: A and B must have the same shape.
+  bool requireEqualShapes = false;
+};
+
+/// The opset-7 equivalent of a node whose definition changed at opset 7
+/// (PyTorch's opset-6 exports): Add/Sub/Mul/Div/Pow's `broadcast`/`axis`,
+/// Gemm's `broadcast`, BatchNormalization's `is_test`/`spatial`,
+/// `consumed_inputs` everywhere; AveragePool-1 is AveragePool-7 with
+/// count_include_pad=0. Nullopt (and `why`) when there is none.
+std::optional<LegacyUpgrade> upgradeLegacyNode(const onnx::NodeProto &node,
+                                               std::string &why) {
+  LegacyUpgrade up;
+  up.node = node;
+  up.node.clear_attribute();
+  StringRef op = node.op_type();
+  bool arithmetic = llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow"}, op);
+  bool gemm = op == "Gemm", batchNorm = op == "BatchNormalization";
+  if (!arithmetic && !gemm && !batchNorm && op != "AveragePool")
+    return std::nullopt;
+  int64_t broadcast = 0;
+  std::optional<int64_t> axis;
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    StringRef name = a.name();
+    if (name == "consumed_inputs")
+      continue;
+    if ((arithmetic || gemm) && name == "broadcast") {
+      broadcast = a.i();
+      continue;
+    }
+    if (arithmetic && name == "axis") {
+      axis = a.i();
+      continue;
+    }
+    if (batchNorm && name == "is_test") {
+      if (a.i() != 1) {
+        why = " (is_test=0 is training)";
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (batchNorm && name == "spatial") {
+      if (a.i() != 1) {
+        why = " (spatial=0)";
+        return std::nullopt;
+      }
+      continue;
+    }
+    *up.node.add_attribute() = a;
+  }
+  if (arithmetic) {
+    up.requireEqualShapes = broadcast == 0;
+    if (broadcast == 1)
+      up.broadcastAxis = axis; // without an axis: trailing, as numpy
+  }
+  return up;
+}
+
 class Importer {
 public:
   Importer(MLIRContext &ctx, StringRef path, const ONNXImportOptions &options)
@@ -397,17 +459,6 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   // required attributes, attribute types.
   const onnx::OpSchema *schema =
       onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "");
-  if (opset < kModernOpset) {
-    const onnx::OpSchema *modern =
-        onnx::OpSchemaRegistry::Schema(node.op_type(), kModernOpset, "");
-    if (!schema || !modern ||
-        schema->since_version() != modern->since_version()) {
-      nodeError() << "the definition of '" << node.op_type() << "' at opset "
-                  << opset << " differs from opset " << kModernOpset
-                  << " and is not supported";
-      return failure();
-    }
-  }
   if (schema) {
     try {
       schema->Verify(node);
@@ -416,8 +467,27 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
       return failure();
     }
   }
-  if (opset < spec->minOpset || opset > spec->maxOpset) {
-    nodeError() << "op '" << node.op_type() << "' at opset " << opset
+  // An older definition is imported as its opset-7 equivalent.
+  int64_t nodeOpset = opset;
+  std::optional<LegacyUpgrade> legacy;
+  if (opset < kModernOpset) {
+    const onnx::OpSchema *modern =
+        onnx::OpSchemaRegistry::Schema(node.op_type(), kModernOpset, "");
+    if (!schema || !modern ||
+        schema->since_version() != modern->since_version()) {
+      std::string why;
+      legacy = upgradeLegacyNode(node, why);
+      if (!legacy) {
+        nodeError() << "the definition of '" << node.op_type() << "' at opset "
+                    << opset << " differs from opset " << kModernOpset
+                    << " and is not supported" << why;
+        return failure();
+      }
+      nodeOpset = kModernOpset;
+    }
+  }
+  if (nodeOpset < spec->minOpset || nodeOpset > spec->maxOpset) {
+    nodeError() << "op '" << node.op_type() << "' at opset " << nodeOpset
                 << " is not supported (supported: " << spec->minOpset
                 << " to " << spec->maxOpset << ")";
     return failure();
@@ -449,10 +519,61 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     inputs.push_back(&it->second);
   }
 
+  // Legacy broadcasting (opset < 7, broadcast=1 with an axis): B's
+  // dimensions sit at `axis` of A's; padded with size-1 dimensions to A's
+  // rank, numpy broadcasting reads it the same way.
+  TensorValue alignedB;
+  if (legacy && legacy->broadcastAxis) {
+    if (inputs.size() < 2 || !inputs[0] || !inputs[1]) {
+      nodeError() << "legacy broadcasting needs inputs A and B";
+      return failure();
+    }
+    const Shape &a = inputs[0]->shape, &bShape = inputs[1]->shape;
+    int64_t axis = *legacy->broadcastAxis;
+    if (axis < 0)
+      axis += a.size();
+    if (axis < 0 || axis + bShape.size() > a.size() ||
+        hasSymbolDims(a) || hasSymbolDims(bShape)) {
+      nodeError() << "attribute 'axis': B of rank " << bShape.size()
+                  << " does not fit A of rank " << a.size() << " at axis "
+                  << *legacy->broadcastAxis;
+      return failure();
+    }
+    alignedB = *inputs[1];
+    alignedB.shape.assign(a.size(), 1);
+    llvm::copy(bShape, alignedB.shape.begin() + axis);
+    auto type = alignedB.type(&ctx);
+    if (alignedB.constant) {
+      alignedB.constant = alignedB.constant->reshape(type);
+      alignedB.value = Value();
+    } else {
+      SmallVector<ReassociationIndices> groups;
+      if (bShape.empty()) {
+        alignedB.value = tensor::ExpandShapeOp::create(
+            builder, loc, type, inputs[1]->value, groups);
+      } else {
+        for (size_t i = 0; i < bShape.size(); ++i)
+          groups.push_back({static_cast<int64_t>(axis + i)});
+        for (int64_t i = 0; i < axis; ++i)
+          groups.front().insert(groups.front().begin(), axis - 1 - i);
+        for (size_t i = axis + bShape.size(); i < a.size(); ++i)
+          groups.back().push_back(i);
+        alignedB.value = tensor::ExpandShapeOp::create(
+            builder, loc, type, inputs[1]->value, groups);
+      }
+    }
+    inputs[1] = &alignedB;
+  }
+  if (legacy && legacy->requireEqualShapes && inputs.size() == 2 &&
+      inputs[0] && inputs[1] && inputs[0]->shape != inputs[1]->shape) {
+    nodeError() << "with broadcast=0 the inputs must have equal shapes";
+    return failure();
+  }
+
   // Names in diagnostics use the node name chosen above.
-  onnx::NodeProto named = node;
+  onnx::NodeProto named = legacy ? legacy->node : node;
   named.set_name(nodeName);
-  NodeContext context(named, opset, inputs, builder, loc, &symbols);
+  NodeContext context(named, nodeOpset, inputs, builder, loc, &symbols);
   if (!spec->symbolicDims)
     for (TensorValue *input : inputs)
       if (input)

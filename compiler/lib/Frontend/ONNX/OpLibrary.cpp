@@ -403,7 +403,7 @@ const OpLibrary &OpLibrary::get() {
     // dimensions (each reviewed for it; tests/models/dynamic_batch checks
     // them against PyTorch at several batch sizes).
     for (StringRef op :
-         {"Abs", "Add", "AveragePool", "BatchNormalization", "Cast", "Clip",
+         {"Abs", "Add", "AveragePool", "BatchNormalization", "Cast", "Clip", "Concat",
           "Conv", "Div", "Dropout", "Elu", "Erf", "Exp", "Flatten", "Gelu",
           "Gemm", "GlobalAveragePool", "GlobalMaxPool", "HardSigmoid",
           "HardSwish", "Identity", "LeakyRelu", "Log", "MatMul", "Max",

@@ -1070,6 +1070,11 @@ OpSpec concatSpec() {
         ctx.error() << "input " << i << " has a shape incompatible with input 0";
         return failure();
       }
+      if (isSymbolDim(s[*axis])) {
+        ctx.error() << "concatenating along symbolic dimension "
+                    << ctx.describeDim(s[*axis]) << " is not supported";
+        return failure();
+      }
       out[*axis] += s[*axis];
     }
     return SmallVector<Shape>{out};
@@ -1111,7 +1116,7 @@ OpSpec concatSpec() {
     int64_t offset = 0;
     for (size_t i = 0; i < ctx.numInputs(); ++i) {
       const Shape &s = ctx.input(i).shape;
-      if (numel(s) == 0) {
+      if (ctx.input(i).numElements() == 0) {
         offset += s[axis];
         continue;
       }
@@ -1119,7 +1124,10 @@ OpSpec concatSpec() {
           strides(rank, b.getIndexAttr(1));
       offsets[axis] = b.getIndexAttr(offset);
       for (int64_t d : s)
-        sizes.push_back(b.getIndexAttr(d));
+        sizes.push_back(isSymbolDim(d)
+                            ? OpFoldResult(ctx.symbolTable()->valueOf(
+                                  d, b, ctx.loc()))
+                            : OpFoldResult(b.getIndexAttr(d)));
       result = tensor::InsertSliceOp::create(b, ctx.loc(), ctx.inputValue(i),
                                              result, offsets, sizes, strides);
       offset += s[axis];
