@@ -37,18 +37,9 @@ import torchvision
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "include", "aot_abi"))
 import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
-
-def encoder():
-    # The BERT-style encoder of export_models.py: its attention reshapes
-    # [S, N, 256] to [S, 4*N, 64] through Shape/Gather/Mul/Concat.
-    layer = torch.nn.TransformerEncoderLayer(
-        d_model=256, nhead=4, dim_feedforward=1024, activation="gelu",
-        batch_first=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        net = torch.nn.TransformerEncoder(layer, num_layers=2)
-    return net.eval()
-
+# The BERT-style encoder (its attention reshapes [S, N, 256] to [S, 4*N, 64]
+# through Shape/Gather/Mul/Concat).
+from export_models import make_bert_encoder  # noqa: E402
 
 def build_model(name):
     """(network, input shape with symbol names, {symbol: bound}, cases):
@@ -63,12 +54,13 @@ def build_model(name):
         return (getattr(torchvision.models, name)().eval(),
                 ("N", 3, 224, 224), {"N": 2}, [{"N": 1}, {"N": 2}])
     if name == "encoder":
-        return (encoder(), ("N", 64, 256), {"N": 4},
+        return (make_bert_encoder()[0].eval(), ("N", 64, 256), {"N": 4},
                 [{"N": 1}, {"N": 3}, {"N": 4}])
     if name == "encoder_seq":
         # Batch and sequence length both symbolic: Softmax reduces over S,
         # the attention MatMuls contract over it, [S*N, 256] is split back.
-        return (encoder(), ("N", "S", 256), {"N": 4, "S": 64},
+        return (make_bert_encoder()[0].eval(), ("N", "S", 256),
+                {"N": 4, "S": 64},
                 [{"N": 1, "S": 1}, {"N": 1, "S": 17}, {"N": 4, "S": 5},
                  {"N": 3, "S": 64}, {"N": 4, "S": 64}])
     net = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.GELU(),

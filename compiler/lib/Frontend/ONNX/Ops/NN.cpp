@@ -1288,11 +1288,15 @@ OpSpec convTransposeSpec() {
 /// One generic over (n, c, o..., k...) reducing x[n, c, o * s + k * d] into
 /// `init` with `combine`; a [K...] window operand gives the k loops their
 /// ranges.
-Value buildPoolGeneric(
-    NodeContext &ctx, Value x, const Window &w, Value init, int32_t xDtype,
-    int32_t accDtype,
-    function_ref<Value(OpBuilder &, Location, Value acc, Value x)> combine) {
-  MLIRContext *mctx = ctx.context();
+/// The loops (n, c, o..., k...) of a pooling window: maps reading
+/// x[n, c, o * s + k * d], the [K...] window operand and the output
+/// [n, c, o...]; the k loops reduce.
+struct PoolLoops {
+  AffineMap x, window, out;
+  SmallVector<IteratorType> iterators;
+};
+
+PoolLoops poolLoops(MLIRContext *mctx, const Window &w) {
   unsigned s = w.kernel.size();
   unsigned numLoops = 2 + 2 * s;
   auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
@@ -1303,18 +1307,28 @@ Value buildPoolGeneric(
     outExprs.push_back(d(2 + i));
     winExprs.push_back(d(2 + s + i));
   }
+  PoolLoops loops;
+  loops.x = AffineMap::get(numLoops, 0, xExprs, mctx);
+  loops.window = AffineMap::get(numLoops, 0, winExprs, mctx);
+  loops.out = AffineMap::get(numLoops, 0, outExprs, mctx);
+  loops.iterators.assign(numLoops, IteratorType::parallel);
+  for (unsigned i = 2 + s; i < numLoops; ++i)
+    loops.iterators[i] = IteratorType::reduction;
+  return loops;
+}
+
+Value buildPoolGeneric(
+    NodeContext &ctx, Value x, const Window &w, Value init, int32_t xDtype,
+    int32_t accDtype,
+    function_ref<Value(OpBuilder &, Location, Value acc, Value x)> combine) {
+  PoolLoops loops = poolLoops(ctx.context(), w);
   Value window = ctx.emptyTensor(Shape(w.kernel.begin(), w.kernel.end()),
                                  accDtype);
-  SmallVector<IteratorType> iterators(numLoops, IteratorType::parallel);
-  for (unsigned i = 2 + s; i < numLoops; ++i)
-    iterators[i] = IteratorType::reduction;
   return linalg::GenericOp::create(
              ctx.builder(), ctx.loc(), init.getType(), ValueRange{x, window},
              ValueRange{init},
-             ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, xExprs, mctx),
-                                 AffineMap::get(numLoops, 0, winExprs, mctx),
-                                 AffineMap::get(numLoops, 0, outExprs, mctx)},
-             iterators,
+             ArrayRef<AffineMap>{loops.x, loops.window, loops.out},
+             loops.iterators,
              [&](OpBuilder &b, Location loc, ValueRange args) {
                Value v = convertScalar(b, loc, args[0], xDtype, accDtype);
                linalg::YieldOp::create(b, loc, combine(b, loc, args[2], v));
@@ -1395,38 +1409,23 @@ SmallVector<Value> buildMaxPoolWithIndices(NodeContext &ctx, Value xp,
                                            const Window &w,
                                            ArrayRef<TensorValue> outputs,
                                            Value lowest) {
-  MLIRContext *mctx = ctx.context();
   OpBuilder &builder = ctx.builder();
   int32_t dtype = outputs[0].dtype;
   const Shape &x = ctx.input(0).shape;
   unsigned s = w.kernel.size();
-  unsigned numLoops = 2 + 2 * s;
   bool columnMajor = ctx.intAttr("storage_order", 0) == 1;
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
-  SmallVector<AffineExpr> xExprs = {d(0), d(1)}, outExprs = {d(0), d(1)},
-                          winExprs;
-  for (unsigned i = 0; i < s; ++i) {
-    xExprs.push_back(d(2 + i) * w.strides[i] + d(2 + s + i) * w.dilations[i]);
-    outExprs.push_back(d(2 + i));
-    winExprs.push_back(d(2 + s + i));
-  }
+  PoolLoops loops = poolLoops(ctx.context(), w);
   Value window =
       ctx.emptyTensor(Shape(w.kernel.begin(), w.kernel.end()), dtype);
   Value values = filled(ctx, outputs[0].shape, dtype, lowest);
   Value minusOne = arith::ConstantOp::create(builder, ctx.loc(),
                                              builder.getI64IntegerAttr(-1));
   Value indices = filled(ctx, outputs[1].shape, kInt64, minusOne);
-  SmallVector<IteratorType> iterators(numLoops, IteratorType::parallel);
-  for (unsigned i = 2 + s; i < numLoops; ++i)
-    iterators[i] = IteratorType::reduction;
-  AffineMap outMap = AffineMap::get(numLoops, 0, outExprs, mctx);
   auto generic = linalg::GenericOp::create(
       builder, ctx.loc(), TypeRange{values.getType(), indices.getType()},
       ValueRange{xp, window}, ValueRange{values, indices},
-      ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, xExprs, mctx),
-                          AffineMap::get(numLoops, 0, winExprs, mctx), outMap,
-                          outMap},
-      iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
+      ArrayRef<AffineMap>{loops.x, loops.window, loops.out, loops.out},
+      loops.iterators, [&](OpBuilder &b, Location loc, ValueRange args) {
         Value v = args[0], acc = args[2], accIndex = args[3];
         // Strictly greater: the first maximum wins; NaN never does.
         Value better =
