@@ -23,6 +23,29 @@ using namespace mlir;
 
 namespace {
 
+/// Row-major strides of a contiguous memref of `sizes`, static as long as
+/// the trailing sizes are.
+SmallVector<OpFoldResult> rowMajorStrides(OpBuilder &b, Location loc,
+                                          ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(sizes.size());
+  OpFoldResult stride = b.getIndexAttr(1);
+  for (int64_t d = sizes.size() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    if (d == 0)
+      break;
+    std::optional<int64_t> s = getConstantIntValue(stride);
+    std::optional<int64_t> n = getConstantIntValue(sizes[d]);
+    if (s && n) {
+      stride = b.getIndexAttr(*s * *n);
+      continue;
+    }
+    Value lhs = getValueOrCreateConstantIndexOp(b, loc, stride);
+    Value rhs = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
+    stride = arith::MulIOp::create(b, loc, lhs, rhs).getResult();
+  }
+  return strides;
+}
+
 struct BindSymbolicDimsPass
     : aotc::impl::BindSymbolicDimsBase<BindSymbolicDimsPass> {
   void runOnOperation() override {
@@ -76,46 +99,19 @@ struct BindSymbolicDimsPass
         boundShape.push_back(symbolBound.lookup(name));
         sizes.push_back(symbolValue.lookup(name));
       }
-      SmallVector<OpFoldResult> strides(sizes.size());
-      OpFoldResult stride = b.getIndexAttr(1);
-      for (int64_t d = sizes.size() - 1; d >= 0; --d) {
-        strides[d] = stride;
-        if (d == 0)
-          break;
-        std::optional<int64_t> s = getConstantIntValue(stride);
-        std::optional<int64_t> n = getConstantIntValue(sizes[d]);
-        if (s && n) {
-          stride = b.getIndexAttr(*s * *n);
-          continue;
-        }
-        Value lhs = getValueOrCreateConstantIndexOp(b, loc, stride);
-        Value rhs = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
-        stride = arith::MulIOp::create(b, loc, lhs, rhs).getResult();
-      }
+      SmallVector<OpFoldResult> strides = rowMajorStrides(b, loc, sizes);
       auto boundType = MemRefType::get(boundShape, type.getElementType());
       arg.setType(boundType);
       auto view = memref::ReinterpretCastOp::create(
           b, loc, type, arg, b.getIndexAttr(0), sizes, strides);
       arg.replaceAllUsesExcept(view.getResult(), view);
-      // Sizes read back from the view are the symbols themselves.
-      for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
-        auto dim = dyn_cast<memref::DimOp>(user);
-        std::optional<int64_t> index =
-            dim ? dim.getConstantIndex() : std::nullopt;
-        if (!index || *index < 0 || *index >= type.getRank())
-          continue;
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(dim);
-        dim.replaceAllUsesWith(
-            getValueOrCreateConstantIndexOp(b, loc, sizes[*index]));
-        dim.erase();
-      }
     }
     SmallVector<Type> argTypes(entry.getArgumentTypes());
     func.setType(FunctionType::get(ctx, argTypes, func.getResultTypes()));
 
-    // Sizes read back from reshaped views (collapse/expand_shape of the
-    // rebuilt arguments or of buffers) become expressions of the symbols.
+    // Sizes read back from the rebuilt arguments' views, and from reshaped
+    // views of them or of buffers (collapse/expand_shape), become
+    // expressions of the symbols.
     SmallVector<memref::DimOp> worklist;
     func.walk([&](memref::DimOp dim) { worklist.push_back(dim); });
     while (!worklist.empty()) {
@@ -179,21 +175,7 @@ struct BindSymbolicDimsPass
       b.setInsertionPoint(op);
       Location opLoc = op.getLoc();
       SmallVector<OpFoldResult> sizes = op.getMixedOutputShape();
-      // Row-major strides, static as long as the trailing sizes are.
-      SmallVector<OpFoldResult> strides(sizes.size());
-      OpFoldResult stride = b.getIndexAttr(1);
-      for (int64_t d = sizes.size() - 1; d >= 0; --d) {
-        strides[d] = stride;
-        std::optional<int64_t> a = getConstantIntValue(stride);
-        std::optional<int64_t> c = getConstantIntValue(sizes[d]);
-        if (a && c)
-          stride = b.getIndexAttr(*a * *c);
-        else
-          stride = arith::MulIOp::create(
-                       b, opLoc, getValueOrCreateConstantIndexOp(b, opLoc, stride),
-                       getValueOrCreateConstantIndexOp(b, opLoc, sizes[d]))
-                       .getResult();
-      }
+      SmallVector<OpFoldResult> strides = rowMajorStrides(b, opLoc, sizes);
       Value view = memref::ReinterpretCastOp::create(
           b, opLoc, op.getResultType(), op.getSrc(), b.getIndexAttr(0), sizes,
           strides);

@@ -347,15 +347,16 @@ FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank) {
   return normalized;
 }
 
+OpFoldResult NodeContext::dimSize(int64_t d) {
+  assert(d != ShapedType::kDynamic && "a dynamic size needs its symbol");
+  if (isSymbolDim(d))
+    return symbols->valueOf(d, b, location);
+  return b.getIndexAttr(d);
+}
+
 Value NodeContext::emptyTensor(const Shape &shape, int32_t dtype) {
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d : shape) {
-    assert(d != ShapedType::kDynamic && "a dynamic size needs its symbol");
-    if (isSymbolDim(d))
-      sizes.push_back(symbols->valueOf(d, b, location));
-    else
-      sizes.push_back(b.getIndexAttr(d));
-  }
+  SmallVector<OpFoldResult> sizes =
+      llvm::map_to_vector(shape, [&](int64_t d) { return dimSize(d); });
   return tensor::EmptyOp::create(b, location, sizes,
                                  elementTypeOf(context(), dtype));
 }

@@ -200,6 +200,9 @@ public:
   //===--- Building blocks shared by the op files ------------------------===//
   /// Normalizes a possibly negative axis against `rank`; error if invalid.
   mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+  /// The size of dimension `d`: a constant, or a symbolic dimension's
+  /// run-time value.
+  mlir::OpFoldResult dimSize(int64_t d);
   /// An empty tensor of the given shape and dtype (symbolic dimensions take
   /// their run-time values).
   mlir::Value emptyTensor(const Shape &shape, int32_t dtype);

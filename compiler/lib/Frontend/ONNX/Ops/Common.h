@@ -27,6 +27,9 @@ mlir::LogicalResult requireDtype(NodeContext &ctx, size_t i,
 mlir::LogicalResult requireDtypeOfInput0(NodeContext &ctx, size_t i);
 /// Fails unless every present input has the dtype of input 0.
 mlir::LogicalResult requireSameDtypes(NodeContext &ctx);
+/// Shape's [start, end) of input 0's dimensions (attributes from opset 15,
+/// clamped as the spec says).
+std::pair<int64_t, int64_t> shapeRange(NodeContext &ctx);
 /// Float dtypes ONNX ops accept.
 inline constexpr int32_t kFloatTypes[] = {kFloat, kDouble, kFloat16,
                                           kBFloat16};

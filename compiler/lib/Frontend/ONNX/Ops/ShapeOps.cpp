@@ -174,11 +174,8 @@ Value reshapeValue(NodeContext &ctx, Value v, const Shape &out) {
     middleGroups(inType.getRank(), inGroups);
     middleGroups(outType.getRank(), outGroups);
     Value collapsed = tensor::CollapseShapeOp::create(b, ctx.loc(), v, inGroups);
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t d : out)
-      sizes.push_back(isSymbolDim(d) ? OpFoldResult(ctx.symbolTable()->valueOf(
-                                           d, b, ctx.loc()))
-                                     : OpFoldResult(b.getIndexAttr(d)));
+    SmallVector<OpFoldResult> sizes =
+        llvm::map_to_vector(out, [&](int64_t d) { return ctx.dimSize(d); });
     return tensor::ExpandShapeOp::create(b, ctx.loc(), outType, collapsed,
                                          outGroups, sizes);
   }
@@ -450,22 +447,6 @@ Results constantResult(NodeContext &ctx, DenseElementsAttr value) {
       arith::ConstantOp::create(ctx.builder(), ctx.loc(), value)};
 }
 
-std::pair<int64_t, int64_t> shapeRange(NodeContext &ctx) {
-  int64_t rank = ctx.input(0).shape.size();
-  int64_t start = 0, end = rank;
-  if (ctx.opset() >= 15) {
-    start = ctx.intAttr("start", 0);
-    end = ctx.intAttr("end", rank);
-  }
-  auto clampAxis = [&](int64_t a) {
-    if (a < 0)
-      a += rank;
-    return std::clamp<int64_t>(a, 0, rank);
-  };
-  start = clampAxis(start);
-  end = std::max(clampAxis(end), start);
-  return {start, end};
-}
 
 DenseElementsAttr shapeValue(NodeContext &ctx) {
   auto [start, end] = shapeRange(ctx);
@@ -1124,10 +1105,7 @@ OpSpec concatSpec() {
           strides(rank, b.getIndexAttr(1));
       offsets[axis] = b.getIndexAttr(offset);
       for (int64_t d : s)
-        sizes.push_back(isSymbolDim(d)
-                            ? OpFoldResult(ctx.symbolTable()->valueOf(
-                                  d, b, ctx.loc()))
-                            : OpFoldResult(b.getIndexAttr(d)));
+        sizes.push_back(ctx.dimSize(d));
       result = tensor::InsertSliceOp::create(b, ctx.loc(), ctx.inputValue(i),
                                              result, offsets, sizes, strides);
       offset += s[axis];
@@ -1428,10 +1406,7 @@ OpSpec sliceSpec() {
       SmallVector<OpFoldResult> offsets, sizes, strides;
       for (size_t k = 0; k < d.start.size(); ++k) {
         offsets.push_back(b.getIndexAttr(d.start[k]));
-        sizes.push_back(isSymbolDim(d.size[k])
-                            ? OpFoldResult(ctx.symbolTable()->valueOf(
-                                  d.size[k], b, ctx.loc()))
-                            : OpFoldResult(b.getIndexAttr(d.size[k])));
+        sizes.push_back(ctx.dimSize(d.size[k]));
         strides.push_back(b.getIndexAttr(d.step[k]));
       }
       return SmallVector<Value>{tensor::ExtractSliceOp::create(
@@ -2257,6 +2232,23 @@ OpSpec requireInput0(OpSpec spec) {
 }
 
 } // namespace
+
+std::pair<int64_t, int64_t> shapeRange(NodeContext &ctx) {
+  int64_t rank = ctx.input(0).shape.size();
+  int64_t start = 0, end = rank;
+  if (ctx.opset() >= 15) {
+    start = ctx.intAttr("start", 0);
+    end = ctx.intAttr("end", rank);
+  }
+  auto clampAxis = [&](int64_t a) {
+    if (a < 0)
+      a += rank;
+    return std::clamp<int64_t>(a, 0, rank);
+  };
+  start = clampAxis(start);
+  end = std::max(clampAxis(end), start);
+  return {start, end};
+}
 
 void registerShapeOps(OpLibrary &library) {
   auto add = [&](StringRef name, OpSpec spec) {

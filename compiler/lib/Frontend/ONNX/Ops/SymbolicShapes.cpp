@@ -41,17 +41,7 @@ SymbolicResults result(const Shape &entries) {
 /// Shape: the dimensions of input 0 in [start, end).
 SymbolicResults foldShape(NodeContext &ctx, ArrayRef<TensorValue>) {
   const Shape &in = ctx.input(0).shape;
-  int64_t rank = in.size();
-  int64_t start = 0, end = rank;
-  if (ctx.opset() >= 15) {
-    start = ctx.intAttr("start", 0);
-    end = ctx.intAttr("end", rank);
-  }
-  auto clamp = [&](int64_t a) {
-    return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank);
-  };
-  start = clamp(start);
-  end = std::max(clamp(end), start);
+  auto [start, end] = shapeRange(ctx);
   return result(Shape(in.begin() + start, in.begin() + end));
 }
 
