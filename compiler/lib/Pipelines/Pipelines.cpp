@@ -65,12 +65,20 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createTileSymbolicDims());
   // 1x1 convolutions become contractions (the matmul path below).
   fpm.addPass(createPointwiseConvToMatmul());
+  // Other convolutions with enough channels: an im2col copy, then the same
+  // matmul path.
+  fpm.addPass(createIm2colConvolutions());
   // Row reductions (softmax, layer normalization) carry one register of
   // accumulators per row instead of a scalar. Before threads: the partial
   // results are function-level buffers, planned in the pool.
   SplitRowReductionsOptions rows;
   rows.vectorBits = options.vectorBits;
   fpm.addPass(createSplitRowReductions(rows));
+  // Right-hand sides of matmuls in register-tile panels (weights at
+  // compile time).
+  PackContractionOperandsOptions pack;
+  pack.vectorBits = options.vectorBits;
+  fpm.addPass(createPackContractionOperands(pack));
   // Threads: one scf.forall per op with enough work.
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;

@@ -55,12 +55,21 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
   if (auto dims = aotc::contractionTileDims(op)) {
     auto [row, lane] = *dims;
     minSizes[row] = kMinContractionRows;
-    minSizes[lane] = minColumns;
+    // Columns in panels: whole panels, as many as make the minimum columns.
+    unsigned columns = lane;
+    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane)) {
+      minSizes[lane] = ranges[lane];
+      llvm::erase(order, lane);
+      columns = *panel;
+      minSizes[columns] = std::max<int64_t>(1, minColumns / ranges[lane]);
+    } else {
+      minSizes[lane] = minColumns;
+    }
     // Batch loops (outer) first, then rows, then columns.
     llvm::erase(order, row);
-    llvm::erase(order, lane);
+    llvm::erase(order, columns);
     order.push_back(row);
-    order.push_back(lane);
+    order.push_back(columns);
   }
   int64_t tiles = 1;
   for (unsigned i : order) {

@@ -36,11 +36,8 @@ unsigned widestElementBits(linalg::LinalgOp op) {
   return bits;
 }
 
-/// Accumulator rows of a contraction's register tile, and vector registers
-/// per row: 8 x 2 registers keep 16 of the 32 AVX-512 registers as
-/// accumulators, with room for the loaded row and broadcasts.
-constexpr int64_t kContractionRows = 8;
-constexpr int64_t kContractionRegistersPerRow = 2;
+using aotc::kContractionRegistersPerRow;
+using aotc::kContractionRows;
 /// Cache block of a contraction: at most kCacheLanes columns and kCacheDepth
 /// reduction steps, so the right-hand block (256 x 256 f32 = 256 KiB) stays
 /// in L2 while every row of the left-hand side streams past it.
@@ -93,6 +90,15 @@ SmallVector<int64_t> computeCacheTileSizes(linalg::LinalgOp op,
   int64_t steps = largestDivisorAtMost(ranges[depth], kCacheDepth);
   if (columns < ranges[lane])
     sizes[lane] = columns;
+  // Panels (aotc-pack-contraction-operands): the lanes are one panel, the
+  // column block is a number of panels along the panel loop just outside.
+  std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane);
+  if (panel && ranges[lane] <= registerSizes[lane]) {
+    int64_t panels = std::max<int64_t>(1, kCacheLanes / ranges[lane]);
+    int64_t block = largestDivisorAtMost(ranges[*panel], panels);
+    if (block < ranges[*panel])
+      sizes[*panel] = block;
+  }
   if (steps < ranges[depth] && steps > 1)
     sizes[depth] = steps;
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
@@ -107,7 +113,10 @@ struct TileAndVectorizePass
   /// Splits a contraction whose row or lane loop is not a multiple of the
   /// register tile into a multiple part and a remainder (each static), so
   /// that e.g. 197 rows become 192 rows of 8-row tiles and one 5-row tile
-  /// instead of 197 one-row tiles.
+  /// instead of 197 one-row tiles. A lane remainder wider than one vector
+  /// register is split again at a whole register (49 columns: 32 + 16 + 1),
+  /// since a vector a little wider than a register (17 lanes) is lowered
+  /// element by element.
   SmallVector<linalg::LinalgOp> splitRemainders(RewriterBase &rewriter,
                                                 linalg::LinalgOp op,
                                                 int64_t lanes) {
@@ -118,7 +127,8 @@ struct TileAndVectorizePass
     auto [row, lane] = *dims;
     for (auto [dim, step] :
          {std::make_pair(row, kContractionRows),
-          std::make_pair(lane, kContractionRegistersPerRow * lanes)}) {
+          std::make_pair(lane, kContractionRegistersPerRow * lanes),
+          std::make_pair(lane, lanes)}) {
       SmallVector<linalg::LinalgOp> next;
       for (linalg::LinalgOp part : parts) {
         int64_t range = part.getStaticLoopRanges()[dim];

@@ -70,4 +70,23 @@ contractionTileDims(linalg::LinalgOp op) {
   return std::make_pair(m, n);
 }
 
+std::optional<unsigned> contractionPanelLoop(linalg::LinalgOp op,
+                                             unsigned lane) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || lane == 0 || !llvm::is_contained(dims->n, lane - 1))
+    return std::nullopt;
+  // Some input is read as (..., panel, k, lane).
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    unsigned n = map.getNumResults();
+    if (n >= 3 && map.isProjectedPermutation() &&
+        map.getDimPosition(n - 1) == lane &&
+        map.getDimPosition(n - 3) == lane - 1 &&
+        llvm::is_contained(dims->k, map.getDimPosition(n - 2)))
+      return lane - 1;
+  }
+  return std::nullopt;
+}
+
 } // namespace aotc

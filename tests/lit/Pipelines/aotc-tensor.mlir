@@ -1,36 +1,46 @@
 // RUN: aotc-opt %s -split-input-file -aotc-tensor | FileCheck %s
 // RUN: aotc-opt %s -split-input-file -pass-pipeline='builtin.module(aotc-tensor{vector-bits=256 min-parallel-work=1024 max-parallel-tiles=4})' | FileCheck %s --check-prefix=OPTS
 
-// A big matmul: threads (scf.forall over blocks of at least 64 rows of C),
-// then register tiles of 8 rows x 32 f32 (two registers per row),
-// vectorized. No linalg op is left.
+// A big matmul: B is copied into panels of 32 columns ([8, 128, 32], a
+// transpose of B viewed as [128, 8, 32]); then threads (scf.forall over
+// blocks of at least 64 rows of C), then register tiles of 8 rows x 32 f32
+// (two registers per row) walking one panel down K, vectorized. No linalg op
+// is left.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME:    (%[[A:.*]]: tensor<256x128xf32>, %[[B:.*]]: tensor<128x256xf32>)
 // The zero fill (65536 elements) is split over 2 threads.
 // CHECK:         %[[FILL:.*]] = scf.forall (%{{.*}}) = (0) to (256) step (128)
 // CHECK:           vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
-// CHECK:         %[[C:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (64) shared_outs(%[[O:.*]] = %[[FILL]]) -> (tensor<256x256xf32>)
+// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[}}[0], [1, 2]] output_shape [128, 8, 32]
+// CHECK:         %[[BP:.*]] = scf.for
+// CHECK:           tensor.extract_slice %[[BE]]
+// CHECK:         %[[CE:.*]] = tensor.expand_shape %[[FILL]] {{\[}}[0], [1, 2]] output_shape [256, 8, 32]
+// CHECK:         %[[C:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (64) shared_outs(%[[O:.*]] = %[[CE]]) -> (tensor<256x8x32xf32>)
 // CHECK:           tensor.extract_slice %[[A]][%[[I]], 0] [64, 128] [1, 1]
 // The accumulator tile is read before the reduction loop, carried in
-// registers through it (a vector iter_arg) and written once after it.
+// registers through it (a vector iter_arg) and written once after it; each
+// step reads one row of a panel.
 // CHECK:           scf.for
-// CHECK:             vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
-// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<8x32xf32>)
-// CHECK-NOT:           vector.transfer_write
-// CHECK:               arith.mulf {{.*}} : vector<8x32x1xf32>
-// CHECK:               arith.addf {{.*}} : vector<8x32xf32>
-// CHECK:               scf.yield {{.*}} : vector<8x32xf32>
-// CHECK:             vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read {{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
+// CHECK:               scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<8x1x32xf32>)
+// CHECK-NOT:             vector.transfer_write
+// CHECK:                 tensor.extract_slice %[[BP]][%{{.*}}, %{{.*}}, 0] [1, 1, 32]
+// CHECK:                 arith.mulf {{.*}} : vector<8x1x32x1xf32>
+// CHECK:                 arith.addf {{.*}} : vector<8x1x32xf32>
+// CHECK:                 scf.yield {{.*}} : vector<8x1x32xf32>
+// CHECK:               vector.transfer_write {{.*}} : vector<8x1x32xf32>, tensor<8x1x32xf32>
 // CHECK:           scf.forall.in_parallel
-// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0] [64, 256] [1, 1]
-// CHECK:         return %[[C]]
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0, 0] [64, 8, 32] [1, 1, 1]
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[C]] {{\[}}[0], [1, 2]]
+// CHECK:         return %[[R]]
 // CHECK-NOT:     linalg.
 // OPTS-LABEL: func.func @matmul
 // OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
 // OPTS:           vector<1x8xf32>
 // OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
-// OPTS:           arith.mulf {{.*}} : vector<8x16x1xf32>
+// OPTS:           arith.mulf {{.*}} : vector<8x1x16x1xf32>
 // OPTS-NOT:     linalg.
 func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32

@@ -272,6 +272,82 @@ def PointwiseConvToMatmul : Pass<"aotc-pointwise-conv-to-matmul",
                            "mlir::tensor::TensorDialect"];
 }
 
+def Im2colConvolutions : Pass<"aotc-im2col-convolutions",
+                              "mlir::func::FuncOp"> {
+  let summary = "Convolutions with many channels as im2col copy + matmul";
+  let description = [{
+    A convolution generic in the importer's NCHW form (loops (outer..., o...,
+    c, k...), input read at `o * stride + k * dilation`) with at least 8
+    reduced elements (input channels x window) and 8 output channels per
+    group copies its input into a column tensor col[outer..., c, k..., o...]
+    (a generic that still reads through the window, so
+    aotc-vectorize-convolutions vectorizes it) and contracts the filter with
+    the columns. (o...) and (c, k...) are contiguous in every operand and
+    collapse into one image and one reduction dimension: the contraction is a
+    plain matmul (output channels x image, over c * k) that
+    aotc-tile-and-vectorize register-tiles like any other. Depthwise
+    convolutions and pooling keep the direct path.
+
+    Before (3x3, stride 2):
+    ```mlir
+    linalg.generic {maps = [(n,g,m,oh,ow,c,kh,kw) -> (n,g,c,oh*2+kh,ow*2+kw),
+                            (...) -> (g,m,c,kh,kw), (...) -> (n,g,m,oh,ow)]}
+        ins(%x, %w : tensor<1x1x64x57x57xf32>, tensor<1x128x64x3x3xf32>)
+    ```
+    After:
+    ```mlir
+    %col = linalg.generic {maps = [(n,g,c,kh,kw,oh,ow) -> (n,g,c,oh*2+kh,ow*2+kw),
+                                   identity]} ins(%x) -> tensor<1x1x64x3x3x28x28xf32>
+    %r = linalg.generic {maps = [(n,g,m,p,r) -> (n,g,r,p), (...) -> (g,m,r),
+                                 (...) -> (n,g,m,p)]}
+        ins(collapse(%col) : tensor<1x1x576x784xf32>, collapse(%w) : tensor<1x128x576xf32>)
+    tensor.expand_shape %r ... tensor<1x1x128x28x28xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Right-hand sides of f32 contractions in register-tile panels";
+  let description = [{
+    A static f32 contraction with one reduction loop whose right-hand side is
+    read as (batch..., k, n), with n the lanes of the register tile
+    (aotc-tile-and-vectorize: two vector registers, 32 f32 lanes at 512 bits)
+    and the output's innermost dimension, reads that operand from panels
+    [..., N / 32, K, 32] instead: the register tile then walks one contiguous
+    panel down the reduction (one cache line pair after the other) rather than
+    a new row, cache line and page of the whole matrix per reduction step.
+    A constant right-hand side (weights) is packed at compile time; another
+    one by a linalg.transpose before the contraction, only when at least 64
+    rows reuse it. Columns beyond the last whole panel are split off
+    (linalg::splitOp) and stay unpacked.
+
+    Before:
+    ```mlir
+    linalg.matmul ins(%a, %b : tensor<64x576xf32>, tensor<576x3136xf32>)
+                  outs(%c : tensor<64x3136xf32>)
+    ```
+    After:
+    ```mlir
+    %be = tensor.expand_shape %b [[0], [1, 2]] : ... into tensor<576x98x32xf32>
+    %bp = linalg.transpose ins(%be) outs(... : tensor<98x576x32xf32>) permutation = [1, 0, 2]
+    %ce = tensor.expand_shape %c [[0], [1, 2]] : ... into tensor<64x98x32xf32>
+    %r = linalg.generic {maps = [(m, j, l, k) -> (m, k), (m, j, l, k) -> (j, k, l),
+                                 (m, j, l, k) -> (m, j, l)]} ins(%a, %bp) outs(%ce)
+    tensor.collapse_shape %r [[0], [1, 2]] : ... into tensor<64x3136xf32>
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp"> {
   let summary = "Tile the parallel loops of each linalg op into an scf.forall";
   let description = [{

@@ -14,6 +14,12 @@
 
 namespace aotc {
 
+/// Accumulator rows of a contraction's register tile, and vector registers
+/// per row: 8 x 2 registers keep 16 of the 32 AVX-512 registers as
+/// accumulators, with room for the loaded row and broadcasts.
+constexpr int64_t kContractionRows = 8;
+constexpr int64_t kContractionRegistersPerRow = 2;
+
 /// The largest divisor of `size` that is <= `limit` (at least 1): tiles of
 /// that size keep every tile's shape static.
 inline int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
@@ -44,6 +50,12 @@ tileToRegisterSizes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 /// loops.
 std::optional<std::pair<unsigned, unsigned>>
 contractionTileDims(mlir::linalg::LinalgOp op);
+
+/// The panel loop of a contraction whose right-hand side is in panels
+/// (aotc-pack-contraction-operands), read as (..., panel, k, lane): the N
+/// loop just outside the lane loop; none for any other op.
+std::optional<unsigned> contractionPanelLoop(mlir::linalg::LinalgOp op,
+                                             unsigned lane);
 
 } // namespace aotc
 

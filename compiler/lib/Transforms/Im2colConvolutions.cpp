@@ -1,0 +1,231 @@
+//===- Im2colConvolutions.cpp - Convolutions as im2col + matmul -*- C++ -*-===//
+//
+// This file implements the aotc-im2col-convolutions pass: a convolution
+// generic with enough input channels and output channels per group (not a
+// depthwise one) first copies every window position of its input into a
+// column tensor (im2col: col[n, g, c, k..., o...] = x[n, g, c, o * s + k * d])
+// and then contracts the filter with it. The column tensor is contiguous in
+// (c, k...) and in (o...), so those loop groups collapse and the convolution
+// becomes a plain contraction over one reduction dimension with the whole
+// output image as lanes: the matmul path of aotc-tile-and-vectorize. The copy
+// itself still reads through a window and is vectorized like a convolution.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_IM2COLCONVOLUTIONS
+#include "aotc/Transforms/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+/// Smallest reduction (input channels x window) and number of output
+/// channels per group for which the copy pays: below them (depthwise
+/// convolutions, a single input channel) the direct convolution is kept.
+constexpr int64_t kMinReduction = 8;
+constexpr int64_t kMinOutputChannels = 8;
+
+/// `dim * s + win * d` (s, d positive constants, either multiplication
+/// optional) as (image loop, window loop).
+std::optional<std::pair<unsigned, unsigned>> matchWindow(AffineExpr expr) {
+  auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!sum || sum.getKind() != AffineExprKind::Add)
+    return std::nullopt;
+  auto loop = [](AffineExpr e) -> std::optional<unsigned> {
+    if (auto mul = dyn_cast<AffineBinaryOpExpr>(e))
+      if (mul.getKind() == AffineExprKind::Mul)
+        if (auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
+            c && c.getValue() > 0)
+          e = mul.getLHS();
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return d.getPosition();
+    return std::nullopt;
+  };
+  std::optional<unsigned> image = loop(sum.getLHS());
+  std::optional<unsigned> window = loop(sum.getRHS());
+  if (!image || !window)
+    return std::nullopt;
+  return std::make_pair(*image, *window);
+}
+
+/// A convolution in the importer's NCHW form: loops (outer..., o..., c,
+/// k...), input map (outer..., c, o * s + k * d...), filter map (..., c,
+/// k...), output map (..., o...), with o the image loops, k the window
+/// loops and c the reduced input channels.
+struct Convolution {
+  SmallVector<unsigned> image, window;
+  unsigned channels;
+};
+
+std::optional<Convolution> matchConvolution(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      !op.getBody()->getOps<linalg::IndexOp>().empty())
+    return std::nullopt;
+  AffineMap xMap = op.getIndexingMapsArray()[0];
+  AffineMap wMap = op.getIndexingMapsArray()[1];
+  AffineMap oMap = op.getIndexingMapsArray()[2];
+  if (!wMap.isProjectedPermutation() || !oMap.isProjectedPermutation())
+    return std::nullopt;
+  Convolution conv;
+  int64_t rank = xMap.getNumResults();
+  int64_t first = rank;
+  while (first > 0) {
+    std::optional<std::pair<unsigned, unsigned>> w =
+        matchWindow(xMap.getResult(first - 1));
+    if (!w)
+      break;
+    conv.image.insert(conv.image.begin(), w->first);
+    conv.window.insert(conv.window.begin(), w->second);
+    --first;
+  }
+  int64_t n = conv.image.size();
+  if (n == 0 || first == 0 || wMap.getNumResults() < n + 1 ||
+      oMap.getNumResults() < n)
+    return std::nullopt;
+  auto xChannels = dyn_cast<AffineDimExpr>(xMap.getResult(first - 1));
+  if (!xChannels)
+    return std::nullopt;
+  conv.channels = xChannels.getPosition();
+  // Filter (..., c, k...), output (..., o...); every other input result is
+  // a plain loop.
+  if (wMap.getDimPosition(wMap.getNumResults() - n - 1) != conv.channels)
+    return std::nullopt;
+  for (int64_t j = 0; j < n; ++j)
+    if (wMap.getDimPosition(wMap.getNumResults() - n + j) != conv.window[j] ||
+        oMap.getDimPosition(oMap.getNumResults() - n + j) != conv.image[j])
+      return std::nullopt;
+  for (AffineExpr e : xMap.getResults().take_front(first))
+    if (!isa<AffineDimExpr>(e))
+      return std::nullopt;
+  // The loops are (..., o..., c, k...), so that (o...) and (c, k...) are
+  // contiguous loop groups that collapse.
+  for (int64_t j = 1; j < n; ++j)
+    if (conv.image[j] != conv.image[j - 1] + 1 ||
+        conv.window[j] != conv.window[j - 1] + 1)
+      return std::nullopt;
+  if (conv.window.front() != conv.channels + 1)
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators[conv.channels] != utils::IteratorType::reduction)
+    return std::nullopt;
+  for (int64_t j = 0; j < n; ++j)
+    if (iterators[conv.window[j]] != utils::IteratorType::reduction ||
+        iterators[conv.image[j]] != utils::IteratorType::parallel)
+      return std::nullopt;
+  // Enough work per copied element: not depthwise, more than one channel.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t reduction = ranges[conv.channels];
+  for (unsigned k : conv.window)
+    reduction *= ranges[k];
+  int64_t outputChannels = 1;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d)
+    if (wMap.isFunctionOfDim(d) && oMap.isFunctionOfDim(d) &&
+        !xMap.isFunctionOfDim(d))
+      outputChannels *= ranges[d];
+  if (reduction < kMinReduction || outputChannels < kMinOutputChannels)
+    return std::nullopt;
+  return conv;
+}
+
+struct Im2colConvolutionsPass
+    : aotc::impl::Im2colConvolutionsBase<Im2colConvolutionsPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::GenericOp, Convolution>> candidates;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (std::optional<Convolution> conv = matchConvolution(op))
+        candidates.push_back({op, *conv});
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto &[op, conv] : candidates)
+      if (failed(rewrite(rewriter, op, conv)))
+        return signalPassFailure();
+  }
+
+  /// The column tensor col[outer..., c, k..., o...] of `op`'s input.
+  Value buildColumns(RewriterBase &rewriter, linalg::GenericOp op,
+                     const Convolution &conv, AffineMap &colMap) {
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    AffineMap xMap = op.getIndexingMapsArray()[0];
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t n = conv.image.size();
+    // The copy's loops, in col's order, as loops of `op`.
+    SmallVector<unsigned> loops;
+    for (AffineExpr e : xMap.getResults().drop_back(n))
+      loops.push_back(cast<AffineDimExpr>(e).getPosition());
+    loops.append(conv.window.begin(), conv.window.end());
+    loops.append(conv.image.begin(), conv.image.end());
+    SmallVector<int64_t> shape;
+    SmallVector<AffineExpr> colExprs, toCopyLoops(op.getNumLoops());
+    for (auto [i, loop] : llvm::enumerate(loops)) {
+      shape.push_back(ranges[loop]);
+      colExprs.push_back(getAffineDimExpr(loop, ctx));
+      toCopyLoops[loop] = getAffineDimExpr(i, ctx);
+    }
+    colMap = AffineMap::get(op.getNumLoops(), 0, colExprs, ctx);
+    // x's map in the copy's loops (every loop x reads is one of them).
+    for (AffineExpr &e : toCopyLoops)
+      if (!e)
+        e = getAffineConstantExpr(0, ctx);
+    AffineMap readMap = xMap.replaceDimsAndSymbols(toCopyLoops, {},
+                                                   loops.size(), 0);
+    Value x = op.getDpsInputs()[0];
+    Type elementType = getElementTypeOrSelf(x.getType());
+    Value empty = tensor::EmptyOp::create(rewriter, loc, shape, elementType);
+    SmallVector<utils::IteratorType> parallel(loops.size(),
+                                              utils::IteratorType::parallel);
+    auto copy = linalg::GenericOp::create(
+        rewriter, loc, empty.getType(), ValueRange{x}, ValueRange{empty},
+        ArrayRef<AffineMap>{
+            readMap, AffineMap::getMultiDimIdentityMap(loops.size(), ctx)},
+        parallel, [](OpBuilder &b, Location nested, ValueRange args) {
+          linalg::YieldOp::create(b, nested, args[0]);
+        });
+    return copy.getResult(0);
+  }
+
+  LogicalResult rewrite(RewriterBase &rewriter, linalg::GenericOp op,
+                        const Convolution &conv) {
+    rewriter.setInsertionPoint(op);
+    AffineMap colMap;
+    Value columns = buildColumns(rewriter, op, conv, colMap);
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    maps[0] = colMap;
+    auto contraction = linalg::GenericOp::create(
+        rewriter, op.getLoc(), op.getResultTypes(),
+        ValueRange{columns, op.getDpsInputs()[1]}, op.getDpsInits(), maps,
+        op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), contraction.getRegion(),
+                                contraction.getRegion().begin());
+    rewriter.replaceOp(op, contraction.getResults());
+    // (o...) -> one image dimension, (c, k...) -> one reduction dimension.
+    ReassociationIndices image(conv.image.begin(), conv.image.end());
+    ReassociationIndices reduction = {conv.channels};
+    reduction.append(conv.window.begin(), conv.window.end());
+    SmallVector<ReassociationIndices> groups;
+    for (const ReassociationIndices &g : {image, reduction})
+      if (g.size() > 1)
+        groups.push_back(g);
+    if (groups.empty())
+      return success();
+    if (!linalg::areDimSequencesPreserved(contraction.getIndexingMapsArray(),
+                                          groups))
+      return contraction.emitError("im2col: loop groups do not collapse");
+    rewriter.setInsertionPoint(contraction);
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(contraction, groups, rewriter);
+    if (failed(collapsed))
+      return contraction.emitError("im2col: failed to collapse loops");
+    rewriter.replaceOp(contraction, collapsed->results);
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,249 @@
+//===- PackContractionOperands.cpp - Panel layout for matmuls -*- C++ -*-===//
+//
+// This file implements the aotc-pack-contraction-operands pass: the
+// right-hand side of a contraction, read row by row across the whole matrix
+// ([K, N], one register tile of lanes per row), is copied into panels
+// [N / P, K, P] of P = one register tile's lanes, so that a register tile
+// walks one contiguous panel down the reduction instead of touching a new
+// cache line and page for every reduction step. Constant right-hand sides
+// (weights) are packed at compile time; others by a transpose before the
+// contraction, which then reads the panels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_PACKCONTRACTIONOPERANDS
+#include "aotc/Transforms/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+/// Fewest rows for which packing a right-hand side computed at run time
+/// pays: each packed element is then read by at least this many rows.
+constexpr int64_t kMinRowsToPack = 64;
+
+/// The constant `v` holds, when it is one or the leading columns of one
+/// (an extract_slice at offset 0 of the last dimension only, as
+/// linalg::splitOp makes); `columns` is then the slice's width.
+DenseElementsAttr constantColumns(Value v, int64_t &columns) {
+  auto type = cast<RankedTensorType>(v.getType());
+  columns = type.getShape().back();
+  DenseElementsAttr attr;
+  if (matchPattern(v, m_Constant(&attr)))
+    return attr;
+  auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !matchPattern(slice.getSource(), m_Constant(&attr)) ||
+      !slice.hasUnitStride() || !slice.hasZeroOffset() ||
+      slice.getSourceType().getShape().drop_back() !=
+          type.getShape().drop_back())
+    return {};
+  return attr;
+}
+
+/// A contraction whose right-hand side `rhs` (input operand number) is read
+/// through (batch..., k, lane) and whose output ends with the lane loop.
+struct Candidate {
+  linalg::LinalgOp op;
+  unsigned rhs, lane, depth;
+};
+
+std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || op.hasDynamicShape())
+    return std::nullopt;
+  for (Value v : op->getOperands())
+    if (!getElementTypeOrSelf(v.getType()).isF32())
+      return std::nullopt;
+  auto tileDims = aotc::contractionTileDims(op);
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (!tileDims || failed(dims) || dims->k.size() != 1)
+    return std::nullopt;
+  auto [row, lane] = *tileDims;
+  unsigned depth = dims->k.front();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges[lane] < 2 * panel || ranges[depth] < 2)
+    return std::nullopt;
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (outMap.getDimPosition(outMap.getNumResults() - 1) != lane)
+    return std::nullopt;
+  for (unsigned i = 0; i < 2; ++i) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(i));
+    unsigned n = map.getNumResults();
+    if (!map.isFunctionOfDim(lane))
+      continue;
+    if (!map.isProjectedPermutation() || n < 2 ||
+        map.getDimPosition(n - 1) != lane || map.getDimPosition(n - 2) != depth)
+      return std::nullopt;
+    // A right-hand side computed at run time is copied once: enough rows
+    // must reuse it.
+    int64_t columns;
+    if (!constantColumns(op.getDpsInputs()[i], columns) &&
+        ranges[row] < kMinRowsToPack)
+      return std::nullopt;
+    return Candidate{op, i, lane, depth};
+  }
+  return std::nullopt;
+}
+
+/// The first `columns` columns of constant [..., K, N] as
+/// [..., columns / panel, K, panel], at compile time.
+DenseElementsAttr packConstant(DenseElementsAttr attr, int64_t columns,
+                               RankedTensorType type, int64_t panel) {
+  if (attr.isSplat())
+    return attr.resizeSplat(type);
+  ArrayRef<int64_t> shape = attr.getType().getShape();
+  int64_t k = shape[shape.size() - 2], n = shape.back();
+  int64_t batch = attr.getNumElements() / (k * n);
+  SmallVector<float> packed(type.getNumElements());
+  auto values = attr.getValues<float>();
+  auto in = values.begin();
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t r = 0; r < k; ++r)
+      for (int64_t c = 0; c < n; ++c, ++in)
+        if (c < columns)
+          packed[((b * (columns / panel) + c / panel) * k + r) * panel +
+                 c % panel] = *in;
+  return DenseElementsAttr::get(type, ArrayRef<float>(packed));
+}
+
+struct PackContractionOperandsPass
+    : aotc::impl::PackContractionOperandsBase<PackContractionOperandsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    int64_t panel = aotc::kContractionRegistersPerRow * (vectorBits / 32);
+    SmallVector<Candidate> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (std::optional<Candidate> c = matchCandidate(op, panel))
+        candidates.push_back(*c);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Candidate &c : candidates) {
+      // Columns beyond the last whole panel stay an unpacked remainder op.
+      int64_t range = c.op.getStaticLoopRanges()[c.lane];
+      if (range % panel != 0) {
+        rewriter.setInsertionPoint(c.op);
+        auto [head, tail] = linalg::splitOp(
+            rewriter, cast<TilingInterface>(c.op.getOperation()), c.lane,
+            rewriter.getIndexAttr(range / panel * panel));
+        c.op = cast<linalg::LinalgOp>(head.getOperation());
+      }
+      if (failed(rewrite(rewriter, c, panel)))
+        return signalPassFailure();
+    }
+  }
+
+  /// The right-hand side in panels: [..., N / panel, K, panel].
+  Value packRhs(RewriterBase &rewriter, Location loc, Value rhs,
+                int64_t panel) {
+    auto type = cast<RankedTensorType>(rhs.getType());
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> shape(type.getShape().drop_back(2));
+    int64_t k = type.getDimSize(rank - 2), n = type.getDimSize(rank - 1);
+    shape.append({n / panel, k, panel});
+    auto packedType = RankedTensorType::get(shape, type.getElementType());
+    int64_t columns;
+    if (DenseElementsAttr attr = constantColumns(rhs, columns))
+      return arith::ConstantOp::create(
+          rewriter, loc, packConstant(attr, columns, packedType, panel));
+    // [..., K, N] -> [..., K, N / panel, panel] (free), then transposed.
+    SmallVector<int64_t> expandedShape(type.getShape().drop_back());
+    expandedShape.append({n / panel, panel});
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t i = 0; i < rank - 1; ++i)
+      groups.push_back({i});
+    groups.push_back({rank - 1, rank});
+    Value expanded = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get(expandedShape, type.getElementType()), rhs,
+        groups);
+    SmallVector<int64_t> permutation =
+        llvm::to_vector(llvm::seq<int64_t>(0, rank + 1));
+    std::swap(permutation[rank - 2], permutation[rank - 1]);
+    Value init = tensor::EmptyOp::create(rewriter, loc, shape,
+                                         type.getElementType());
+    return linalg::TransposeOp::create(rewriter, loc, expanded, init,
+                                       permutation)
+        ->getResult(0);
+  }
+
+  /// Loops (..., lane, ...) -> (..., panel index, lane in panel, ...): the
+  /// right-hand side read as [..., N / panel, K, panel], the output as
+  /// [..., N / panel, panel] (a free reshape of [..., N]).
+  LogicalResult rewrite(RewriterBase &rewriter, Candidate &c, int64_t panel) {
+    linalg::LinalgOp op = c.op;
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    if (!isa<linalg::GenericOp>(op)) {
+      FailureOr<linalg::GenericOp> generic =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generic))
+        return op.emitError("cannot pack a contraction that is not a generic");
+      op = *generic;
+    }
+    auto generic = cast<linalg::GenericOp>(op.getOperation());
+    unsigned numLoops = generic.getNumLoops();
+    auto remap = [&](unsigned d) {
+      return getAffineDimExpr(d < c.lane ? d : d + 1, ctx);
+    };
+    AffineExpr panelIndex = getAffineDimExpr(c.lane, ctx);
+    AffineExpr inPanel = getAffineDimExpr(c.lane + 1, ctx);
+    SmallVector<AffineMap> maps;
+    for (auto [i, map] : llvm::enumerate(generic.getIndexingMapsArray())) {
+      SmallVector<AffineExpr> exprs;
+      for (AffineExpr e : map.getResults())
+        exprs.push_back(remap(cast<AffineDimExpr>(e).getPosition()));
+      if (i == c.rhs) {
+        // (..., k, lane) -> (..., panel index, k, lane in panel)
+        exprs.back() = panelIndex;
+        exprs.push_back(inPanel);
+        std::swap(exprs[exprs.size() - 3], exprs[exprs.size() - 2]);
+      } else if (map.isFunctionOfDim(c.lane)) {
+        // The output: (..., lane) -> (..., panel index, lane in panel).
+        exprs.back() = panelIndex;
+        exprs.push_back(inPanel);
+      }
+      maps.push_back(AffineMap::get(numLoops + 1, 0, exprs, ctx));
+    }
+    SmallVector<utils::IteratorType> iterators =
+        generic.getIteratorTypesArray();
+    iterators.insert(iterators.begin() + c.lane, utils::IteratorType::parallel);
+
+    SmallVector<Value> inputs = generic.getDpsInputs();
+    inputs[c.rhs] = packRhs(rewriter, loc, inputs[c.rhs], panel);
+    Value init = generic.getDpsInits()[0];
+    auto initType = cast<RankedTensorType>(init.getType());
+    int64_t rank = initType.getRank();
+    SmallVector<int64_t> outShape(initType.getShape().drop_back());
+    outShape.append({initType.getShape().back() / panel, panel});
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t i = 0; i < rank - 1; ++i)
+      groups.push_back({i});
+    groups.push_back({rank - 1, rank});
+    Value outInit = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get(outShape, initType.getElementType()), init,
+        groups);
+    auto packed = linalg::GenericOp::create(rewriter, loc, outInit.getType(),
+                                            inputs, ValueRange{outInit}, maps,
+                                            iterators);
+    rewriter.inlineRegionBefore(generic.getRegion(), packed.getRegion(),
+                                packed.getRegion().begin());
+    Value result = tensor::CollapseShapeOp::create(
+        rewriter, loc, initType, packed.getResult(0), groups);
+    rewriter.replaceOp(generic, result);
+    return success();
+  }
+};
+
+} // namespace

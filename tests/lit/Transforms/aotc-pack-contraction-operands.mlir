@@ -1,0 +1,87 @@
+// RUN: aotc-opt %s -split-input-file -aotc-pack-contraction-operands -canonicalize -mlir-print-elementsattrs-with-hex-if-larger=1000 | FileCheck %s
+
+// A matmul whose right-hand side is computed at run time and reused by 64
+// rows: B [96, 200] is split at 192 columns (6 panels of 32); the head reads
+// B transposed into panels [6, 96, 32], the output viewed as [64, 6, 32];
+// the last 8 columns stay an unpacked matmul.
+
+// CHECK-DAG:   #[[AM:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+// CHECK-DAG:   #[[BM:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>
+// CHECK-DAG:   #[[CM:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @runtime_rhs
+// CHECK-SAME:    (%[[A:.*]]: tensor<64x96xf32>, %[[B:.*]]: tensor<96x200xf32>, %[[C:.*]]: tensor<64x200xf32>)
+// CHECK:         %[[BH:.*]] = tensor.extract_slice %[[B]][0, 0] [96, 192] [1, 1]
+// CHECK:         %[[CH:.*]] = tensor.extract_slice %[[C]][0, 0] [64, 192] [1, 1]
+// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[BH]] {{\[}}[0], [1, 2]] output_shape [96, 6, 32]
+// CHECK:         %[[BP:.*]] = linalg.transpose ins(%[[BE]] : tensor<96x6x32xf32>) outs(%{{.*}} : tensor<6x96x32xf32>) permutation = [1, 0, 2]
+// CHECK:         %[[CE:.*]] = tensor.expand_shape %[[CH]] {{\[}}[0], [1, 2]] output_shape [64, 6, 32]
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[AM]], #[[BM]], #[[CM]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:        ins(%[[A]], %[[BP]] : tensor<64x96xf32>, tensor<6x96x32xf32>) outs(%[[CE]] : tensor<64x6x32xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK:         %[[RC:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2]] : tensor<64x6x32xf32> into tensor<64x192xf32>
+// CHECK:         %[[C2:.*]] = tensor.insert_slice %[[RC]] into %[[C]][0, 0] [64, 192]
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x96xf32>, tensor<96x8xf32>) outs(%{{.*}} : tensor<64x8xf32>)
+func.func @runtime_rhs(%a: tensor<64x96xf32>, %b: tensor<96x200xf32>, %c: tensor<64x200xf32>) -> tensor<64x200xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x200xf32>) outs(%c : tensor<64x200xf32>) -> tensor<64x200xf32>
+  return %r : tensor<64x200xf32>
+}
+
+// -----
+
+// A constant right-hand side is packed at compile time, even for few rows:
+// row 0 of B is 0..63, row 1 is 100..163; panel 0 holds columns 0..31 of
+// both rows, then panel 1 columns 32..63.
+
+// CHECK-LABEL: func.func @constant_rhs
+// CHECK:         %[[P:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 1.000000e+00,
+// CHECK-SAME:        3.100000e+01], [1.000000e+02, 1.010000e+02,
+// CHECK-SAME:        1.310000e+02]], {{\[\[}}3.200000e+01, 3.300000e+01,
+// CHECK-SAME:        1.630000e+02]]]> : tensor<2x2x32xf32>
+// CHECK-NOT:     tensor<2x64xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %[[P]] : tensor<8x2xf32>, tensor<2x2x32xf32>)
+func.func @constant_rhs(%a: tensor<8x2xf32>, %c: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %b = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0], [100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0, 108.0, 109.0, 110.0, 111.0, 112.0, 113.0, 114.0, 115.0, 116.0, 117.0, 118.0, 119.0, 120.0, 121.0, 122.0, 123.0, 124.0, 125.0, 126.0, 127.0, 128.0, 129.0, 130.0, 131.0, 132.0, 133.0, 134.0, 135.0, 136.0, 137.0, 138.0, 139.0, 140.0, 141.0, 142.0, 143.0, 144.0, 145.0, 146.0, 147.0, 148.0, 149.0, 150.0, 151.0, 152.0, 153.0, 154.0, 155.0, 156.0, 157.0, 158.0, 159.0, 160.0, 161.0, 162.0, 163.0]]> : tensor<2x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<8x2xf32>, tensor<2x64xf32>) outs(%c : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %r : tensor<8x64xf32>
+}
+
+// -----
+
+// Left alone: a run-time right-hand side reused by only 8 rows (the copy
+// would cost as much as it saves), a right-hand side read transposed
+// (n, k), and a matmul narrower than two panels.
+
+// CHECK-LABEL: func.func @few_rows
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.matmul
+func.func @few_rows(%a: tensor<8x96xf32>, %b: tensor<96x256xf32>, %c: tensor<8x256xf32>) -> tensor<8x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x96xf32>, tensor<96x256xf32>) outs(%c : tensor<8x256xf32>) -> tensor<8x256xf32>
+  return %r : tensor<8x256xf32>
+}
+
+// CHECK-LABEL: func.func @transposed_rhs
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %{{.*}} : tensor<64x96xf32>, tensor<256x96xf32>)
+#a = affine_map<(m, n, k) -> (m, k)>
+#bt = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_rhs(%a: tensor<64x96xf32>, %b: tensor<256x96xf32>, %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %r = linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x96xf32>, tensor<256x96xf32>) outs(%c : tensor<64x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
+}
+
+// CHECK-LABEL: func.func @narrow
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.matmul
+func.func @narrow(%a: tensor<64x96xf32>, %b: tensor<96x48xf32>, %c: tensor<64x48xf32>) -> tensor<64x48xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x48xf32>) outs(%c : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return %r : tensor<64x48xf32>
+}
