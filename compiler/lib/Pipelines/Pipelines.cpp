@@ -68,6 +68,8 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   // Other convolutions with enough channels: an im2col copy, then the same
   // matmul path.
   fpm.addPass(createIm2colConvolutions());
+  // Reshaped weights fold into constants (packed below at compile time).
+  addPasses(fpm, "canonicalize");
   // Row reductions (softmax, layer normalization) carry one register of
   // accumulators per row instead of a scalar. Before threads: the partial
   // results are function-level buffers, planned in the pool.

@@ -53,6 +53,8 @@ DenseElementsAttr constantColumns(Value v, int64_t &columns) {
 struct Candidate {
   linalg::LinalgOp op;
   unsigned rhs, lane, depth;
+  /// The right-hand side is a whole constant read as (batch..., lane, k).
+  bool transposed = false;
 };
 
 std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
@@ -80,8 +82,15 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
     unsigned n = map.getNumResults();
     if (!map.isFunctionOfDim(lane))
       continue;
-    if (!map.isProjectedPermutation() || n < 2 ||
-        map.getDimPosition(n - 1) != lane || map.getDimPosition(n - 2) != depth)
+    if (!map.isProjectedPermutation() || n < 2)
+      return std::nullopt;
+    // (..., lane, k): only a whole constant, packed at compile time.
+    if (map.getDimPosition(n - 1) == depth &&
+        map.getDimPosition(n - 2) == lane &&
+        op.getDpsInputs()[i].getDefiningOp<arith::ConstantOp>() &&
+        ranges[lane] % panel == 0)
+      return Candidate{op, i, lane, depth, /*transposed=*/true};
+    if (map.getDimPosition(n - 1) != lane || map.getDimPosition(n - 2) != depth)
       return std::nullopt;
     // A right-hand side computed at run time is copied once: enough rows
     // must reuse it.
@@ -94,25 +103,116 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
   return std::nullopt;
 }
 
-/// The first `columns` columns of constant [..., K, N] as
-/// [..., columns / panel, K, panel], at compile time.
+/// The first `columns` columns of constant [..., K, N] (or of [..., N, K]
+/// when `transposed`) as [..., columns / panel, K, panel], at compile time.
 DenseElementsAttr packConstant(DenseElementsAttr attr, int64_t columns,
-                               RankedTensorType type, int64_t panel) {
+                               bool transposed, RankedTensorType type,
+                               int64_t panel) {
   if (attr.isSplat())
     return attr.resizeSplat(type);
   ArrayRef<int64_t> shape = attr.getType().getShape();
-  int64_t k = shape[shape.size() - 2], n = shape.back();
+  int64_t rows = shape[shape.size() - 2], cols = shape.back();
+  int64_t k = transposed ? cols : rows, n = transposed ? rows : cols;
   int64_t batch = attr.getNumElements() / (k * n);
   SmallVector<float> packed(type.getNumElements());
   auto values = attr.getValues<float>();
   auto in = values.begin();
   for (int64_t b = 0; b < batch; ++b)
-    for (int64_t r = 0; r < k; ++r)
-      for (int64_t c = 0; c < n; ++c, ++in)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j, ++in) {
+        int64_t r = transposed ? j : i, c = transposed ? i : j;
         if (c < columns)
           packed[((b * (columns / panel) + c / panel) * k + r) * panel +
                  c % panel] = *in;
+      }
   return DenseElementsAttr::get(type, ArrayRef<float>(packed));
+}
+
+/// Rows and lanes of a contraction's register tile swapped when the rows
+/// are many (512 output channels), read from a constant as (..., row, k),
+/// and the lanes either few (a 7x7 image: 49 columns, less than two panels)
+/// or read from a run-time operand that would cost more to pack than the
+/// output to transpose (im2col columns of a 3x3 convolution: K = 9 x input
+/// channels): the output is computed transposed, [..., lane, row], so that
+/// the rows become lanes read from compile-time panels; transposes copy the
+/// initial value in and the result out. Returns the
+/// new contraction, or `op` when it does not apply.
+linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
+                                     linalg::LinalgOp op, int64_t panel) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  auto tileDims = aotc::contractionTileDims(op);
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (!generic || !tileDims || failed(dims) || dims->k.size() != 1 ||
+      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1 ||
+      !generic.hasPureTensorSemantics() || generic.hasDynamicShape())
+    return op;
+  auto [row, lane] = *tileDims;
+  unsigned depth = dims->k.front();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  AffineMap &outMap = maps.back();
+  unsigned n = outMap.getNumResults();
+  // Few lanes, or a right-hand side that would be packed at run time at a
+  // higher cost (K x N copied) than the two transposes (2 x M x N).
+  bool fewLanes = ranges[lane] < 2 * panel;
+  bool costlyPack = ranges[depth] > 2 * ranges[row];
+  if ((!fewLanes && !costlyPack) || ranges[row] < 2 * panel ||
+      ranges[row] % panel != 0 || n < 2 ||
+      outMap.getDimPosition(n - 1) != lane ||
+      outMap.getDimPosition(n - 2) != row)
+    return op;
+  bool constantRows = false, constantLanes = false;
+  for (unsigned i = 0; i < 2; ++i) {
+    AffineMap map = maps[i];
+    unsigned r = map.getNumResults();
+    bool constant =
+        generic.getDpsInputs()[i].getDefiningOp<arith::ConstantOp>();
+    if (map.isFunctionOfDim(row) && map.isProjectedPermutation() && r >= 2 &&
+        map.getDimPosition(r - 1) == depth &&
+        map.getDimPosition(r - 2) == row && constant)
+      constantRows = true;
+    if (map.isFunctionOfDim(lane) && constant)
+      constantLanes = true;
+  }
+  if (!constantRows || (!fewLanes && constantLanes))
+    return op;
+  for (Value v : op->getOperands())
+    if (!getElementTypeOrSelf(v.getType()).isF32())
+      return op;
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<int64_t> permutation =
+      llvm::to_vector(llvm::seq<int64_t>(0, n));
+  std::swap(permutation[n - 2], permutation[n - 1]);
+  auto transpose = [&](Value v) -> Value {
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    std::swap(shape[n - 2], shape[n - 1]);
+    Value init = tensor::EmptyOp::create(rewriter, loc, shape,
+                                         type.getElementType());
+    return linalg::TransposeOp::create(rewriter, loc, v, init, permutation)
+        ->getResult(0);
+  };
+  Value init = transpose(generic.getDpsInits()[0]);
+  SmallVector<AffineExpr> exprs(outMap.getResults());
+  std::swap(exprs[n - 2], exprs[n - 1]);
+  outMap = AffineMap::get(outMap.getNumDims(), 0, exprs, op.getContext());
+  auto swapped = linalg::GenericOp::create(
+      rewriter, loc, init.getType(), generic.getDpsInputs(), ValueRange{init},
+      maps, generic.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(generic.getRegion(), swapped.getRegion(),
+                              swapped.getRegion().begin());
+  rewriter.replaceOp(generic, transpose(swapped.getResult(0)));
+  // The row loop before the lane loop again (the vectorizer's vector shape
+  // follows the loop order: rows x lanes).
+  SmallVector<unsigned> interchange =
+      llvm::to_vector(llvm::seq<unsigned>(0, swapped.getNumLoops()));
+  std::swap(interchange[row], interchange[lane]);
+  FailureOr<linalg::GenericOp> ordered =
+      linalg::interchangeGenericOp(rewriter, swapped, interchange);
+  return failed(ordered) ? swapped : *ordered;
 }
 
 struct PackContractionOperandsPass
@@ -121,12 +221,17 @@ struct PackContractionOperandsPass
 
   void runOnOperation() override {
     int64_t panel = aotc::kContractionRegistersPerRow * (vectorBits / 32);
-    SmallVector<Candidate> candidates;
+    SmallVector<linalg::LinalgOp> contractions;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (std::optional<Candidate> c = matchCandidate(op, panel))
-        candidates.push_back(*c);
+      if (aotc::contractionTileDims(op))
+        contractions.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    SmallVector<Candidate> candidates;
+    for (linalg::LinalgOp op : contractions)
+      if (std::optional<Candidate> c =
+              matchCandidate(transposeSmallLanes(rewriter, op, panel), panel))
+        candidates.push_back(*c);
     for (Candidate &c : candidates) {
       // Columns beyond the last whole panel stay an unpacked remainder op.
       int64_t range = c.op.getStaticLoopRanges()[c.lane];
@@ -144,17 +249,22 @@ struct PackContractionOperandsPass
 
   /// The right-hand side in panels: [..., N / panel, K, panel].
   Value packRhs(RewriterBase &rewriter, Location loc, Value rhs,
-                int64_t panel) {
+                bool transposed, int64_t panel) {
     auto type = cast<RankedTensorType>(rhs.getType());
     int64_t rank = type.getRank();
     SmallVector<int64_t> shape(type.getShape().drop_back(2));
     int64_t k = type.getDimSize(rank - 2), n = type.getDimSize(rank - 1);
+    if (transposed)
+      std::swap(k, n);
     shape.append({n / panel, k, panel});
     auto packedType = RankedTensorType::get(shape, type.getElementType());
     int64_t columns;
     if (DenseElementsAttr attr = constantColumns(rhs, columns))
       return arith::ConstantOp::create(
-          rewriter, loc, packConstant(attr, columns, packedType, panel));
+          rewriter, loc,
+          packConstant(attr, transposed ? n : columns, transposed, packedType,
+                       panel));
+    assert(!transposed && "only constants are packed from (lane, k)");
     // [..., K, N] -> [..., K, N / panel, panel] (free), then transposed.
     SmallVector<int64_t> expandedShape(type.getShape().drop_back());
     expandedShape.append({n / panel, panel});
@@ -204,10 +314,10 @@ struct PackContractionOperandsPass
       for (AffineExpr e : map.getResults())
         exprs.push_back(remap(cast<AffineDimExpr>(e).getPosition()));
       if (i == c.rhs) {
-        // (..., k, lane) -> (..., panel index, k, lane in panel)
-        exprs.back() = panelIndex;
-        exprs.push_back(inPanel);
-        std::swap(exprs[exprs.size() - 3], exprs[exprs.size() - 2]);
+        // (..., k, lane) or (..., lane, k) -> (..., panel index, k, lane in
+        // panel)
+        exprs.pop_back_n(2);
+        exprs.append({panelIndex, remap(c.depth), inPanel});
       } else if (map.isFunctionOfDim(c.lane)) {
         // The output: (..., lane) -> (..., panel index, lane in panel).
         exprs.back() = panelIndex;
@@ -220,7 +330,8 @@ struct PackContractionOperandsPass
     iterators.insert(iterators.begin() + c.lane, utils::IteratorType::parallel);
 
     SmallVector<Value> inputs = generic.getDpsInputs();
-    inputs[c.rhs] = packRhs(rewriter, loc, inputs[c.rhs], panel);
+    inputs[c.rhs] =
+        packRhs(rewriter, loc, inputs[c.rhs], c.transposed, panel);
     Value init = generic.getDpsInits()[0];
     auto initType = cast<RankedTensorType>(init.getType());
     int64_t rank = initType.getRank();
