@@ -543,7 +543,13 @@ def TestGpuLaunchToOmp : Pass<"aotc-test-gpu-launch-to-omp", "mlir::ModuleOp"> {
     GPU thread (thread ids from `omp_get_thread_num`; a smaller team fails
     a `cf.assert`), workgroup attributions a `memref.alloca` shared by the
     team and `gpu.barrier` an `omp.barrier`. Used by tests that compare the
-    results of aotc's tiled kernels with an oracle.
+    results of aotc's tiled kernels with an oracle. Matrix instructions run
+    as the hardware defines them, independently of how aotc builds their
+    operands: for `nvgpu.mma.sync` 16x8x16 (warps of 32 lanes) and
+    `amdgpu.mfma` 16x16x16 (waves of 64 lanes) every lane writes its
+    fragments into a scratch buffer of the block, `omp.barrier`, each lane
+    computes its result elements from the A, B and C elements the PTX ISA
+    (or CDNA ISA) layout assigns to the warp's lanes, `omp.barrier`.
 
     Before:
     ```mlir
@@ -562,6 +568,8 @@ def TestGpuLaunchToOmp : Pass<"aotc-test-gpu-launch-to-omp", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["mlir::omp::OpenMPDialect", "mlir::scf::SCFDialect",
                            "mlir::cf::ControlFlowDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect",
                            "mlir::memref::MemRefDialect"];
 }
@@ -754,6 +762,66 @@ def TileGpuContractions : Pass<"aotc-tile-gpu-contractions",
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::gpu::GPUDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def GpuMmaContractions : Pass<"aotc-gpu-mma-contractions",
+                              "mlir::func::FuncOp"> {
+  let summary = "f16/bf16 matmuls on tensor cores (mma.sync, MFMA)";
+  let description = [{
+    Runs on bufferized, planned entry points, before
+    aotc-tile-gpu-contractions. A statically shaped linalg op with two
+    inputs A, B and one output C, one M, one N and one K loop plus any batch
+    loops (matmul, batch_matmul, transposed variants, equivalent generics),
+    f16 or bf16 inputs (both the same type), an f32 or input-typed output and
+    the payload `C + A * B` (inputs possibly extended to f32 first) becomes a
+    `gpu.launch` on matrix instructions. A block of 2 x 2 warps computes a
+    64 x 64 tile of C, each warp a 32 x 32 tile of instruction tiles. For
+    each 32-deep K slice all threads copy the A and B tiles into workgroup
+    memory (elements past M, N or K read as zero), `gpu.barrier`, then every
+    lane gathers its operand fragments from workgroup memory in the layout
+    the instruction defines and issues it, accumulating in f32. Lanes store
+    their accumulator elements (rows and columns past M or N are not
+    stored), converted to C's type. `target=nvgpu`: `nvgpu.mma.sync` of
+    shape 16x8x16 (PTX `mma.sync.aligned.m16n8k16`, sm_80 and newer), 32
+    lanes a warp; `target=amdgpu`: `amdgpu.mfma` 16x16x16 (CDNA2/3
+    `v_mfma_f32_16x16x16f16` / `bf16_1k`), 64 lanes a wave.
+
+    Before:
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x96xf16>)
+                  outs(%c : memref<128x96xf32>)
+    ```
+    After (target=nvgpu, grid 2 x 2, 128 threads):
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
+        workgroup(%as : memref<64x40xf16, #gpu.address_space<workgroup>>,
+                  %bs : memref<32x72xf16, #gpu.address_space<workgroup>>) {
+      // acc: 2 x 4 fragments vector<2x2xf32> loaded from C
+      scf.for %k0 = %c0 to %c64 step %c32 iter_args(acc) {
+        // as, bs = the A and B tiles (zero past the edges); gpu.barrier
+        // per 16-deep step: fragments from as, bs, then
+        %d = nvgpu.mma.sync(%fa, %fb, %acc) {mmaShape = [16, 8, 16]}
+            : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+        gpu.barrier
+      }
+      // guarded stores of the fragments into C
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"nvgpu\"",
+           "Matrix instructions: nvgpu (mma.sync) or amdgpu (MFMA)">,
+    Option<"allFunctions", "all-functions", "bool", /*default=*/"false",
+           "Also functions that are not entry points (tests)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::gpu::GPUDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::nvgpu::NVGPUDialect",
+                           "mlir::amdgpu::AMDGPUDialect",
+                           "mlir::vector::VectorDialect",
                            "mlir::memref::MemRefDialect"];
 }
 
