@@ -33,7 +33,8 @@
 #   6. at least N kernels per chip issue matrix instructions: CUDA, their
 #      PTX has mma.sync.aligned.m16n8k16 (and the SASS HMMA where there is
 #      a cuobjdump); HIP, the disassembled code object (llvm-objdump -d
-#      --mcpu=CHIP) has v_mfma in at least N kernels.
+#      --mcpu=CHIP) has v_mfma in at least N kernels. With --no-mma (chips
+#      without them: sm_75, gfx1030) no kernel has any.
 # Both:
 #   4. the object links with aot_runtime_<cuda|hip> + aot_runtime into an
 #      executable and a shared library; both call the entry point with host
@@ -170,6 +171,12 @@ def check_hip(args, data, obj, tmp):
             check_hip_shared(args, chip, path, notes)
         if args.mma_kernels:
             check_hip_mma(args, chip, path)
+        if args.no_mma:
+            isa = run([os.path.join(args.llvm_bin, "llvm-objdump"), "-d",
+                       f"--mcpu={chip}", path])
+            if "v_mfma" in isa or "v_wmma" in isa:
+                fail(f"{chip}: the ISA has matrix instructions")
+            print(f"{chip}: no matrix instructions in the ISA")
 
 
 def check_hip_mma(args, chip, path):
@@ -316,6 +323,9 @@ def main():
     p.add_argument("--mma-kernels", type=int, default=0,
                    help="kernels that must issue matrix instructions "
                         "(mma.sync / MFMA)")
+    p.add_argument("--no-mma", action="store_true",
+                   help="no kernel may issue matrix instructions (chips "
+                        "without them)")
     args = p.parse_args()
     args.name = os.path.splitext(os.path.basename(args.source))[0]
     with tempfile.TemporaryDirectory(prefix="aotc-gpu-check-") as tmp:
@@ -405,6 +415,10 @@ def check_cuda(args, data, chips, tmp):
             check_cuda_shared(args, chip, ptx[chip], report, path)
         if args.mma_kernels:
             check_cuda_mma(args, chip, ptx[chip], report, path)
+        if args.no_mma and "mma." in ptx[chip]:
+            fail(f"{chip}: the PTX has matrix instructions")
+        elif args.no_mma:
+            print(f"{chip}: no matrix instructions in the PTX")
 
 
 def check_cuda_mma(args, chip, ptx, report, cubin):
