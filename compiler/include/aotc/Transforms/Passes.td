@@ -775,33 +775,37 @@ def GpuMmaContractions : Pass<"aotc-gpu-mma-contractions",
     loops (matmul, batch_matmul, transposed variants, equivalent generics),
     f16 or bf16 inputs (both the same type), an f32 or input-typed output and
     the payload `C + A * B` (inputs possibly extended to f32 first) becomes a
-    `gpu.launch` on matrix instructions. A block of 2 x 2 warps computes a
-    64 x 64 tile of C, each warp a 32 x 32 tile of instruction tiles. For
-    each 32-deep K slice all threads copy the A and B tiles into workgroup
-    memory (elements past M, N or K read as zero), `gpu.barrier`, then every
-    lane gathers its operand fragments from workgroup memory in the layout
-    the instruction defines and issues it, accumulating in f32. Lanes store
+    `gpu.launch` on matrix instructions. A block of 256 threads computes a
+    64 x 64 tile of C (grid x over N tiles, y over M tiles, z over
+    batches). For each 16-deep K slice all threads copy the A and B tiles
+    into workgroup memory (4 elements of each per thread; elements past M,
+    N or K read as zero), `gpu.barrier`, then every lane gathers its
+    operand fragments from workgroup memory in the layout the instruction
+    defines and issues it, accumulating in f32, `gpu.barrier`. Lanes store
     their accumulator elements (rows and columns past M or N are not
-    stored), converted to C's type. `target=nvgpu`: `nvgpu.mma.sync` of
-    shape 16x8x16 (PTX `mma.sync.aligned.m16n8k16`, sm_80 and newer), 32
-    lanes a warp; `target=amdgpu`: `amdgpu.mfma` 16x16x16 (CDNA2/3
-    `v_mfma_f32_16x16x16f16` / `bf16_1k`), 64 lanes a wave.
+    stored), converted to C's type. Matrices smaller than one instruction
+    tile, f32 (TF32 would change the numerics) and other payloads are left
+    to aotc-tile-gpu-contractions. `target=nvgpu`: 2 x 4 warps of 32 x 16,
+    `nvgpu.mma.sync` 16x8x16 (PTX `mma.sync.aligned.m16n8k16`, sm_80 and
+    newer; f16 only, MLIR 22 lowers no bf16 `nvgpu.mma.sync`);
+    `target=amdgpu`: 2 x 2 waves of 64 lanes, 32 x 32 each, `amdgpu.mfma`
+    16x16x16 (CDNA2/3 `v_mfma_f32_16x16x16f16` / `bf16_1k`).
 
     Before:
     ```mlir
     linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x96xf16>)
                   outs(%c : memref<128x96xf32>)
     ```
-    After (target=nvgpu, grid 2 x 2, 128 threads):
+    After (target=nvgpu, grid 2 x 2, 256 threads):
     ```mlir
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
-               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
-        workgroup(%as : memref<64x40xf16, #gpu.address_space<workgroup>>,
-                  %bs : memref<32x72xf16, #gpu.address_space<workgroup>>) {
-      // acc: 2 x 4 fragments vector<2x2xf32> loaded from C
-      scf.for %k0 = %c0 to %c64 step %c32 iter_args(acc) {
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
+        workgroup(%as : memref<64x24xf16, #gpu.address_space<workgroup>>,
+                  %bs : memref<16x72xf16, #gpu.address_space<workgroup>>) {
+      // acc: 2 x 2 fragments vector<2x2xf32> loaded from C
+      scf.for %k0 = %c0 to %c64 step %c16 iter_args(acc) {
         // as, bs = the A and B tiles (zero past the edges); gpu.barrier
-        // per 16-deep step: fragments from as, bs, then
+        // fragments from as, bs, then 2 x 2 of
         %d = nvgpu.mma.sync(%fa, %fb, %acc) {mmaShape = [16, 8, 16]}
             : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
         gpu.barrier
