@@ -84,6 +84,8 @@ void buildCUDADevicePipeline(OpPassManager &pm,
   // One NVVM target per chip; PTX 8.0 is the first that knows sm_90.
   for (const std::string &chip : options.chips)
     addPasses(pm, "nvvm-attach-target{O=3 features=+ptx80 chip=" + chip + "}");
+  // bf16 nvgpu.mma.sync, which upstream does not lower, to nvvm.mma.sync.
+  pm.nest<gpu::GPUModuleOp>().addPass(createLowerBf16MmaSync());
   // Index arithmetic and structured control flow to the CFG form both sides
   // lower from; kernels to NVVM (math through libdevice, nvgpu.mma.sync to
   // nvvm.mma.sync).

@@ -517,10 +517,6 @@ struct GpuMmaContractionsPass
       std::optional<MmaContraction> c = matchMma(op);
       if (!c)
         continue;
-      // MLIR 22 lowers nvgpu.mma.sync for f16 only (bf16: "failed to deduce
-      // operand PTX types"); bf16 keeps the FMA kernels on NVIDIA.
-      if (target == "nvgpu" && !c->inType.isF16())
-        continue;
       MatrixInstr instr(target == "nvgpu", c->inType);
       MmaKernelBuilder(op, *c, instr).build();
       op->erase();

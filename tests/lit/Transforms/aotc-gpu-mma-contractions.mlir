@@ -37,11 +37,11 @@ func.func @matmul_f16(%a: memref<96x80xf16>, %b: memref<80x72xf16>, %c: memref<9
   return
 }
 
-// bf16: MFMA (bf16_1k); NVIDIA keeps the op (no bf16 nvgpu.mma.sync
-// lowering in MLIR 22), for aotc-tile-gpu-contractions.
+// bf16: mma.sync on bf16 fragments (lowered by aotc-lower-bf16-mma-sync),
+// MFMA bf16_1k.
 // CHECK-LABEL: func.func @matmul_bf16
-// CHECK-NOT:     gpu.launch
-// CHECK:         linalg.matmul
+// CHECK-COUNT-4: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT:     linalg.matmul
 // AMD-LABEL: func.func @matmul_bf16
 // AMD-COUNT-4:   amdgpu.mfma 16x16x16 %{{.*}} * %{{.*}} + %{{.*}} blgp = none : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
 func.func @matmul_bf16(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64xf32>) attributes {aotc.entry = {name = "matmul_bf16"}} {

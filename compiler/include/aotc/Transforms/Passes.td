@@ -787,7 +787,7 @@ def GpuMmaContractions : Pass<"aotc-gpu-mma-contractions",
     tile, f32 (TF32 would change the numerics) and other payloads are left
     to aotc-tile-gpu-contractions. `target=nvgpu`: 2 x 4 warps of 32 x 16,
     `nvgpu.mma.sync` 16x8x16 (PTX `mma.sync.aligned.m16n8k16`, sm_80 and
-    newer; f16 only, MLIR 22 lowers no bf16 `nvgpu.mma.sync`);
+    newer; bf16 through aotc-lower-bf16-mma-sync);
     `target=amdgpu`: 2 x 2 waves of 64 lanes, 32 x 32 each, `amdgpu.mfma`
     16x16x16 (CDNA2/3 `v_mfma_f32_16x16x16f16` / `bf16_1k`).
 
@@ -827,6 +827,45 @@ def GpuMmaContractions : Pass<"aotc-gpu-mma-contractions",
                            "mlir::amdgpu::AMDGPUDialect",
                            "mlir::vector::VectorDialect",
                            "mlir::memref::MemRefDialect"];
+}
+
+def LowerBf16MmaSync : Pass<"aotc-lower-bf16-mma-sync",
+                            "mlir::gpu::GPUModuleOp"> {
+  let summary = "bf16 nvgpu.mma.sync 16x8x16 to nvvm.mma.sync";
+  let description = [{
+    MLIR 22's convert-nvgpu-to-nvvm lowers `nvgpu.mma.sync` for f16 only.
+    In the CUDA device stage, before it, every `nvgpu.mma.sync` of shape
+    16x8x16 with bf16 A (vector<4x2xbf16>) and B (vector<2x2xbf16>) and f32
+    C becomes `nvvm.mma.sync` with bf16 multiplicands (PTX
+    `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`): each register
+    (a row of two bf16) is bitcast to i32, the four f32 results are
+    extracted from the returned struct into vector<2x2xf32>.
+
+    Before:
+    ```mlir
+    %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]}
+        : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    ```
+    After:
+    ```mlir
+    %a0 = vector.extract %a[0] : vector<2xbf16> from vector<4x2xbf16>
+    %w0 = vector.bitcast %a0 : vector<2xbf16> to vector<1xi32>
+    %r0 = vector.extract %w0[0] : i32 from vector<1xi32>
+    ...
+    %s = nvvm.mma.sync A[%r0, %r1, %r2, %r3] B[%q0, %q1] C[%c0, %c1, %c2, %c3]
+        {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>,
+         multiplicandAPtxType = #nvvm.mma_type<bf16>,
+         multiplicandBPtxType = #nvvm.mma_type<bf16>,
+         shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+        : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+    %d0 = llvm.extractvalue %s[0] : !llvm.struct<(f32, f32, f32, f32)>
+    ...
+    ```
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def GpuBlockReductions : Pass<"aotc-gpu-block-reductions",
