@@ -28,6 +28,13 @@
 #      there is one) has LDS/STS and BAR.SYNC; HIP, the
 #      metadata's .group_segment_fixed_size is non-zero and the ISA
 #      (llvm-objdump -d) has ds_read/ds_write and s_barrier.
+# Both, with --mma-kernels N (f16/bf16 matmuls that
+# aotc-gpu-mma-contractions puts on matrix units):
+#   6. at least N kernels per chip issue matrix instructions: CUDA, their
+#      PTX has mma.sync.aligned.m16n8k16 (and the SASS HMMA where there is
+#      a cuobjdump); HIP, the disassembled code object (llvm-objdump -d
+#      --mcpu=CHIP) has v_mfma in at least N kernels. With --no-mma (chips
+#      without them: sm_75, gfx1030) no kernel has any.
 # Both:
 #   4. the object links with aot_runtime_<cuda|hip> + aot_runtime into an
 #      executable and a shared library; both call the entry point with host
@@ -162,6 +169,33 @@ def check_hip(args, data, obj, tmp):
               f"max {max(vgprs)} VGPRs")
         if args.shared_kernels:
             check_hip_shared(args, chip, path, notes)
+        if args.mma_kernels:
+            check_hip_mma(args, chip, path)
+        if args.no_mma:
+            isa = run([os.path.join(args.llvm_bin, "llvm-objdump"), "-d",
+                       f"--mcpu={chip}", path])
+            if "v_mfma" in isa or "v_wmma" in isa:
+                fail(f"{chip}: the ISA has matrix instructions")
+            print(f"{chip}: no matrix instructions in the ISA")
+
+
+def check_hip_mma(args, chip, path):
+    """v_mfma instructions in the disassembly, per kernel."""
+    isa = run([os.path.join(args.llvm_bin, "llvm-objdump"), "-d",
+               f"--mcpu={chip}", path])
+    per_kernel = {}
+    for m in re.finditer(r"^[0-9a-f]+ <(\w+)>:\n(.*?)(?=^[0-9a-f]+ <|\Z)", isa,
+                         re.M | re.S):
+        count = len(re.findall(r"\bv_mfma_\w+", m.group(2)))
+        if count:
+            per_kernel[m.group(1)] = count
+    kinds = sorted(set(re.findall(r"\b(v_mfma_\w+)", isa)))
+    if len(per_kernel) < args.mma_kernels:
+        fail(f"{chip}: {len(per_kernel)} kernels with v_mfma ({per_kernel}), "
+             f"expected at least {args.mma_kernels}")
+    print(f"{chip}: {len(per_kernel)} kernels with MFMA "
+          f"({', '.join(f'{k} {v}' for k, v in sorted(per_kernel.items()))} "
+          f"instructions): {', '.join(kinds)}")
 
 
 def check_hip_shared(args, chip, path, notes):
@@ -286,6 +320,12 @@ def main():
     p.add_argument("--runtime-libs", required=True, nargs="+")
     p.add_argument("--shared-kernels", type=int, default=0,
                    help="kernels that must use workgroup (shared) memory")
+    p.add_argument("--mma-kernels", type=int, default=0,
+                   help="kernels that must issue matrix instructions "
+                        "(mma.sync / MFMA)")
+    p.add_argument("--no-mma", action="store_true",
+                   help="no kernel may issue matrix instructions (chips "
+                        "without them)")
     args = p.parse_args()
     args.name = os.path.splitext(os.path.basename(args.source))[0]
     with tempfile.TemporaryDirectory(prefix="aotc-gpu-check-") as tmp:
@@ -373,6 +413,49 @@ def check_cuda(args, data, chips, tmp):
               f"registers")
         if args.shared_kernels:
             check_cuda_shared(args, chip, ptx[chip], report, path)
+        if args.mma_kernels:
+            check_cuda_mma(args, chip, ptx[chip], report, path)
+        if args.no_mma and "mma." in ptx[chip]:
+            fail(f"{chip}: the PTX has matrix instructions")
+        elif args.no_mma:
+            print(f"{chip}: no matrix instructions in the PTX")
+
+
+def check_cuda_mma(args, chip, ptx, report, cubin):
+    """mma.sync in the PTX of at least N kernels (HMMA in the SASS when a
+    cuobjdump is there), with their registers and smem from ptxas -v."""
+    entries = re.split(r"(?=\.visible\s+\.entry\s)", ptx)[1:]
+    per_kernel = {}
+    for body in entries:
+        name = re.match(r"\.visible\s+\.entry\s+(\w+)\(", body).group(1)
+        count = body.count("mma.sync.aligned.m16n8k16")
+        if count:
+            per_kernel[name] = count
+    if len(per_kernel) < args.mma_kernels:
+        fail(f"{chip}: {len(per_kernel)} kernels with mma.sync.aligned "
+             f"({per_kernel}), expected at least {args.mma_kernels}")
+    kinds = sorted(set(re.findall(r"mma\.sync\.aligned\.[\w.]+", ptx)))
+    resources = {}
+    for section in report.split("Compiling entry function")[1:]:
+        name = re.match(r"\s*'(\w+)'", section).group(1)
+        regs = re.search(r"Used (\d+) registers", section)
+        smem = re.search(r"(\d+) bytes smem", section)
+        if name in per_kernel:
+            resources[name] = (int(regs.group(1)) if regs else 0,
+                               int(smem.group(1)) if smem else 0)
+    sass = "no cuobjdump: no SASS check"
+    cuobjdump = os.environ.get("AOTC_CUOBJDUMP") or os.path.join(
+        args.toolkit, "bin", "cuobjdump")
+    if os.path.exists(cuobjdump):
+        hmma = len(re.findall(r"\bHMMA\b", run([cuobjdump, "-sass", cubin])))
+        if not hmma:
+            fail(f"{chip}: no HMMA in the SASS")
+        sass = f"SASS: {hmma} HMMA"
+    print(f"{chip}: {len(per_kernel)} kernels with mma.sync ("
+          + ", ".join(f"{k}: {n} mma, {resources.get(k, (0, 0))[0]} regs, "
+                      f"{resources.get(k, (0, 0))[1]} B smem"
+                      for k, n in sorted(per_kernel.items()))
+          + f"); {', '.join(kinds)}; {sass}")
 
 
 def check_cuda_shared(args, chip, ptx, report, cubin):

@@ -53,6 +53,10 @@ def main():
     p.add_argument("--llvm-lib", default="/usr/lib/llvm-22/lib")
     p.add_argument("--tile-sizes", default="", help="M,N,K block tile")
     p.add_argument("--min-kernels", type=int, default=1)
+    p.add_argument("--matrix-units", choices=["nvgpu", "amdgpu"],
+                   help="f16/bf16 matmuls on matrix instructions first "
+                        "(aotc-gpu-mma-contractions)")
+    p.add_argument("--min-mma-kernels", type=int, default=0)
     p.add_argument("--keep", help="keep the intermediate files here")
     args = p.parse_args()
 
@@ -86,8 +90,10 @@ def main():
              "function-boundary-type-conversion=identity-layout-map},"
              "canonicalize)"])
         tiles = f" tile-sizes={args.tile_sizes}" if args.tile_sizes else ""
+        mma = (f"aotc-gpu-mma-contractions{{all-functions=1 "
+               f"target={args.matrix_units}}}," if args.matrix_units else "")
         run([args.aotc_opt, paths["bufferized"], "-o", paths["tiled"],
-             "--pass-pipeline=builtin.module(func.func("
+             "--pass-pipeline=builtin.module(func.func(" + mma +
              f"aotc-tile-gpu-contractions{{all-functions=1{tiles}}},"
              "aotc-gpu-block-reductions{all-functions=1}))"])
         with open(paths["tiled"]) as f:
@@ -97,6 +103,19 @@ def main():
         if kernels < args.min_kernels:
             sys.exit(f"FAIL: expected at least {args.min_kernels} such "
                      "kernel(s)")
+        if args.matrix_units:
+            with open(paths["tiled"]) as f:
+                launches = f.read().split("gpu.launch ")[1:]
+            op = ("nvgpu.mma.sync" if args.matrix_units == "nvgpu"
+                  else "amdgpu.mfma")
+            counts = [body.split("gpu.terminator")[0].count(op)
+                      for body in launches]
+            mma = sum(1 for n in counts if n)
+            print(f"{args.name}: {mma} kernel(s) on {op} "
+                  f"({sum(counts)} instructions)")
+            if mma < args.min_mma_kernels:
+                sys.exit(f"FAIL: expected at least {args.min_mma_kernels} "
+                         f"kernel(s) on {op}")
         run([args.aotc_opt, paths["tiled"], "-o", paths["emulated"],
              "--aotc-test-gpu-launch-to-omp"])
         run([mlir_opt, paths["emulated"], "-o", paths["llvm"],

@@ -24,7 +24,8 @@ import numpy as np
 
 SKIP = 77
 # docs/contracts.md: |actual - expected| <= atol + rtol * |expected|.
-TOLERANCES = {np.dtype(np.float32): (1e-4, 1e-5),
+TOLERANCES = {np.dtype(np.float16): (1e-2, 1e-3),
+              np.dtype(np.float32): (1e-4, 1e-5),
               np.dtype(np.float64): (1e-10, 1e-12)}
 
 

@@ -36,9 +36,16 @@ void buildGPUTensorPipeline(OpPassManager &pm, const GPUTensorOptions &) {
 
 void buildGPUKernelPipeline(OpPassManager &pm,
                             const GPUKernelOptions &options) {
-  // Contractions (matmul, convolution) to kernels tiled through workgroup
-  // memory; every other op to loops over blocks x threads, then gpu.launch
-  // regions.
+  // f16/bf16 matmuls to kernels on matrix instructions (tensor cores, MFMA)
+  // where every chip has them.
+  if (!options.matrixUnits.empty()) {
+    GpuMmaContractionsOptions mma;
+    mma.target = options.matrixUnits;
+    pm.nest<func::FuncOp>().addPass(createGpuMmaContractions(mma));
+  }
+  // Other contractions (matmul, convolution) to kernels tiled through
+  // workgroup memory; every other op to loops over blocks x threads, then
+  // gpu.launch regions.
   if (options.tileContractions)
     pm.nest<func::FuncOp>().addPass(createTileGpuContractions());
   // Row reductions to block-level trees through workgroup memory.
@@ -77,10 +84,13 @@ void buildCUDADevicePipeline(OpPassManager &pm,
   // One NVVM target per chip; PTX 8.0 is the first that knows sm_90.
   for (const std::string &chip : options.chips)
     addPasses(pm, "nvvm-attach-target{O=3 features=+ptx80 chip=" + chip + "}");
+  // bf16 nvgpu.mma.sync, which upstream does not lower, to nvvm.mma.sync.
+  pm.nest<gpu::GPUModuleOp>().addPass(createLowerBf16MmaSync());
   // Index arithmetic and structured control flow to the CFG form both sides
-  // lower from; kernels to NVVM (math through libdevice).
+  // lower from; kernels to NVVM (math through libdevice, nvgpu.mma.sync to
+  // nvvm.mma.sync).
   addPasses(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-                "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
+                "gpu.module(convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,canonicalize,cse,"
                 "reconcile-unrealized-casts)");
   pm.nest<gpu::GPUModuleOp>().addPass(createVerifyGpuKernels());
   // PTX per chip, in-process through LLVM's NVPTX backend (libdevice from
@@ -105,8 +115,14 @@ void buildHIPDevicePipeline(OpPassManager &pm,
   // AMDGPU backend cannot lower, is first expanded into exp).
   for (const std::string &chip : options.chips)
     addPasses(pm, "rocdl-attach-target{O=3 chip=" + chip + "}");
+  // amdgpu.mfma lowers for the oldest chip (the chips of one bundle that
+  // run MFMA kernels share the intrinsics aotc uses).
   addPasses(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-                "gpu.module(math-expand-ops{ops=tanh},convert-gpu-to-rocdl,"
+                "gpu.module(math-expand-ops{ops=tanh},"
+                "convert-gpu-to-rocdl{chipset=" +
+                    (options.chips.empty() ? std::string("gfx000")
+                                           : options.chips.front()) +
+                    "},"
                 "canonicalize,cse,"
                 "reconcile-unrealized-casts)");
   pm.nest<gpu::GPUModuleOp>().addPass(createVerifyGpuKernels());

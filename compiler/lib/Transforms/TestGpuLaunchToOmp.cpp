@@ -6,13 +6,20 @@
 // of the block that all its threads share, and gpu.barrier an OpenMP
 // barrier. Kernels built by aotc (shared-memory tiles, barriers) then run on
 // a machine without a GPU, so their results can be compared with an oracle.
+// Warp-level matrix instructions (nvgpu.mma.sync 16x8x16, amdgpu.mfma
+// 16x16x16) run as the hardware defines them: the lanes of a warp exchange
+// their fragments through a scratch buffer of the block and each lane
+// computes the result elements the vendor's layout gives it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -37,6 +44,165 @@ func::FuncOp runtimeFunction(ModuleOp module, StringRef name) {
   return f;
 }
 
+//===----------------------------------------------------------------------===//
+// Matrix instructions
+//===----------------------------------------------------------------------===//
+
+/// Scratch slots of a lane: its A, B and C fragment elements (as f32).
+constexpr int64_t kScratchSlots = 16, kSlotB = 8, kSlotC = 12;
+
+/// Where the hardware keeps the elements of one warp-level matrix
+/// instruction D (16 x n) = A (16 x 16) * B (16 x n) + C. Written from the
+/// vendors' documents, independently of the kernels' fragment gathering:
+///  - PTX ISA, mma.m16n8k16 with .f16/.bf16 A and B, f32 C/D. Lane l,
+///    g = l / 4, t = l % 4. A element (r, k) is in lane (r % 8) * 4 +
+///    (k % 8) / 2, register half k % 2 of register (r / 8) + 2 * (k / 8);
+///    B element (k, n) in lane n * 4 + (k % 8) / 2, register k / 8, half
+///    k % 2; C/D element (r, n) in lane (r % 8) * 4 + n / 2, register
+///    r / 8, half n % 2.
+///  - CDNA3 ISA, v_mfma_f32_16x16x16_f16/bf16: A element (i, k) in lane
+///    i + 16 * (k / 4), item k % 4; B element (k, j) in lane j + 16 *
+///    (k / 4), item k % 4; D element (i, j) in lane j + 16 * (i / 4), item
+///    i % 4.
+struct HardwareLayout {
+  bool nvidia;
+  int64_t warp, n;
+};
+
+/// Elements of a fragment vector in row-major order.
+SmallVector<SmallVector<int64_t>> positions(VectorType type) {
+  SmallVector<SmallVector<int64_t>> result;
+  int64_t count = type.getNumElements();
+  for (int64_t e = 0; e < count; ++e) {
+    if (type.getRank() == 2)
+      result.push_back({e / type.getDimSize(1), e % type.getDimSize(1)});
+    else
+      result.push_back({e});
+  }
+  return result;
+}
+
+/// Replaces one matrix instruction by the exchange through `scratch`
+/// (memref<threads x kScratchSlots x f32>); `tid` is the linear thread id.
+LogicalResult emulateMatrixOp(Operation *op, Value scratch, Value tid) {
+  HardwareLayout hw;
+  Value a, bv, c;
+  if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+    SmallVector<int64_t> shape = llvm::to_vector(llvm::map_range(
+        mma.getMmaShape(), [](Attribute s) {
+          return cast<IntegerAttr>(s).getInt();
+        }));
+    if (shape != SmallVector<int64_t>{16, 8, 16})
+      return op->emitError("only mma.sync 16x8x16 is emulated (test pass)");
+    hw = {true, 32, 8};
+    a = mma.getMatrixA(), bv = mma.getMatrixB(), c = mma.getMatrixC();
+  } else {
+    auto mfma = cast<amdgpu::MFMAOp>(op);
+    if (mfma.getM() != 16 || mfma.getN() != 16 || mfma.getK() != 16 ||
+        mfma.getBlocks() != 1 || mfma.getCbsz() || mfma.getAbid() ||
+        mfma.getBlgp() != amdgpu::MFMAPermB::none)
+      return op->emitError("only mfma 16x16x16 is emulated (test pass)");
+    hw = {false, 64, 16};
+    a = mfma.getSourceA(), bv = mfma.getSourceB(), c = mfma.getDestC();
+  }
+  auto aType = dyn_cast<VectorType>(a.getType());
+  auto bType = dyn_cast<VectorType>(bv.getType());
+  auto cType = dyn_cast<VectorType>(c.getType());
+  int64_t aCount = hw.nvidia ? 8 : 4;
+  if (!aType || !bType || !cType || aType.getNumElements() != aCount ||
+      bType.getNumElements() != 4 || cType.getNumElements() != 4 ||
+      !cType.getElementType().isF32() ||
+      !(aType.getElementType().isF16() || aType.getElementType().isBF16()))
+    return op->emitError("unsupported matrix operand types (test pass)");
+
+  Location loc = op->getLoc();
+  OpBuilder b(op);
+  Type f32 = b.getF32Type();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto div = [&](Value x, int64_t y) -> Value {
+    return arith::DivUIOp::create(b, loc, x, cst(y));
+  };
+  auto rem = [&](Value x, int64_t y) -> Value {
+    return arith::RemUIOp::create(b, loc, x, cst(y));
+  };
+  auto mul = [&](Value x, int64_t y) -> Value {
+    return arith::MulIOp::create(b, loc, x, cst(y));
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto addc = [&](Value x, int64_t y) -> Value { return add(x, cst(y)); };
+
+  // 1. Every lane publishes its fragments.
+  auto publish = [&](Value v, VectorType type, int64_t first) {
+    for (auto [e, pos] : llvm::enumerate(positions(type))) {
+      Value x = vector::ExtractOp::create(b, loc, v, pos);
+      if (x.getType() != f32)
+        x = arith::ExtFOp::create(b, loc, f32, x);
+      memref::StoreOp::create(b, loc, x, scratch,
+                              ValueRange{tid, cst(first + e)});
+    }
+  };
+  publish(a, aType, 0);
+  publish(bv, bType, kSlotB);
+  publish(c, cType, kSlotC);
+  omp::BarrierOp::create(b, loc);
+
+  // 2. Each lane computes its D elements from the warp's A and B.
+  Value lane = rem(tid, hw.warp);
+  Value warpBase = arith::SubIOp::create(b, loc, tid, lane);
+  Value result = arith::ConstantOp::create(b, loc, b.getZeroAttr(cType));
+  for (auto [e, pos] : llvm::enumerate(positions(cType))) {
+    int64_t idx = e;
+    Value row, col;
+    if (hw.nvidia) {
+      // register idx / 2 -> rows +8, half idx % 2 -> column + 1.
+      row = addc(div(lane, 4), 8 * (idx / 2));
+      col = addc(mul(rem(lane, 4), 2), idx % 2);
+    } else {
+      row = addc(mul(div(lane, 16), 4), idx);
+      col = rem(lane, 16);
+    }
+    Value acc = memref::LoadOp::create(b, loc, scratch,
+                                       ValueRange{tid, cst(kSlotC + idx)});
+    auto loop = scf::ForOp::create(b, loc, cst(0), cst(16), cst(1),
+                                   ValueRange{acc});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k = loop.getInductionVar();
+      Value aLane, aSlot, bLane, bSlot;
+      if (hw.nvidia) {
+        aLane = add(mul(rem(row, 8), 4), div(rem(k, 8), 2));
+        aSlot = add(rem(k, 2), add(mul(div(row, 8), 2), mul(div(k, 8), 4)));
+        bLane = add(mul(col, 4), div(rem(k, 8), 2));
+        bSlot = add(rem(k, 2), mul(div(k, 8), 2));
+      } else {
+        aLane = add(row, mul(div(k, 4), 16));
+        aSlot = rem(k, 4);
+        bLane = add(col, mul(div(k, 4), 16));
+        bSlot = rem(k, 4);
+      }
+      Value x = memref::LoadOp::create(
+          b, loc, scratch, ValueRange{add(warpBase, aLane), aSlot});
+      Value y = memref::LoadOp::create(
+          b, loc, scratch,
+          ValueRange{add(warpBase, bLane), addc(bSlot, kSlotB)});
+      Value p = arith::MulFOp::create(b, loc, x, y);
+      Value sum = arith::AddFOp::create(b, loc, loop.getRegionIterArg(0), p);
+      scf::YieldOp::create(b, loc, sum);
+    }
+    result = vector::InsertOp::create(b, loc, loop.getResult(0), result, pos);
+  }
+  // 3. Nobody overwrites the scratch before the whole warp has read it.
+  omp::BarrierOp::create(b, loc);
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+  return success();
+}
+
 LogicalResult lowerLaunch(gpu::LaunchOp launch, ModuleOp module) {
   if (!launch.getBody().hasOneBlock() || launch.getAsyncToken() ||
       !launch.getAsyncDependencies().empty() || launch.hasClusterSize() ||
@@ -58,6 +224,19 @@ LogicalResult lowerLaunch(gpu::LaunchOp launch, ModuleOp module) {
     auto type = cast<MemRefType>(arg.getType());
     auto local = MemRefType::get(type.getShape(), type.getElementType());
     mapping.map(arg, memref::AllocaOp::create(b, loc, local).getResult());
+  }
+  // Fragment exchange of matrix instructions: kScratchSlots f32 per thread.
+  Value scratch;
+  bool hasMatrixOps = false;
+  launch.walk([&](Operation *op) {
+    hasMatrixOps |= isa<nvgpu::MmaSyncOp, amdgpu::MFMAOp>(op);
+  });
+  if (hasMatrixOps) {
+    Value xy = arith::MulIOp::create(b, loc, block.x, block.y);
+    Value count = arith::MulIOp::create(b, loc, xy, block.z);
+    auto type = MemRefType::get({ShapedType::kDynamic, kScratchSlots},
+                                b.getF32Type());
+    scratch = memref::AllocaOp::create(b, loc, type, ValueRange{count});
   }
   // Blocks one after the other.
   SmallVector<Value> blockIds;
@@ -123,8 +302,19 @@ LogicalResult lowerLaunch(gpu::LaunchOp launch, ModuleOp module) {
     omp::BarrierOp::create(at, barrier.getLoc());
     barrier.erase();
   }
+  // Matrix instructions (anywhere in the body) as exchanges between lanes.
+  SmallVector<Operation *> matrixOps;
+  parallel.walk([&](Operation *op) {
+    if (isa<nvgpu::MmaSyncOp, amdgpu::MFMAOp>(op))
+      matrixOps.push_back(op);
+  });
+  for (Operation *op : matrixOps)
+    if (failed(emulateMatrixOp(op, scratch, t)))
+      return failure();
   WalkResult rest = parallel.walk([](Operation *op) {
-    if (op->getDialect() && op->getDialect()->getNamespace() == "gpu")
+    if (op->getDialect() &&
+        llvm::is_contained({"gpu", "nvgpu", "amdgpu"},
+                           op->getDialect()->getNamespace()))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -303,12 +303,15 @@ SmallVector<Value> KernelBuilder::accumulate(ValueRange accs, int64_t kCount) {
         Operation *copy = b.clone(inner, mapping);
         // A multiply feeding an add may become one FMA (as on the CPU
         // path, where contractions lower to vector FMAs).
-        if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(copy))
+        // (Ops whose flags are optional and unset, as arith.extf of a
+        // mixed-precision matmul, are left alone.)
+        auto fastMath = dyn_cast<arith::ArithFastMathInterface>(copy);
+        if (arith::FastMathFlagsAttr flags =
+                fastMath ? fastMath.getFastMathFlagsAttr() : nullptr)
           copy->setAttr(fastMath.getFastMathAttrName(),
                         arith::FastMathFlagsAttr::get(
                             copy->getContext(),
-                            fastMath.getFastMathFlagsAttr().getValue() |
-                                arith::FastMathFlags::contract));
+                            flags.getValue() | arith::FastMathFlags::contract));
       }
       next.push_back(mapping.lookupOrDefault(yield.getOperand(0)));
     }

@@ -16,7 +16,7 @@ import numpy as np
 
 # Element types the programs use; anything else in a reference is a bug.
 ALLOWED_DTYPES = {np.dtype(t) for t in
-                  (np.float32, np.float64, np.int8, np.int32, np.int64, np.bool_)}
+                  (np.float16, np.float32, np.float64, np.int8, np.int32, np.int64, np.bool_)}
 
 
 def rng(seed):

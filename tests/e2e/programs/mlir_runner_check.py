@@ -45,20 +45,23 @@ PROGRAMS = {
     "reductions": None, "softmax": None, "shapes": None, "mlp": None,
     "unsharp_mask": os.path.join(REPO, "samples", "unsharp_mask.mlir"),
     "dtypes_ints": None, "multi_result": None, "tosa_ops": None,
-    "reuse_chain": None, "gpu_tiled_matmuls": None,
+    "reuse_chain": None, "gpu_tiled_matmuls": None, "matmul_f16": None,
+    "matmul_bf16": None,
 }
 
 # Same figures as tests/e2e/CMakeLists.txt (defaults from docs/contracts.md).
-DEFAULT_TOL = {"float32": (1e-4, 1e-5), "float64": (1e-10, 1e-12)}
+DEFAULT_TOL = {"float16": (1e-2, 1e-3), "float32": (1e-4, 1e-5),
+               "float64": (1e-10, 1e-12)}
 # Per-program (rtol, atol) for float results; keep in sync with the RTOL/ATOL
 # arguments in tests/e2e/CMakeLists.txt (none needed so far).
 OVERRIDE_TOL = {}
 
-MLIR_TYPE = {"float32": "f32", "float64": "f64", "int8": "i8",
+MLIR_TYPE = {"float16": "f16", "float32": "f32", "float64": "f64", "int8": "i8",
              "int32": "i32", "int64": "i64", "bool": "i1"}
 
 # How each result element type is printed: (conversion op, printed type).
-PRINT_AS = {"f32": ("arith.bitcast", "i32"), "f64": ("arith.bitcast", "i64"),
+PRINT_AS = {"f16": ((("arith.bitcast", "i16"), ("arith.extui", "i32")), "i32"),
+            "f32": ("arith.bitcast", "i32"), "f64": ("arith.bitcast", "i64"),
             "i8": ("arith.extsi", "i32"), "i1": ("arith.extui", "i32"),
             "i32": (None, "i32"), "i64": (None, "i64")}
 
@@ -136,10 +139,13 @@ def wrapper(program_text, ref):
         elt = MLIR_TYPE[o.dtype.name]
         op, pelt = PRINT_AS[elt]
         val = f"%r#{i}"
-        if op:
-            lines.append(f"  %p{i} = {op} {val} : {res_types[i]} to "
-                         f"{tensor_type(o.shape, pelt)}")
-            val = f"%p{i}"
+        # One conversion, or a chain of (op, type) steps.
+        steps = op if isinstance(op, tuple) else ((op, pelt),) if op else ()
+        vtype = res_types[i]
+        for j, (sop, sty) in enumerate(steps):
+            ttype = tensor_type(o.shape, sty)
+            lines.append(f"  %p{i}_{j} = {sop} {val} : {vtype} to {ttype}")
+            val, vtype = f"%p{i}_{j}", ttype
         mt = memref_type(o.shape, pelt)
         lines.append(f"  %m{i} = bufferization.to_buffer {val} : "
                      f"{tensor_type(o.shape, pelt)} to {mt}")
@@ -190,7 +196,9 @@ def parse_printed(stdout, outs):
         data = chunk.split("data =", 1)[1]
         ints = np.array(re.findall(r"-?\d+", data), dtype=np.int64)
         elt = MLIR_TYPE[o.dtype.name]
-        if elt == "f32":
+        if elt == "f16":
+            v = ints.astype(np.uint16).view(np.float16)
+        elif elt == "f32":
             v = ints.astype(np.int32).view(np.float32)
         elif elt == "f64":
             v = ints.view(np.float64)

@@ -39,3 +39,64 @@ func.func @launch(%out: memref<3x2xf32>) {
   }
   return
 }
+
+// Matrix instructions: a scratch buffer of 16 f32 per thread; each lane
+// stores its 8 A, 4 B and 4 C elements there, barrier, computes its 4 D
+// elements as 16-step sums over the lanes that hold row r of A (lane
+// (r mod 8) * 4 + (k mod 8) / 2) and column n of B (lane n * 4 +
+// (k mod 8) / 2), barrier.
+// CHECK-LABEL: func.func @mma_sync
+// CHECK:         %[[S:.*]] = memref.alloca(%{{.*}}) : memref<?x16xf32>
+// CHECK:         omp.parallel
+// CHECK:           %[[T:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK-COUNT-8:   vector.extract %{{.*}} : f16 from vector<4x2xf16>
+// CHECK-COUNT-4:   vector.extract %{{.*}} : f16 from vector<2x2xf16>
+// CHECK:           memref.store %{{.*}}, %[[S]][%[[T]], %c15{{.*}}] : memref<?x16xf32>
+// CHECK-NEXT:      omp.barrier
+// CHECK-COUNT-4:   scf.for %{{.*}} = %c0{{.*}} to %c16{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32)
+// CHECK:           omp.barrier
+// CHECK-NOT:       nvgpu.mma.sync
+// CHECK:           omp.terminator
+func.func @mma_sync(%a: memref<32x8xf16>, %b: memref<32x4xf16>, %out: memref<32x4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %c0f16 = arith.constant 0.0 : f16
+    %av = vector.transfer_read %a[%tx, %c0], %c0f16 : memref<32x8xf16>, vector<8xf16>
+    %a2 = vector.shape_cast %av : vector<8xf16> to vector<4x2xf16>
+    %bv = vector.transfer_read %b[%tx, %c0], %c0f16 : memref<32x4xf16>, vector<4xf16>
+    %b2 = vector.shape_cast %bv : vector<4xf16> to vector<2x2xf16>
+    %acc = arith.constant dense<0.0> : vector<2x2xf32>
+    %d = nvgpu.mma.sync(%a2, %b2, %acc) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    %dv = vector.shape_cast %d : vector<2x2xf32> to vector<4xf32>
+    vector.transfer_write %dv, %out[%tx, %c0] : vector<4xf32>, memref<32x4xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// CDNA MFMA 16x16x16: 64 lanes, A element (i, k) in lane i + 16 * (k / 4).
+// CHECK-LABEL: func.func @mfma
+// CHECK:         memref.alloca(%{{.*}}) : memref<?x16xf32>
+// CHECK:         omp.parallel
+// CHECK:           omp.barrier
+// CHECK-COUNT-4:   scf.for %{{.*}} -> (f32)
+// CHECK:           omp.barrier
+// CHECK-NOT:       amdgpu.mfma
+func.func @mfma(%a: memref<64x4xf16>, %out: memref<64x4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %f0 = arith.constant 0.0 : f16
+    %av = vector.transfer_read %a[%tx, %c0], %f0 : memref<64x4xf16>, vector<4xf16>
+    %acc = arith.constant dense<0.0> : vector<4xf32>
+    %d = amdgpu.mfma 16x16x16 %av * %av + %acc blgp = none : vector<4xf16>, vector<4xf16>, vector<4xf32>
+    vector.transfer_write %d, %out[%tx, %c0] : vector<4xf32>, memref<64x4xf32>
+    gpu.terminator
+  }
+  return
+}

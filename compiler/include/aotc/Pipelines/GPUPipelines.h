@@ -39,6 +39,12 @@ struct GPUKernelOptions : mlir::PassPipelineOptions<GPUKernelOptions> {
       llvm::cl::desc("Tile contractions through workgroup memory "
                      "(aotc-tile-gpu-contractions)"),
       llvm::cl::init(true)};
+  Option<std::string> matrixUnits{
+      *this, "matrix-units",
+      llvm::cl::desc("f16/bf16 matmuls on matrix instructions "
+                     "(aotc-gpu-mma-contractions): nvgpu, amdgpu or empty "
+                     "(none)"),
+      llvm::cl::init("")};
   Option<bool> blockReductions{
       *this, "block-reductions",
       llvm::cl::desc("Row reductions as block-level trees "

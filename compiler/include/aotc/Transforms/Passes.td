@@ -619,7 +619,13 @@ def TestGpuLaunchToOmp : Pass<"aotc-test-gpu-launch-to-omp", "mlir::ModuleOp"> {
     GPU thread (thread ids from `omp_get_thread_num`; a smaller team fails
     a `cf.assert`), workgroup attributions a `memref.alloca` shared by the
     team and `gpu.barrier` an `omp.barrier`. Used by tests that compare the
-    results of aotc's tiled kernels with an oracle.
+    results of aotc's tiled kernels with an oracle. Matrix instructions run
+    as the hardware defines them, independently of how aotc builds their
+    operands: for `nvgpu.mma.sync` 16x8x16 (warps of 32 lanes) and
+    `amdgpu.mfma` 16x16x16 (waves of 64 lanes) every lane writes its
+    fragments into a scratch buffer of the block, `omp.barrier`, each lane
+    computes its result elements from the A, B and C elements the PTX ISA
+    (or CDNA ISA) layout assigns to the warp's lanes, `omp.barrier`.
 
     Before:
     ```mlir
@@ -638,6 +644,8 @@ def TestGpuLaunchToOmp : Pass<"aotc-test-gpu-launch-to-omp", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["mlir::omp::OpenMPDialect", "mlir::scf::SCFDialect",
                            "mlir::cf::ControlFlowDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect",
                            "mlir::memref::MemRefDialect"];
 }
@@ -831,6 +839,109 @@ def TileGpuContractions : Pass<"aotc-tile-gpu-contractions",
                            "mlir::arith::ArithDialect",
                            "mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect"];
+}
+
+def GpuMmaContractions : Pass<"aotc-gpu-mma-contractions",
+                              "mlir::func::FuncOp"> {
+  let summary = "f16/bf16 matmuls on tensor cores (mma.sync, MFMA)";
+  let description = [{
+    Runs on bufferized, planned entry points, before
+    aotc-tile-gpu-contractions. A statically shaped linalg op with two
+    inputs A, B and one output C, one M, one N and one K loop plus any batch
+    loops (matmul, batch_matmul, transposed variants, equivalent generics),
+    f16 or bf16 inputs (both the same type), an f32 or input-typed output and
+    the payload `C + A * B` (inputs possibly extended to f32 first) becomes a
+    `gpu.launch` on matrix instructions. A block of 256 threads computes a
+    64 x 64 tile of C (grid x over N tiles, y over M tiles, z over
+    batches). For each 16-deep K slice all threads copy the A and B tiles
+    into workgroup memory (4 elements of each per thread; elements past M,
+    N or K read as zero), `gpu.barrier`, then every lane gathers its
+    operand fragments from workgroup memory in the layout the instruction
+    defines and issues it, accumulating in f32, `gpu.barrier`. Lanes store
+    their accumulator elements (rows and columns past M or N are not
+    stored), converted to C's type. Matrices smaller than one instruction
+    tile, f32 (TF32 would change the numerics) and other payloads are left
+    to aotc-tile-gpu-contractions. `target=nvgpu`: 2 x 4 warps of 32 x 16,
+    `nvgpu.mma.sync` 16x8x16 (PTX `mma.sync.aligned.m16n8k16`, sm_80 and
+    newer; bf16 through aotc-lower-bf16-mma-sync);
+    `target=amdgpu`: 2 x 2 waves of 64 lanes, 32 x 32 each, `amdgpu.mfma`
+    16x16x16 (CDNA2/3 `v_mfma_f32_16x16x16f16` / `bf16_1k`).
+
+    Before:
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x96xf16>)
+                  outs(%c : memref<128x96xf32>)
+    ```
+    After (target=nvgpu, grid 2 x 2, 256 threads):
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
+        workgroup(%as : memref<64x24xf16, #gpu.address_space<workgroup>>,
+                  %bs : memref<16x72xf16, #gpu.address_space<workgroup>>) {
+      // acc: 2 x 2 fragments vector<2x2xf32> loaded from C
+      scf.for %k0 = %c0 to %c64 step %c16 iter_args(acc) {
+        // as, bs = the A and B tiles (zero past the edges); gpu.barrier
+        // fragments from as, bs, then 2 x 2 of
+        %d = nvgpu.mma.sync(%fa, %fb, %acc) {mmaShape = [16, 8, 16]}
+            : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+        gpu.barrier
+      }
+      // guarded stores of the fragments into C
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"nvgpu\"",
+           "Matrix instructions: nvgpu (mma.sync) or amdgpu (MFMA)">,
+    Option<"allFunctions", "all-functions", "bool", /*default=*/"false",
+           "Also functions that are not entry points (tests)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::gpu::GPUDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::nvgpu::NVGPUDialect",
+                           "mlir::amdgpu::AMDGPUDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def LowerBf16MmaSync : Pass<"aotc-lower-bf16-mma-sync",
+                            "mlir::gpu::GPUModuleOp"> {
+  let summary = "bf16 nvgpu.mma.sync 16x8x16 to nvvm.mma.sync";
+  let description = [{
+    MLIR 22's convert-nvgpu-to-nvvm lowers `nvgpu.mma.sync` for f16 only.
+    In the CUDA device stage, before it, every `nvgpu.mma.sync` of shape
+    16x8x16 with bf16 A (vector<4x2xbf16>) and B (vector<2x2xbf16>) and f32
+    C becomes `nvvm.mma.sync` with bf16 multiplicands (PTX
+    `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`): each register
+    (a row of two bf16) is bitcast to i32, the four f32 results are
+    extracted from the returned struct into vector<2x2xf32>.
+
+    Before:
+    ```mlir
+    %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]}
+        : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    ```
+    After:
+    ```mlir
+    %a0 = vector.extract %a[0] : vector<2xbf16> from vector<4x2xbf16>
+    %w0 = vector.bitcast %a0 : vector<2xbf16> to vector<1xi32>
+    %r0 = vector.extract %w0[0] : i32 from vector<1xi32>
+    ...
+    %s = nvvm.mma.sync A[%r0, %r1, %r2, %r3] B[%q0, %q1] C[%c0, %c1, %c2, %c3]
+        {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>,
+         multiplicandAPtxType = #nvvm.mma_type<bf16>,
+         multiplicandBPtxType = #nvvm.mma_type<bf16>,
+         shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+        : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+    %d0 = llvm.extractvalue %s[0] : !llvm.struct<(f32, f32, f32, f32)>
+    ...
+    ```
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def GpuBlockReductions : Pass<"aotc-gpu-block-reductions",

@@ -42,6 +42,14 @@ public:
   void buildKernelPipeline(OpPassManager &pm) const override {
     GPUKernelOptions kernels;
     kernels.onDeviceTensors = onDeviceTensors;
+    // mma.sync m16n8k16 needs sm_80 or newer on every chip of the fatbin.
+    if (llvm::all_of(chips, [](llvm::StringRef chip) {
+          unsigned sm = 0;
+          return !chip.drop_front(3).take_while(llvm::isDigit).getAsInteger(
+                     10, sm) &&
+                 sm >= 80;
+        }))
+      kernels.matrixUnits = "nvgpu";
     buildGPUKernelPipeline(pm, kernels);
     CUDADeviceOptions device;
     device.chips = chips;

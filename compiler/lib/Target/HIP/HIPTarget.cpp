@@ -86,6 +86,12 @@ public:
   void buildKernelPipeline(OpPassManager &pm) const override {
     GPUKernelOptions kernels;
     kernels.onDeviceTensors = onDeviceTensors;
+    // MFMA 16x16x16 f16 / bf16_1k on every chip of the bundle (CDNA2, CDNA3).
+    if (llvm::all_of(chips, [](llvm::StringRef chip) {
+          return llvm::is_contained(
+              {"gfx90a", "gfx940", "gfx941", "gfx942", "gfx950"}, chip);
+        }))
+      kernels.matrixUnits = "amdgpu";
     buildGPUKernelPipeline(pm, kernels);
     HIPDeviceOptions device;
     device.chips = chips;
