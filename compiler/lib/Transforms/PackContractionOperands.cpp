@@ -215,6 +215,20 @@ linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
   return failed(ordered) ? swapped : *ordered;
 }
 
+/// `v` [..., N] viewed as [..., N / panel, panel] (a free reshape).
+Value splitLastDim(OpBuilder &b, Location loc, Value v, int64_t panel) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape().drop_back());
+  shape.append({type.getShape().back() / panel, panel});
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    groups.push_back({i});
+  groups.push_back({rank - 1, rank});
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v, groups);
+}
+
 struct PackContractionOperandsPass
     : aotc::impl::PackContractionOperandsBase<PackContractionOperandsPass> {
   using Base::Base;
@@ -266,16 +280,7 @@ struct PackContractionOperandsPass
                        panel));
     assert(!transposed && "only constants are packed from (lane, k)");
     // [..., K, N] -> [..., K, N / panel, panel] (free), then transposed.
-    SmallVector<int64_t> expandedShape(type.getShape().drop_back());
-    expandedShape.append({n / panel, panel});
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t i = 0; i < rank - 1; ++i)
-      groups.push_back({i});
-    groups.push_back({rank - 1, rank});
-    Value expanded = tensor::ExpandShapeOp::create(
-        rewriter, loc,
-        RankedTensorType::get(expandedShape, type.getElementType()), rhs,
-        groups);
+    Value expanded = splitLastDim(rewriter, loc, rhs, panel);
     SmallVector<int64_t> permutation =
         llvm::to_vector(llvm::seq<int64_t>(0, rank + 1));
     std::swap(permutation[rank - 2], permutation[rank - 1]);
@@ -334,24 +339,16 @@ struct PackContractionOperandsPass
         packRhs(rewriter, loc, inputs[c.rhs], c.transposed, panel);
     Value init = generic.getDpsInits()[0];
     auto initType = cast<RankedTensorType>(init.getType());
-    int64_t rank = initType.getRank();
-    SmallVector<int64_t> outShape(initType.getShape().drop_back());
-    outShape.append({initType.getShape().back() / panel, panel});
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t i = 0; i < rank - 1; ++i)
-      groups.push_back({i});
-    groups.push_back({rank - 1, rank});
-    Value outInit = tensor::ExpandShapeOp::create(
-        rewriter, loc,
-        RankedTensorType::get(outShape, initType.getElementType()), init,
-        groups);
+    Value outInit = splitLastDim(rewriter, loc, init, panel);
     auto packed = linalg::GenericOp::create(rewriter, loc, outInit.getType(),
                                             inputs, ValueRange{outInit}, maps,
                                             iterators);
     rewriter.inlineRegionBefore(generic.getRegion(), packed.getRegion(),
                                 packed.getRegion().begin());
     Value result = tensor::CollapseShapeOp::create(
-        rewriter, loc, initType, packed.getResult(0), groups);
+        rewriter, loc, initType, packed.getResult(0),
+        cast<tensor::ExpandShapeOp>(outInit.getDefiningOp())
+            .getReassociationIndices());
     rewriter.replaceOp(generic, result);
     return success();
   }
