@@ -85,3 +85,44 @@ func.func @narrow(%a: tensor<64x96xf32>, %b: tensor<96x48xf32>, %c: tensor<64x48
   %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x48xf32>) outs(%c : tensor<64x48xf32>) -> tensor<64x48xf32>
   return %r : tensor<64x48xf32>
 }
+
+// -----
+
+// A 1x1 convolution on a 7x7 image (as aotc-pointwise-conv-to-matmul writes
+// it): 49 lanes are less than two panels, and the 64 rows come from
+// constant weights [1, 64, 2] read as (g, m, r). The output is computed
+// transposed ([1, 1, 49, 64], transposes in and out), the loops are
+// interchanged back to rows (the 49 pixels) x lanes (the 64 channels), and
+// the weights are packed at compile time from (lane, k) order: w[m, r] is
+// m + 100 r, so panel 0 holds 0..31 then 100..131, panel 1 32..63 then
+// 132..163.
+
+// CHECK-DAG:   #[[XM:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d5, d2)>
+// CHECK-DAG:   #[[WM:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d3, d5, d4)>
+// CHECK-DAG:   #[[OM:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @small_image
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x49xf32>, %[[O:.*]]: tensor<1x1x64x49xf32>)
+// CHECK:         %[[P:.*]] = arith.constant dense<{{\[\[\[\[}}0.000000e+00, 1.000000e+00,
+// CHECK-SAME:        3.100000e+01], [1.000000e+02, 1.010000e+02,
+// CHECK-SAME:        1.310000e+02]], {{\[\[}}3.200000e+01,
+// CHECK-SAME:        1.630000e+02]]]]> : tensor<1x2x2x32xf32>
+// CHECK:         %[[OT:.*]] = linalg.transpose ins(%[[O]] : tensor<1x1x64x49xf32>) outs(%{{.*}} : tensor<1x1x49x64xf32>) permutation = [0, 1, 3, 2]
+// CHECK:         %[[OE:.*]] = tensor.expand_shape %[[OT]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 1, 49, 2, 32]
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[XM]], #[[WM]], #[[OM]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:        ins(%[[X]], %[[P]] : tensor<1x1x2x49xf32>, tensor<1x2x2x32xf32>) outs(%[[OE]] : tensor<1x1x49x2x32xf32>)
+// CHECK:         %[[RC:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1], [2], [3, 4]] : tensor<1x1x49x2x32xf32> into tensor<1x1x49x64xf32>
+// CHECK:         %[[RT:.*]] = linalg.transpose ins(%[[RC]] : tensor<1x1x49x64xf32>) outs(%{{.*}} : tensor<1x1x64x49xf32>) permutation = [0, 1, 3, 2]
+// CHECK:         return %[[RT]]
+#x = affine_map<(n, g, m, p, r) -> (n, g, r, p)>
+#w = affine_map<(n, g, m, p, r) -> (g, m, r)>
+#o = affine_map<(n, g, m, p, r) -> (n, g, m, p)>
+func.func @small_image(%x: tensor<1x1x2x49xf32>, %o: tensor<1x1x64x49xf32>) -> tensor<1x1x64x49xf32> {
+  %w = arith.constant dense<[[[0.0, 100.0], [1.0, 101.0], [2.0, 102.0], [3.0, 103.0], [4.0, 104.0], [5.0, 105.0], [6.0, 106.0], [7.0, 107.0], [8.0, 108.0], [9.0, 109.0], [10.0, 110.0], [11.0, 111.0], [12.0, 112.0], [13.0, 113.0], [14.0, 114.0], [15.0, 115.0], [16.0, 116.0], [17.0, 117.0], [18.0, 118.0], [19.0, 119.0], [20.0, 120.0], [21.0, 121.0], [22.0, 122.0], [23.0, 123.0], [24.0, 124.0], [25.0, 125.0], [26.0, 126.0], [27.0, 127.0], [28.0, 128.0], [29.0, 129.0], [30.0, 130.0], [31.0, 131.0], [32.0, 132.0], [33.0, 133.0], [34.0, 134.0], [35.0, 135.0], [36.0, 136.0], [37.0, 137.0], [38.0, 138.0], [39.0, 139.0], [40.0, 140.0], [41.0, 141.0], [42.0, 142.0], [43.0, 143.0], [44.0, 144.0], [45.0, 145.0], [46.0, 146.0], [47.0, 147.0], [48.0, 148.0], [49.0, 149.0], [50.0, 150.0], [51.0, 151.0], [52.0, 152.0], [53.0, 153.0], [54.0, 154.0], [55.0, 155.0], [56.0, 156.0], [57.0, 157.0], [58.0, 158.0], [59.0, 159.0], [60.0, 160.0], [61.0, 161.0], [62.0, 162.0], [63.0, 163.0]]]> : tensor<1x64x2xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x2x49xf32>, tensor<1x64x2xf32>) outs(%o : tensor<1x1x64x49xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x49xf32>
+  return %r : tensor<1x1x64x49xf32>
+}
