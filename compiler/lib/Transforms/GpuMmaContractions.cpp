@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -82,15 +83,10 @@ bool isMultiplyAdd(Block *body) {
 }
 
 std::optional<MmaContraction> matchMma(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
-      op.hasDynamicShape() || op->getNumRegions() != 1)
+  std::optional<aotc::ContractionLoops> loops =
+      aotc::classifyStaticContractionLoops(op);
+  if (!loops)
     return std::nullopt;
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !type.hasStaticShape() || type.getRank() == 0)
-      return std::nullopt;
-  }
   MmaContraction c;
   c.inType = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   c.outType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
@@ -102,28 +98,12 @@ std::optional<MmaContraction> matchMma(linalg::LinalgOp op) {
     return std::nullopt;
   // Every indexing map is a projected permutation: operands index with
   // loop values only.
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!llvm::all_of(maps,
+  if (!llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
     return std::nullopt;
   c.ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<unsigned> ms, ns, ks;
-  for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d) {
-    bool inA = maps[0].isFunctionOfDim(d), inB = maps[1].isFunctionOfDim(d),
-         inC = maps[2].isFunctionOfDim(d);
-    bool parallel = iterators[d] == utils::IteratorType::parallel;
-    if (inA && inB && inC && parallel)
-      c.batch.push_back(d);
-    else if (inA && !inB && inC && parallel)
-      ms.push_back(d);
-    else if (!inA && inB && inC && parallel)
-      ns.push_back(d);
-    else if (inA && inB && !inC && !parallel)
-      ks.push_back(d);
-    else
-      return std::nullopt;
-  }
+  c.batch = loops->batch;
+  const SmallVector<unsigned> &ms = loops->m, &ns = loops->n, &ks = loops->k;
   if (ms.size() != 1 || ns.size() != 1 || ks.size() != 1)
     return std::nullopt;
   c.m = ms[0];

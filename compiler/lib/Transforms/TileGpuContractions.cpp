@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/IRMapping.h"
@@ -55,15 +56,10 @@ struct Contraction {
 };
 
 std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
-      op.hasDynamicShape() || op->getNumRegions() != 1)
+  std::optional<aotc::ContractionLoops> loops =
+      aotc::classifyStaticContractionLoops(op);
+  if (!loops)
     return std::nullopt;
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !type.hasStaticShape() || type.getRank() == 0)
-      return std::nullopt;
-  }
   // Both inputs must be read (a pooling window operand is not).
   Block *body = op.getBlock();
   if (body->getNumArguments() != 3 || body->getArgument(0).use_empty() ||
@@ -74,22 +70,10 @@ std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
     return std::nullopt;
   Contraction c;
   c.ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d) {
-    bool inA = maps[0].isFunctionOfDim(d), inB = maps[1].isFunctionOfDim(d),
-         inC = maps[2].isFunctionOfDim(d);
-    bool parallel = iterators[d] == utils::IteratorType::parallel;
-    if (inA && inB && inC && parallel)
-      c.batch.push_back(d);
-    else if (inA && !inB && inC && parallel)
-      c.m.push_back(d);
-    else if (!inA && inB && inC && parallel)
-      c.n.push_back(d);
-    else if (inA && inB && !inC && !parallel)
-      c.k.push_back(d);
-    else
-      return std::nullopt;
-  }
+  c.batch = loops->batch;
+  c.m = loops->m;
+  c.n = loops->n;
+  c.k = loops->k;
   if (c.k.empty())
     return std::nullopt;
   AffineExpr innermost = maps[2].getResults().back();

@@ -89,4 +89,36 @@ std::optional<unsigned> contractionPanelLoop(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+std::optional<ContractionLoops>
+classifyStaticContractionLoops(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.hasIndexSemantics() ||
+      op.hasDynamicShape() || op->getNumRegions() != 1)
+    return std::nullopt;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !type.hasStaticShape() || type.getRank() == 0)
+      return std::nullopt;
+  }
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  ContractionLoops loops;
+  for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d) {
+    bool inA = maps[0].isFunctionOfDim(d), inB = maps[1].isFunctionOfDim(d),
+         inC = maps[2].isFunctionOfDim(d);
+    bool parallel = iterators[d] == utils::IteratorType::parallel;
+    if (inA && inB && inC && parallel)
+      loops.batch.push_back(d);
+    else if (inA && !inB && inC && parallel)
+      loops.m.push_back(d);
+    else if (!inA && inB && inC && parallel)
+      loops.n.push_back(d);
+    else if (inA && inB && !inC && !parallel)
+      loops.k.push_back(d);
+    else
+      return std::nullopt;
+  }
+  return loops;
+}
+
 } // namespace aotc

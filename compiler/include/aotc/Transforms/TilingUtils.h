@@ -57,6 +57,18 @@ contractionTileDims(mlir::linalg::LinalgOp op);
 std::optional<unsigned> contractionPanelLoop(mlir::linalg::LinalgOp op,
                                              unsigned lane);
 
+/// The loops of a static contraction on memrefs (two inputs, one output,
+/// every operand a statically shaped ranked memref, no linalg.index, one
+/// region) grouped by the operands that index with them, each group in
+/// loop order: batch (A, B and C; parallel), m (A and C; parallel), n (B
+/// and C; parallel), k (A and B; reduction). None when some loop fits no
+/// group.
+struct ContractionLoops {
+  llvm::SmallVector<unsigned> batch, m, n, k;
+};
+std::optional<ContractionLoops>
+classifyStaticContractionLoops(mlir::linalg::LinalgOp op);
+
 } // namespace aotc
 
 #endif // AOTC_TRANSFORMS_TILINGUTILS_H
