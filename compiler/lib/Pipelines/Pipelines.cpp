@@ -68,6 +68,11 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   // Other convolutions with enough channels: an im2col copy, then the same
   // matmul path.
   fpm.addPass(createIm2colConvolutions());
+  // The remaining stride-1 convolutions (depthwise) on flattened images:
+  // whole registers of output whatever the image width.
+  FlattenConvolutionImagesOptions flatten;
+  flatten.vectorBits = options.vectorBits;
+  fpm.addPass(createFlattenConvolutionImages(flatten));
   // Reshaped weights fold into constants (packed below at compile time).
   addPasses(fpm, "canonicalize");
   // Row reductions (softmax, layer normalization) carry one register of
@@ -119,8 +124,12 @@ void buildBufferizePipeline(OpPassManager &pm,
   addPasses(pm, "canonicalize,buffer-results-to-out-params{hoist-static-allocs=1 hoist-dynamic-allocs=1 "
                 "modify-public-functions=1},canonicalize,cse");
   OpPassManager &fpm = pm.nest<func::FuncOp>();
-  // No memrefCopy runtime calls: copies become loops.
-  fpm.addPass(createLowerCopies());
+  // No memrefCopy runtime calls: copies become loops (or vector rows).
+  LowerCopiesOptions copies;
+  copies.vectorRows = options.vectorCopies;
+  fpm.addPass(createLowerCopies(copies));
+  // Loads through expanded views of collapsed buffers index linearly.
+  fpm.addPass(createLinearizeReshapeViews());
   // Symbolic dimensions: index arguments, sizes computed from them.
   fpm.addPass(createBindSymbolicDims());
   addPasses(fpm, "canonicalize,cse");

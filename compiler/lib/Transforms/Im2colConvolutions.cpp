@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Transforms/ConvolutionUtils.h"
 #include "aotc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -31,98 +32,18 @@ namespace {
 constexpr int64_t kMinReduction = 8;
 constexpr int64_t kMinOutputChannels = 8;
 
-/// `dim * s + win * d` (s, d positive constants, either multiplication
-/// optional) as (image loop, window loop).
-std::optional<std::pair<unsigned, unsigned>> matchWindow(AffineExpr expr) {
-  auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!sum || sum.getKind() != AffineExprKind::Add)
-    return std::nullopt;
-  auto loop = [](AffineExpr e) -> std::optional<unsigned> {
-    if (auto mul = dyn_cast<AffineBinaryOpExpr>(e))
-      if (mul.getKind() == AffineExprKind::Mul)
-        if (auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
-            c && c.getValue() > 0)
-          e = mul.getLHS();
-    if (auto d = dyn_cast<AffineDimExpr>(e))
-      return d.getPosition();
-    return std::nullopt;
-  };
-  std::optional<unsigned> image = loop(sum.getLHS());
-  std::optional<unsigned> window = loop(sum.getRHS());
-  if (!image || !window)
-    return std::nullopt;
-  return std::make_pair(*image, *window);
-}
-
-/// A convolution in the importer's NCHW form: loops (outer..., o..., c,
-/// k...), input map (outer..., c, o * s + k * d...), filter map (..., c,
-/// k...), output map (..., o...), with o the image loops, k the window
-/// loops and c the reduced input channels.
-struct Convolution {
-  SmallVector<unsigned> image, window;
-  unsigned channels;
-};
-
-std::optional<Convolution> matchConvolution(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      !op.getBody()->getOps<linalg::IndexOp>().empty())
+/// The convolution loops of `op` when the copy pays for itself.
+std::optional<aotc::ConvolutionLoops> matchConvolution(linalg::GenericOp op) {
+  std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
+  if (!conv)
     return std::nullopt;
   AffineMap xMap = op.getIndexingMapsArray()[0];
   AffineMap wMap = op.getIndexingMapsArray()[1];
   AffineMap oMap = op.getIndexingMapsArray()[2];
-  if (!wMap.isProjectedPermutation() || !oMap.isProjectedPermutation())
-    return std::nullopt;
-  Convolution conv;
-  int64_t rank = xMap.getNumResults();
-  int64_t first = rank;
-  while (first > 0) {
-    std::optional<std::pair<unsigned, unsigned>> w =
-        matchWindow(xMap.getResult(first - 1));
-    if (!w)
-      break;
-    conv.image.insert(conv.image.begin(), w->first);
-    conv.window.insert(conv.window.begin(), w->second);
-    --first;
-  }
-  int64_t n = conv.image.size();
-  if (n == 0 || first == 0 || wMap.getNumResults() < n + 1 ||
-      oMap.getNumResults() < n)
-    return std::nullopt;
-  auto xChannels = dyn_cast<AffineDimExpr>(xMap.getResult(first - 1));
-  if (!xChannels)
-    return std::nullopt;
-  conv.channels = xChannels.getPosition();
-  // Filter (..., c, k...), output (..., o...); every other input result is
-  // a plain loop.
-  if (wMap.getDimPosition(wMap.getNumResults() - n - 1) != conv.channels)
-    return std::nullopt;
-  for (int64_t j = 0; j < n; ++j)
-    if (wMap.getDimPosition(wMap.getNumResults() - n + j) != conv.window[j] ||
-        oMap.getDimPosition(oMap.getNumResults() - n + j) != conv.image[j])
-      return std::nullopt;
-  for (AffineExpr e : xMap.getResults().take_front(first))
-    if (!isa<AffineDimExpr>(e))
-      return std::nullopt;
-  // The loops are (..., o..., c, k...), so that (o...) and (c, k...) are
-  // contiguous loop groups that collapse.
-  for (int64_t j = 1; j < n; ++j)
-    if (conv.image[j] != conv.image[j - 1] + 1 ||
-        conv.window[j] != conv.window[j - 1] + 1)
-      return std::nullopt;
-  if (conv.window.front() != conv.channels + 1)
-    return std::nullopt;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (iterators[conv.channels] != utils::IteratorType::reduction)
-    return std::nullopt;
-  for (int64_t j = 0; j < n; ++j)
-    if (iterators[conv.window[j]] != utils::IteratorType::reduction ||
-        iterators[conv.image[j]] != utils::IteratorType::parallel)
-      return std::nullopt;
   // Enough work per copied element: not depthwise, more than one channel.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t reduction = ranges[conv.channels];
-  for (unsigned k : conv.window)
+  int64_t reduction = ranges[conv->channels];
+  for (unsigned k : conv->window)
     reduction *= ranges[k];
   int64_t outputChannels = 1;
   for (unsigned d = 0; d < op.getNumLoops(); ++d)
@@ -137,9 +58,9 @@ std::optional<Convolution> matchConvolution(linalg::GenericOp op) {
 struct Im2colConvolutionsPass
     : aotc::impl::Im2colConvolutionsBase<Im2colConvolutionsPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::GenericOp, Convolution>> candidates;
+    SmallVector<std::pair<linalg::GenericOp, aotc::ConvolutionLoops>, 4> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<Convolution> conv = matchConvolution(op))
+      if (std::optional<aotc::ConvolutionLoops> conv = matchConvolution(op))
         candidates.push_back({op, *conv});
     });
     IRRewriter rewriter(&getContext());
@@ -150,7 +71,7 @@ struct Im2colConvolutionsPass
 
   /// The column tensor col[outer..., c, k..., o...] of `op`'s input.
   Value buildColumns(RewriterBase &rewriter, linalg::GenericOp op,
-                     const Convolution &conv, AffineMap &colMap) {
+                     const aotc::ConvolutionLoops &conv, AffineMap &colMap) {
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
     AffineMap xMap = op.getIndexingMapsArray()[0];
@@ -192,7 +113,7 @@ struct Im2colConvolutionsPass
   }
 
   LogicalResult rewrite(RewriterBase &rewriter, linalg::GenericOp op,
-                        const Convolution &conv) {
+                        const aotc::ConvolutionLoops &conv) {
     rewriter.setInsertionPoint(op);
     AffineMap colMap;
     Value columns = buildColumns(rewriter, op, conv, colMap);

@@ -107,7 +107,9 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes) {
 /// Rewrites the tile `op` (every window loop of extent one) into a generic
 /// whose windowed operands are strided slices read through projected
 /// permutations: x[o * s + k] with k == 0 becomes slice(x, stride s)[o].
-/// Returns the new op, or failure when a map result has two non-unit loops.
+/// Several non-unit loops in one map result must step through one strided
+/// range together (x[r * 16 + l] with l of extent 16 is an expanded slice
+/// read at [r, l]). Returns the new op, or failure for other map results.
 FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
                                                        linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -132,10 +134,13 @@ FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
         used.insert(d.getPosition());
     SmallVector<AffineExpr> exprs;
     SmallVector<OpFoldResult> offsets, sizes, strides;
-    SmallVector<int64_t> shape;
+    SmallVector<int64_t> shape, expandedShape;
+    SmallVector<ReassociationIndices> groups;
     for (auto [i, e] : llvm::enumerate(map.getResults())) {
       if (isa<AffineDimExpr>(e)) {
         exprs.push_back(e);
+        groups.push_back({static_cast<int64_t>(expandedShape.size())});
+        expandedShape.push_back(type.getDimSize(i));
         offsets.push_back(rewriter.getIndexAttr(0));
         sizes.push_back(rewriter.getIndexAttr(type.getDimSize(i)));
         strides.push_back(rewriter.getIndexAttr(1));
@@ -145,16 +150,14 @@ FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
       LinearExpr linear;
       if (failed(decompose(e, 1, linear)))
         return failure();
-      // The loop that moves within the tile; unit loops contribute 0.
-      std::optional<std::pair<unsigned, int64_t>> moving;
-      for (auto term : linear.terms) {
-        if (ranges[term.first] == 1)
-          continue;
-        if (moving)
-          return failure();
-        moving = term;
-      }
-      if (!moving) {
+      // The loops that move within the tile (unit loops contribute 0),
+      // innermost (smallest coefficient) first.
+      SmallVector<std::pair<unsigned, int64_t>> moving;
+      for (auto term : linear.terms)
+        if (ranges[term.first] != 1)
+          moving.push_back(term);
+      llvm::sort(moving, [](auto a, auto b) { return a.second < b.second; });
+      if (moving.empty()) {
         // Constant within the tile: index one of its (unit) loops so the
         // map stays a projected permutation.
         auto free = llvm::find_if(linear.terms, [&](auto term) {
@@ -162,19 +165,42 @@ FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
         });
         if (free == linear.terms.end())
           return failure();
-        moving = {free->first, 1};
+        moving.push_back({free->first, 1});
       }
-      if (!used.insert(moving->first).second)
-        return failure();
-      exprs.push_back(getAffineDimExpr(moving->first, ctx));
+      // Several moving loops must tile one strided range (a flattened
+      // image, aotc-flatten-convolution-images): each coefficient is the
+      // previous one times its loop's extent. The slice is expanded into
+      // one dim per loop, outermost first.
+      for (size_t j = 1; j < moving.size(); ++j)
+        if (moving[j].second !=
+            moving[j - 1].second * ranges[moving[j - 1].first])
+          return failure();
+      int64_t extent = 1;
+      ReassociationIndices group;
+      for (auto [dim, coefficient] : llvm::reverse(moving)) {
+        if (!used.insert(dim).second)
+          return failure();
+        exprs.push_back(getAffineDimExpr(dim, ctx));
+        group.push_back(expandedShape.size());
+        expandedShape.push_back(ranges[dim]);
+        extent *= ranges[dim];
+      }
+      groups.push_back(group);
       offsets.push_back(rewriter.getIndexAttr(linear.offset));
-      sizes.push_back(rewriter.getIndexAttr(ranges[moving->first]));
-      strides.push_back(rewriter.getIndexAttr(moving->second));
-      shape.push_back(ranges[moving->first]);
+      sizes.push_back(rewriter.getIndexAttr(extent));
+      strides.push_back(rewriter.getIndexAttr(moving.front().second));
+      shape.push_back(extent);
     }
     auto sliceType = RankedTensorType::get(shape, type.getElementType());
-    inputs.push_back(tensor::ExtractSliceOp::create(
-        rewriter, loc, sliceType, value, offsets, sizes, strides));
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType,
+                                                 value, offsets, sizes,
+                                                 strides);
+    if (expandedShape.size() != shape.size())
+      slice = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get(expandedShape, type.getElementType()), slice,
+          groups);
+    inputs.push_back(slice);
     maps[input->getOperandNumber()] =
         AffineMap::get(map.getNumDims(), 0, exprs, ctx);
   }

@@ -334,6 +334,7 @@ int compile() {
   aotc::TensorOptions tensor;
   tensor.vectorBits = (*target)->vectorBits();
   aotc::BufferizeOptions bufferize;
+  bufferize.vectorCopies = !gpu;
   if (failed(compiler.runStage(*module, "linalg.mlir",
                                [&](OpPassManager &pm) {
                                  aotc::buildFrontendPipeline(pm, frontend);

@@ -95,3 +95,34 @@ func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf
   %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
   return %0 : tensor<16x32xf32>
 }
+
+// -----
+
+// A convolution on a flattened image (aotc-flatten-convolution-images): the
+// window result r * 16 + l + kh * 8 + kw moves with two loops of the tile,
+// 4 rows x 16 lanes that step through 64 consecutive elements: the slice is
+// one contiguous range expanded to [4, 16].
+
+#fxmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 16 + l + kh * 8 + kw)>
+#fwmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
+#fomap = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, m, r, l)>
+// CHECK-LABEL: func.func @flat_image
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x2x1x96xf32>, %[[W:.*]]: tensor<2x1x1x3x3xf32>, %[[O:.*]]: tensor<1x2x1x4x16xf32>)
+// CHECK:         scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:               %[[OFF:.*]] = affine.apply #{{.*}}(%[[KH]], %[[KW]])
+// CHECK:               %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[G]], 0, %[[OFF]]] [1, 1, 1, 64] [1, 1, 1, 1]
+// CHECK:               %[[XE:.*]] = tensor.expand_shape %[[XS]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 1, 4, 16]
+// CHECK:               vector.transfer_read %[[XE]]{{.*}} : tensor<1x1x1x4x16xf32>, vector<1x1x1x4x16x1x1x1xf32>
+// CHECK:               arith.addf %{{.*}}, %{{.*}} : vector<1x1x1x4x16xf32>
+// CHECK-NOT:     linalg.generic
+func.func @flat_image(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, %o: tensor<1x2x1x4x16xf32>) -> tensor<1x2x1x4x16xf32> {
+  %r = linalg.generic {indexing_maps = [#fxmap, #fwmap, #fomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x2x1x96xf32>, tensor<2x1x1x3x3xf32>) outs(%o : tensor<1x2x1x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x1x4x16xf32>
+  return %r : tensor<1x2x1x4x16xf32>
+}

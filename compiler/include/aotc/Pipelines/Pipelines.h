@@ -55,6 +55,11 @@ struct BufferizeOptions : mlir::PassPipelineOptions<BufferizeOptions> {
       *this, "pool-alignment",
       llvm::cl::desc("Alignment of buffers in the pool, in bytes"),
       llvm::cl::init(64)};
+  Option<bool> vectorCopies{
+      *this, "vector-copies",
+      llvm::cl::desc("Copy short contiguous rows with vector transfers "
+                     "(CPU targets)"),
+      llvm::cl::init(false)};
 };
 void buildBufferizePipeline(mlir::OpPassManager &pm,
                             const BufferizeOptions &options);

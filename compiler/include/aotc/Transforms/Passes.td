@@ -308,6 +308,46 @@ def Im2colConvolutions : Pass<"aotc-im2col-convolutions",
                            "mlir::tensor::TensorDialect"];
 }
 
+def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
+                                    "mlir::func::FuncOp"> {
+  let summary = "Stride-1 direct convolutions computed on the flattened padded image";
+  let description = [{
+    A 2-D convolution generic in the importer's NCHW form with stride 1 that
+    stays direct (depthwise convolutions: aotc-im2col-convolutions takes the
+    ones with many channels) reads input element (oh + kh * d, ow + kw * d)
+    of its padded input, i.e. flat element j + kh * d * Wp + kw * d for
+    j = oh * Wp + ow (Wp: padded width). The output is computed for every j
+    of a grid [rows, lanes] (whole vector registers, whatever the image
+    width; rows padded to a multiple of the register tile, the Wp - W
+    columns past each image row computed and dropped), and the image is a
+    strided view of the grid. The padded input becomes one flat buffer
+    (padding value, then the unpadded input inserted: the pad's copy); the
+    initial value (fill or per-channel broadcast) is recomputed on the grid;
+    elementwise consumers that read the image and per-channel values run on
+    the grid as well, so the view is taken after them.
+
+    Before (depthwise 3x3, 56x56, padded to 58x58):
+    ```mlir
+    linalg.generic {maps = [(n,g,m,oh,ow,c,kh,kw) -> (n,g,c,oh+kh,ow+kw), ...]}
+        ins(%xpad : tensor<1x144x1x58x58xf32>, %w) outs(%bias : tensor<1x144x1x56x56xf32>)
+    ```
+    After (grid of 3248 -> 3360 = 210 x 16 elements per channel):
+    ```mlir
+    %flat = ... fill + insert_slice of %x: tensor<1x144x1x3504xf32>
+    %g = linalg.generic {maps = [(n,g,m,r,l,c,kh,kw) -> (n,g,c,r*16+l+kh*58+kw), ...]}
+        ins(%flat, %w) outs(%bias_grid : tensor<1x144x1x210x16xf32>)
+    %y = extract_slice (expand_shape (extract_slice (collapse_shape %g) [0..3248)) to 56x58) [.., 0..56]
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
                                    "mlir::func::FuncOp"> {
   let summary = "Right-hand sides of f32 contractions in register-tile panels";
@@ -519,13 +559,42 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
 // Buffer level
 //===----------------------------------------------------------------------===//
 
+def LinearizeReshapeViews : Pass<"aotc-linearize-reshape-views",
+                                 "mlir::func::FuncOp"> {
+  let summary = "Expanded views of collapsed buffers as reinterpret_casts";
+  let description = [{
+    A memref.expand_shape whose source is a view chain (subview,
+    collapse_shape, expand_shape) of a buffer with the identity layout, with
+    a collapse_shape on the way and a static strided result, becomes the
+    equivalent memref.reinterpret_cast of that buffer. Otherwise
+    fold-memref-alias-ops folds loads through the chain and delinearizes the
+    collapsed index with div/mod: a row of an image cropped from the
+    flattened grid of aotc-flatten-convolution-images ([R, 16] collapsed,
+    expanded to [H, Wp]) would be read element by element.
+
+    Before:
+    ```mlir
+    %f = memref.collapse_shape %grid [[0, 1]] : memref<203x16xf32> into memref<3248xf32>
+    %e = memref.expand_shape %f [[0, 1]] output_shape [56, 58] : memref<3248xf32> into memref<56x58xf32>
+    ```
+    After:
+    ```mlir
+    %e = memref.reinterpret_cast %grid to offset: [0], sizes: [56, 58], strides: [58, 1]
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def LowerCopies : Pass<"aotc-lower-copies", "mlir::func::FuncOp"> {
   let summary = "Turn memref.copy into linalg copies (no memrefCopy calls)";
   let description = [{
     `memref.copy` between non-contiguous buffers lowers to a call of the
     `memrefCopy` runtime function, which the object must not need. This pass
     rewrites every `memref.copy` into a `linalg.generic` copy, which becomes
-    plain (vectorizable) loops.
+    plain (vectorizable) loops. With `vector-rows` (the CPU target), a static
+    copy whose rows are contiguous on both sides and at most 2048 bits long
+    (the tiles of slice copies) becomes loops over its rows, each copied with
+    one vector transfer (LLVM keeps such short loops scalar).
 
     Before:
     ```mlir
@@ -536,7 +605,14 @@ def LowerCopies : Pass<"aotc-lower-copies", "mlir::func::FuncOp"> {
     linalg.generic {...} ins(%a : ...) outs(%b : memref<4x4xf32>) { linalg.yield %in }
     ```
   }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"vectorRows", "vector-rows", "bool", /*default=*/"false",
+           "Copy short contiguous rows with vector transfers (CPU)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect", "mlir::ub::UBDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def BindSymbolicDims : Pass<"aotc-bind-symbolic-dims", "mlir::func::FuncOp"> {

@@ -1,0 +1,35 @@
+//===- ConvolutionUtils.h - Matching the importer's convolutions -*- C++ -*-===//
+//
+// This file declares the matcher of convolution generics in the importer's
+// NCHW form, shared by the passes that pick a convolution strategy
+// (aotc-im2col-convolutions, aotc-flatten-convolution-images).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_TRANSFORMS_CONVOLUTIONUTILS_H
+#define AOTC_TRANSFORMS_CONVOLUTIONUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace aotc {
+
+/// The loops of a convolution generic in the importer's NCHW form: loops
+/// (outer..., o..., c, k...), input map (outer..., c, o * s + k * d...),
+/// filter map (..., c, k...), output map (..., o...), with o the image
+/// loops (parallel), k the window loops and c the reduced input channels
+/// (reductions). `strides` and `dilations` are s and d per image dim.
+struct ConvolutionLoops {
+  llvm::SmallVector<unsigned> image, window;
+  llvm::SmallVector<int64_t> strides, dilations;
+  unsigned channels = 0;
+};
+
+/// The loops of `op` (two inputs, one init, static shapes, tensor semantics,
+/// no linalg.index) as a convolution; none for any other op. The body is
+/// not looked at.
+std::optional<ConvolutionLoops>
+matchNchwConvolution(mlir::linalg::GenericOp op);
+
+} // namespace aotc
+
+#endif // AOTC_TRANSFORMS_CONVOLUTIONUTILS_H

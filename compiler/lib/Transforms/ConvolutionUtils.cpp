@@ -1,0 +1,113 @@
+//===- ConvolutionUtils.cpp - Matching the importer's convolutions -*- C++ -*-===//
+//
+// This file implements the matcher of convolution generics in the importer's
+// NCHW form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Transforms/ConvolutionUtils.h"
+
+using namespace mlir;
+
+namespace aotc {
+
+namespace {
+
+/// A window access `dim * s + win * d` (s, d positive constants, either
+/// multiplication optional).
+struct WindowAccess {
+  unsigned image, window;
+  int64_t stride, dilation;
+};
+
+/// `e` as a loop times a positive constant (1 without the product).
+std::optional<std::pair<unsigned, int64_t>> scaledLoop(AffineExpr e) {
+  int64_t scale = 1;
+  if (auto mul = dyn_cast<AffineBinaryOpExpr>(e))
+    if (mul.getKind() == AffineExprKind::Mul)
+      if (auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
+          c && c.getValue() > 0) {
+        e = mul.getLHS();
+        scale = c.getValue();
+      }
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return std::make_pair(d.getPosition(), scale);
+  return std::nullopt;
+}
+
+std::optional<WindowAccess> matchWindow(AffineExpr expr) {
+  auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!sum || sum.getKind() != AffineExprKind::Add)
+    return std::nullopt;
+  std::optional<std::pair<unsigned, int64_t>> image = scaledLoop(sum.getLHS());
+  std::optional<std::pair<unsigned, int64_t>> window =
+      scaledLoop(sum.getRHS());
+  if (!image || !window)
+    return std::nullopt;
+  return WindowAccess{image->first, window->first, image->second,
+                      window->second};
+}
+
+} // namespace
+
+std::optional<ConvolutionLoops> matchNchwConvolution(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      !op.getBody()->getOps<linalg::IndexOp>().empty())
+    return std::nullopt;
+  AffineMap xMap = op.getIndexingMapsArray()[0];
+  AffineMap wMap = op.getIndexingMapsArray()[1];
+  AffineMap oMap = op.getIndexingMapsArray()[2];
+  if (!wMap.isProjectedPermutation() || !oMap.isProjectedPermutation())
+    return std::nullopt;
+  ConvolutionLoops conv;
+  int64_t rank = xMap.getNumResults();
+  int64_t first = rank;
+  while (first > 0) {
+    std::optional<WindowAccess> w = matchWindow(xMap.getResult(first - 1));
+    if (!w)
+      break;
+    conv.image.insert(conv.image.begin(), w->image);
+    conv.window.insert(conv.window.begin(), w->window);
+    conv.strides.insert(conv.strides.begin(), w->stride);
+    conv.dilations.insert(conv.dilations.begin(), w->dilation);
+    --first;
+  }
+  int64_t n = conv.image.size();
+  if (n == 0 || first == 0 || wMap.getNumResults() < n + 1 ||
+      oMap.getNumResults() < n)
+    return std::nullopt;
+  auto xChannels = dyn_cast<AffineDimExpr>(xMap.getResult(first - 1));
+  if (!xChannels)
+    return std::nullopt;
+  conv.channels = xChannels.getPosition();
+  // Filter (..., c, k...), output (..., o...); every other input result is
+  // a plain loop.
+  if (wMap.getDimPosition(wMap.getNumResults() - n - 1) != conv.channels)
+    return std::nullopt;
+  for (int64_t j = 0; j < n; ++j)
+    if (wMap.getDimPosition(wMap.getNumResults() - n + j) != conv.window[j] ||
+        oMap.getDimPosition(oMap.getNumResults() - n + j) != conv.image[j])
+      return std::nullopt;
+  for (AffineExpr e : xMap.getResults().take_front(first))
+    if (!isa<AffineDimExpr>(e))
+      return std::nullopt;
+  // The loops are (..., o..., c, k...), so that (o...) and (c, k...) are
+  // contiguous loop groups.
+  for (int64_t j = 1; j < n; ++j)
+    if (conv.image[j] != conv.image[j - 1] + 1 ||
+        conv.window[j] != conv.window[j - 1] + 1)
+      return std::nullopt;
+  if (conv.window.front() != conv.channels + 1)
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (iterators[conv.channels] != utils::IteratorType::reduction)
+    return std::nullopt;
+  for (int64_t j = 0; j < n; ++j)
+    if (iterators[conv.window[j]] != utils::IteratorType::reduction ||
+        iterators[conv.image[j]] != utils::IteratorType::parallel)
+      return std::nullopt;
+  return conv;
+}
+
+} // namespace aotc

@@ -1,0 +1,35 @@
+// RUN: aotc-opt %s -split-input-file -aotc-lower-copies=vector-rows=1 | FileCheck %s
+
+// With vector-rows (the CPU target), a copy of short contiguous rows (a tile
+// of a slice copy: 3 rows of 14 out of 58-wide rows) is a loop over the
+// rows, each row one vector transfer; unit dims take index 0.
+
+// CHECK-LABEL: func.func @rows
+// CHECK-SAME:    (%[[A:.*]]: memref<1x3x14xf32, strided<[3364, 58, 1], offset: ?>>, %[[B:.*]]: memref<1x3x14xf32, strided<[3136, 56, 1], offset: ?>>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C3]]
+// CHECK:           %[[V:.*]] = vector.transfer_read %[[A]][%[[C0]], %[[I]], %[[C0]]], %{{.*}} {in_bounds = [true]} : memref<1x3x14xf32, strided<[3364, 58, 1], offset: ?>>, vector<14xf32>
+// CHECK:           vector.transfer_write %[[V]], %[[B]][%[[C0]], %[[I]], %[[C0]]] {in_bounds = [true]}
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     memref.copy
+func.func @rows(%a: memref<1x3x14xf32, strided<[3364, 58, 1], offset: ?>>, %b: memref<1x3x14xf32, strided<[3136, 56, 1], offset: ?>>) {
+  memref.copy %a, %b : memref<1x3x14xf32, strided<[3364, 58, 1], offset: ?>> to memref<1x3x14xf32, strided<[3136, 56, 1], offset: ?>>
+  return
+}
+
+// -----
+
+// Rows longer than four 512-bit registers, a column (non-unit innermost
+// stride) and dynamic shapes stay linalg copies (plain loops LLVM
+// vectorizes itself when worth it).
+
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT:     vector.transfer_read
+// CHECK-COUNT-3: linalg.generic
+func.func @kept(%a: memref<2x100xf32>, %b: memref<2x100xf32>, %c: memref<8x1xf32, strided<[1, 8]>>, %d: memref<8x1xf32>, %e: memref<?x4xf32>, %f: memref<?x4xf32>) {
+  memref.copy %a, %b : memref<2x100xf32> to memref<2x100xf32>
+  memref.copy %c, %d : memref<8x1xf32, strided<[1, 8]>> to memref<8x1xf32>
+  memref.copy %e, %f : memref<?x4xf32> to memref<?x4xf32>
+  return
+}
