@@ -11,6 +11,10 @@
 // the elements of its operand fragments in the layout the instruction
 // defines, and accumulates in f32. Elements past the edges of A and B read
 // as zero and outputs past M or N are not stored, so any shape is exact.
+// With wgmma=1 (fatbins with sm_90) NVIDIA kernels get a second body, kept
+// for sm_90a by aotc-attach-cuda-targets: each warpgroup issues
+// wgmma.mma_async m64n32k16 on the same workgroup buffers, which then hold
+// K-major core matrices addressed by shared-memory matrix descriptors.
 //
 //===----------------------------------------------------------------------===//
 
