@@ -35,6 +35,16 @@
 #      a cuobjdump); HIP, the disassembled code object (llvm-objdump -d
 #      --mcpu=CHIP) has v_mfma in at least N kernels. With --no-mma (chips
 #      without them: sm_75, gfx1030) no kernel has any.
+# CUDA, with --wgmma-kernels N (chips with sm_90; aotc-attach-cuda-targets
+# builds sm_90's SASS from a wgmma variant for the arch-specific sm_90a):
+#   7. the fatbin's sm_90 ELF entry is marked arch-specific (bit 20 of the
+#      entry header's u32 at offset 40, as CUDA 13's fatbinary writes it
+#      for sm=90a and not for sm=90) and is exactly what ptxas -arch=sm_90a
+#      makes of the dump's sm_90a PTX; that PTX defines the same kernels
+#      as sm_90's, at least N of them issue wgmma.mma_async (HGMMA in the
+#      SASS where there is a cuobjdump), ptxas -v: no spills; sm_80's and
+#      the portable sm_90 PTX keep mma.sync. Without it, no entry is
+#      arch-specific.
 # Both:
 #   4. the object links with aot_runtime_<cuda|hip> + aot_runtime into an
 #      executable and a shared library; both call the entry point with host
@@ -56,6 +66,8 @@ import tempfile
 
 FATBIN_MAGIC = 0xBA55ED50
 KIND_PTX, KIND_ELF = 1, 2
+# Entry header flag of arch-specific targets (sm_90a), u32 at offset 40.
+ARCH_SPECIFIC_FLAG = 1 << 20
 AOT_ERROR_NO_DEVICE = 4
 SENTINEL = 0xA5
 
@@ -73,8 +85,9 @@ def run(cmd):
     return result.stdout + result.stderr
 
 
-def parse_fatbins(data):
-    """All fatbins in `data`: lists of (kind, sm, payload) entries."""
+def parse_fatbins(data, arch_specific=None):
+    """All fatbins in `data`: lists of (kind, sm, payload) entries; the
+    (kind, sm) of arch-specific entries are added to `arch_specific`."""
     fatbins = []
     start = 0
     magic = struct.pack("<I", FATBIN_MAGIC)
@@ -90,6 +103,9 @@ def parse_fatbins(data):
             kind, _, entry_header, entry_payload = struct.unpack_from(
                 "<HHIQ", data, pos)
             (sm,) = struct.unpack_from("<I", data, pos + 28)
+            (flags,) = struct.unpack_from("<I", data, pos + 40)
+            if arch_specific is not None and flags & ARCH_SPECIFIC_FLAG:
+                arch_specific.add((kind, sm))
             body = data[pos + entry_header:pos + entry_header + entry_payload]
             entries.append((kind, sm, body))
             pos += entry_header + entry_payload
@@ -323,6 +339,9 @@ def main():
     p.add_argument("--mma-kernels", type=int, default=0,
                    help="kernels that must issue matrix instructions "
                         "(mma.sync / MFMA)")
+    p.add_argument("--wgmma-kernels", type=int, default=0,
+                   help="CUDA with sm_90: kernels of the sm_90a SASS that "
+                        "must issue wgmma.mma_async")
     p.add_argument("--no-mma", action="store_true",
                    help="no kernel may issue matrix instructions (chips "
                         "without them)")
@@ -354,7 +373,8 @@ def check(args, tmp):
 def check_cuda(args, data, chips, tmp):
     sms = sorted(int(re.match(r"sm_(\d+)", c).group(1)) for c in chips)
     # 1. One fatbin: ELF per chip, PTX for the newest.
-    fatbins = parse_fatbins(data)
+    arch_specific = set()
+    fatbins = parse_fatbins(data, arch_specific)
     if len(fatbins) != 1:
         fail(f"expected one fatbin in {obj}, found {len(fatbins)}")
     entries = fatbins[0]
@@ -364,18 +384,34 @@ def check_cuda(args, data, chips, tmp):
         fail(f"cubins for sm {elf_sms}, expected {sms}")
     if ptx_sms != [sms[-1]]:
         fail(f"PTX for sm {ptx_sms}, expected [{sms[-1]}]")
-    print(f"fatbin: {len(entries)} entries, ELF sm {elf_sms}, PTX sm {ptx_sms}")
+    # 7. sm_90's SASS from the wgmma variant, for sm_90a.
+    wgmma = args.wgmma_kernels > 0
+    if wgmma and "sm_90" not in chips:
+        fail("--wgmma-kernels needs sm_90 among the chips")
+    expected_specific = {(KIND_ELF, 90)} if wgmma else set()
+    if arch_specific != expected_specific:
+        fail(f"arch-specific fatbin entries {sorted(arch_specific)}, "
+             f"expected {sorted(expected_specific)}")
+    print(f"fatbin: {len(entries)} entries, ELF sm {elf_sms}"
+          + (" (sm 90 arch-specific: sm_90a)" if wgmma else "")
+          + f", PTX sm {ptx_sms}")
 
     # 2./3. Kernels: PTX entries == cubin symbols == launched by the host;
     # no spills.
     ptx = ptx_per_chip(os.path.join(args.dump_dir, args.name + ".kernels.mlir"))
-    if sorted(ptx) != sorted(chips):
-        fail(f"PTX in the kernels dump for {sorted(ptx)}, expected {chips}")
+    dumped = sorted(chips + (["sm_90a"] if wgmma else []))
+    if sorted(ptx) != dumped:
+        fail(f"PTX in the kernels dump for {sorted(ptx)}, expected {dumped}")
     readelf = os.path.join(args.llvm_bin, "llvm-readelf")
     ptxas = os.path.join(args.toolkit, "bin", "ptxas")
-    for chip in chips:
+    for plain in chips:
+        # The chip whose PTX the SASS was assembled from.
+        chip = "sm_90a" if wgmma and plain == "sm_90" else plain
         sm = int(re.match(r"sm_(\d+)", chip).group(1))
         kernels = sorted(re.findall(r"\.entry\s+(\w+)\(", ptx[chip]))
+        if chip != plain and kernels != sorted(
+                re.findall(r"\.entry\s+(\w+)\(", ptx[plain])):
+            fail(f"{chip} and {plain} PTX define different kernels")
         if not kernels:
             fail(f"no kernel in the PTX of {chip}")
         for k in kernels:
@@ -388,8 +424,8 @@ def check_cuda(args, data, chips, tmp):
         path = os.path.join(tmp, chip + ".cubin")
         open(path, "wb").write(cubin)
         header = run([readelf, "-h", path])
-        if not re.search(rf"\b{chip}\b", header):
-            fail(f"llvm-readelf -h does not name {chip}:\n{header}")
+        if not re.search(rf"\b{plain}\b", header):
+            fail(f"llvm-readelf -h does not name {plain}:\n{header}")
         symbols = run([readelf, "-s", "--wide", path])
         funcs = sorted(set(line.split()[-1] for line in symbols.splitlines()
                            if re.search(r"\bFUNC\s+GLOBAL\b", line)))
@@ -399,6 +435,14 @@ def check_cuda(args, data, chips, tmp):
         open(ptx_path, "w").write(ptx[chip])
         report = run([ptxas, f"-arch={chip}", "-O3", "-v", "-o",
                       os.path.join(tmp, chip + ".ptxas.cubin"), ptx_path])
+        if chip != plain:
+            # ptxas records its options in the cubin: the same as aotc's
+            # (aotc-link-cuda-fatbin), without -v.
+            ours = os.path.join(tmp, chip + ".same.cubin")
+            run([ptxas, f"-arch={chip}", "-O3", "-o", ours, ptx_path])
+            if open(ours, "rb").read() != cubin:
+                fail(f"the fatbin's sm {sm} ELF is not ptxas -arch={chip} "
+                     f"of the {chip} PTX")
         checked = re.findall(r"Compiling entry function '(\w+)' for '(\w+)'",
                              report)
         spills = re.findall(r"(\d+) bytes spill stores, (\d+) bytes spill loads",
@@ -413,8 +457,19 @@ def check_cuda(args, data, chips, tmp):
               f"registers")
         if args.shared_kernels:
             check_cuda_shared(args, chip, ptx[chip], report, path)
-        if args.mma_kernels:
+        if args.mma_kernels and chip != plain:
+            check_cuda_wgmma(args, chip, ptx[chip], report, path)
+            # The portable PTX (JIT on later GPUs) keeps mma.sync.
+            plain_path = os.path.join(tmp, plain + ".ptx")
+            open(plain_path, "w").write(ptx[plain])
+            check_cuda_mma(args, plain, ptx[plain],
+                           run([ptxas, f"-arch={plain}", "-O3", "-v", "-o",
+                                os.path.join(tmp, plain + ".ptxas.cubin"),
+                                plain_path]), None)
+        elif args.mma_kernels:
             check_cuda_mma(args, chip, ptx[chip], report, path)
+        if "wgmma" in ptx[chip] and chip == plain:
+            fail(f"{chip}: wgmma in the PTX of a chip without it")
         if args.no_mma and "mma." in ptx[chip]:
             fail(f"{chip}: the PTX has matrix instructions")
         elif args.no_mma:
@@ -446,13 +501,55 @@ def check_cuda_mma(args, chip, ptx, report, cubin):
     sass = "no cuobjdump: no SASS check"
     cuobjdump = os.environ.get("AOTC_CUOBJDUMP") or os.path.join(
         args.toolkit, "bin", "cuobjdump")
-    if os.path.exists(cuobjdump):
+    if cubin is None:
+        sass = "portable PTX, SASS from sm_90a"
+    elif os.path.exists(cuobjdump):
         hmma = len(re.findall(r"\bHMMA\b", run([cuobjdump, "-sass", cubin])))
         if not hmma:
             fail(f"{chip}: no HMMA in the SASS")
         sass = f"SASS: {hmma} HMMA"
     print(f"{chip}: {len(per_kernel)} kernels with mma.sync ("
           + ", ".join(f"{k}: {n} mma, {resources.get(k, (0, 0))[0]} regs, "
+                      f"{resources.get(k, (0, 0))[1]} B smem"
+                      for k, n in sorted(per_kernel.items()))
+          + f"); {', '.join(kinds)}; {sass}")
+
+
+def check_cuda_wgmma(args, chip, ptx, report, cubin):
+    """wgmma.mma_async (and no mma.sync) in the PTX of at least N kernels
+    (HGMMA in the SASS when a cuobjdump is there), with their registers and
+    smem from ptxas -v."""
+    entries = re.split(r"(?=\.visible\s+\.entry\s)", ptx)[1:]
+    per_kernel = {}
+    for body in entries:
+        name = re.match(r"\.visible\s+\.entry\s+(\w+)\(", body).group(1)
+        count = len(re.findall(r"\bwgmma\.mma_async\.", body))
+        if count:
+            per_kernel[name] = count
+        if count and "mma.sync" in body:
+            fail(f"{chip}: {name} has both wgmma and mma.sync")
+    if len(per_kernel) < args.wgmma_kernels:
+        fail(f"{chip}: {len(per_kernel)} kernels with wgmma.mma_async "
+             f"({per_kernel}), expected at least {args.wgmma_kernels}")
+    kinds = sorted(set(re.findall(r"wgmma\.mma_async\.[\w.]+", ptx)))
+    resources = {}
+    for section in report.split("Compiling entry function")[1:]:
+        name = re.match(r"\s*'(\w+)'", section).group(1)
+        regs = re.search(r"Used (\d+) registers", section)
+        smem = re.search(r"(\d+) bytes smem", section)
+        if name in per_kernel:
+            resources[name] = (int(regs.group(1)) if regs else 0,
+                               int(smem.group(1)) if smem else 0)
+    sass = "no cuobjdump: no SASS check"
+    cuobjdump = os.environ.get("AOTC_CUOBJDUMP") or os.path.join(
+        args.toolkit, "bin", "cuobjdump")
+    if os.path.exists(cuobjdump):
+        hgmma = len(re.findall(r"\bHGMMA\b", run([cuobjdump, "-sass", cubin])))
+        if not hgmma:
+            fail(f"{chip}: no HGMMA in the SASS")
+        sass = f"SASS: {hgmma} HGMMA"
+    print(f"{chip}: {len(per_kernel)} kernels with wgmma ("
+          + ", ".join(f"{k}: {n} wgmma, {resources.get(k, (0, 0))[0]} regs, "
                       f"{resources.get(k, (0, 0))[1]} B smem"
                       for k, n in sorted(per_kernel.items()))
           + f"); {', '.join(kinds)}; {sass}")
@@ -465,7 +562,9 @@ def check_cuda_shared(args, chip, ptx, report, cubin):
     tiled = []
     for body in entries:
         name = re.match(r"\.visible\s+\.entry\s+(\w+)\(", body).group(1)
-        if "ld.shared" in body and "st.shared" in body and "bar.sync" in body:
+        # wgmma reads its shared-memory operands itself.
+        if (("ld.shared" in body or "wgmma.mma_async" in body)
+                and "st.shared" in body and "bar.sync" in body):
             tiled.append(name)
     smem = {}
     for section in report.split("Compiling entry function")[1:]:

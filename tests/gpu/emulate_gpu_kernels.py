@@ -15,6 +15,8 @@
 #      aotc-test-gpu-launch-to-omp (a block = an OpenMP team with one thread
 #      per GPU thread, workgroup memory shared by the team, gpu.barrier =
 #      omp.barrier);
+#      (--wgmma: aotc-gpu-mma-contractions also builds the sm_90a wgmma
+#      variant of each matrix kernel, and the emulation runs that one);
 #   3. the rest (linalg loops, LLVM) with upstream passes, run by mlir-runner
 #      with LLVM's OpenMP runtime.
 #
@@ -56,6 +58,9 @@ def main():
     p.add_argument("--matrix-units", choices=["nvgpu", "amdgpu"],
                    help="f16/bf16 matmuls on matrix instructions first "
                         "(aotc-gpu-mma-contractions)")
+    p.add_argument("--wgmma", action="store_true",
+                   help="with --matrix-units nvgpu: build the wgmma variants "
+                        "too and run those (sm_90a kernels)")
     p.add_argument("--min-mma-kernels", type=int, default=0)
     p.add_argument("--keep", help="keep the intermediate files here")
     args = p.parse_args()
@@ -90,8 +95,10 @@ def main():
              "function-boundary-type-conversion=identity-layout-map},"
              "canonicalize)"])
         tiles = f" tile-sizes={args.tile_sizes}" if args.tile_sizes else ""
+        wgmma = " wgmma=1" if args.wgmma else ""
         mma = (f"aotc-gpu-mma-contractions{{all-functions=1 "
-               f"target={args.matrix_units}}}," if args.matrix_units else "")
+               f"target={args.matrix_units}{wgmma}}}," if args.matrix_units
+               else "")
         run([args.aotc_opt, paths["bufferized"], "-o", paths["tiled"],
              "--pass-pipeline=builtin.module(func.func(" + mma +
              f"aotc-tile-gpu-contractions{{all-functions=1{tiles}}},"
@@ -106,7 +113,8 @@ def main():
         if args.matrix_units:
             with open(paths["tiled"]) as f:
                 launches = f.read().split("gpu.launch ")[1:]
-            op = ("nvgpu.mma.sync" if args.matrix_units == "nvgpu"
+            op = ("nvvm.wgmma.mma_async" if args.wgmma else
+                  "nvgpu.mma.sync" if args.matrix_units == "nvgpu"
                   else "amdgpu.mfma")
             counts = [body.split("gpu.terminator")[0].count(op)
                       for body in launches]
@@ -117,7 +125,8 @@ def main():
                 sys.exit(f"FAIL: expected at least {args.min_mma_kernels} "
                          f"kernel(s) on {op}")
         run([args.aotc_opt, paths["tiled"], "-o", paths["emulated"],
-             "--aotc-test-gpu-launch-to-omp"])
+             "--pass-pipeline=builtin.module(aotc-test-gpu-launch-to-omp"
+             + ("{wgmma=1}" if args.wgmma else "") + ")"])
         run([mlir_opt, paths["emulated"], "-o", paths["llvm"],
              "--pass-pipeline=builtin.module(func.func(convert-linalg-to-loops),"
              "expand-strided-metadata,lower-affine,convert-scf-to-cf,"

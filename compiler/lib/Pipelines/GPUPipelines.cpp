@@ -41,6 +41,7 @@ void buildGPUKernelPipeline(OpPassManager &pm,
   if (!options.matrixUnits.empty()) {
     GpuMmaContractionsOptions mma;
     mma.target = options.matrixUnits;
+    mma.wgmma = options.wgmma;
     pm.nest<func::FuncOp>().addPass(createGpuMmaContractions(mma));
   }
   // Other contractions (matmul, convolution) to kernels tiled through
@@ -82,15 +83,19 @@ static void addHostLowering(OpPassManager &pm, StringRef runtime,
 void buildCUDADevicePipeline(OpPassManager &pm,
                              const CUDADeviceOptions &options) {
   // One NVVM target per chip; PTX 8.0 is the first that knows sm_90.
-  for (const std::string &chip : options.chips)
-    addPasses(pm, "nvvm-attach-target{O=3 features=+ptx80 chip=" + chip + "}");
+  // Kernels with a wgmma variant: a module clone for sm_90a keeps it, the
+  // module of every other chip the mma.sync body.
+  AttachCudaTargetsOptions attach;
+  attach.chips.assign(options.chips.begin(), options.chips.end());
+  pm.addPass(createAttachCudaTargets(attach));
   // bf16 nvgpu.mma.sync, which upstream does not lower, to nvvm.mma.sync.
   pm.nest<gpu::GPUModuleOp>().addPass(createLowerBf16MmaSync());
   // Index arithmetic and structured control flow to the CFG form both sides
   // lower from; kernels to NVVM (math through libdevice, nvgpu.mma.sync to
-  // nvvm.mma.sync).
+  // nvvm.mma.sync; wgmma.mma_async, which has no intrinsic, to inline PTX).
   addPasses(pm, "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-                "gpu.module(convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,canonicalize,cse,"
+                "gpu.module(convert-nvgpu-to-nvvm,convert-gpu-to-nvvm,"
+                "convert-nvvm-to-llvm,canonicalize,cse,"
                 "reconcile-unrealized-casts)");
   pm.nest<gpu::GPUModuleOp>().addPass(createVerifyGpuKernels());
   // PTX per chip, in-process through LLVM's NVPTX backend (libdevice from

@@ -11,14 +11,20 @@
 // the elements of its operand fragments in the layout the instruction
 // defines, and accumulates in f32. Elements past the edges of A and B read
 // as zero and outputs past M or N are not stored, so any shape is exact.
+// With wgmma=1 (fatbins with sm_90) NVIDIA kernels get a second body, kept
+// for sm_90a by aotc-attach-cuda-targets: each warpgroup issues
+// wgmma.mma_async m64n32k16 on the same workgroup buffers, which then hold
+// K-major core matrices addressed by shared-memory matrix descriptors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
+#include "aotc/Transforms/WgmmaVariant.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
@@ -176,10 +182,10 @@ constexpr int64_t kWarpTileM = kBM / kWarpsM;
 class MmaKernelBuilder {
 public:
   MmaKernelBuilder(linalg::LinalgOp op, const MmaContraction &c,
-                   const MatrixInstr &instr)
+                   const MatrixInstr &instr, bool wgmma)
       : op(op), c(c), in(instr), b(op), loc(op.getLoc()),
         maps(op.getIndexingMapsArray()), warpsN(instr.nvidia ? 4 : 2),
-        warpTileN(kBN / warpsN) {}
+        warpTileN(kBN / warpsN), wgmma(wgmma) {}
 
   void build();
 
@@ -206,8 +212,16 @@ private:
   /// from the block).
   SmallVector<Value> indices(AffineMap map, Value m, Value n, Value k);
   /// Cooperative copy of the A (`isA`) or B tile of the K slice at `k0`,
-  /// zero past the edges.
-  void copyTile(bool isA, Value k0);
+  /// zero past the edges: into `tile` [row][k] (A, row = m) or [k][n] (B),
+  /// or with `coreMatrices`, into `tile` [row / 8][k / 8][row % 8][k % 8]
+  /// for A and B alike (row = m or n; wgmma's K-major layout).
+  void copyTile(bool isA, Value k0, Value tile, bool coreMatrices = false);
+  /// The body of the mma.sync / MFMA kernel.
+  void buildMmaBody();
+  /// The body of the wgmma kernel (sm_90a).
+  void buildWgmmaBody();
+  /// Guarded store of accumulator element `v` at (`row`, `col`) of C.
+  void storeOutput(Value v, Value row, Value col);
 
   // Fragment layouts, from the PTX ISA ("Matrix Fragments for mma.m16n8k16
   // with floating point type") and the CDNA3 ISA (MFMA 16x16x16 operands).
@@ -222,6 +236,7 @@ private:
   Location loc;
   SmallVector<AffineMap> maps;
   int64_t warpsN, warpTileN;
+  bool wgmma;
   Value tid, lane, group, quad;
   Value aTile, bTile;
   Value m0, n0;
@@ -260,7 +275,8 @@ SmallVector<Value> MmaKernelBuilder::indices(AffineMap map, Value m, Value n,
   return result;
 }
 
-void MmaKernelBuilder::copyTile(bool isA, Value k0) {
+void MmaKernelBuilder::copyTile(bool isA, Value k0, Value tileBuffer,
+                                bool coreMatrices) {
   // A tile [kBM][kBK] (row = m), B tile [kBK][kBN] (row = k).
   unsigned input = isA ? 0 : 1;
   Value global = op.getDpsInputs()[input];
@@ -296,7 +312,9 @@ void MmaKernelBuilder::copyTile(bool isA, Value k0) {
     }
     SmallVector<Value> at = isA ? SmallVector<Value>{pp, kk}
                                 : SmallVector<Value>{kk, pp};
-    memref::StoreOp::create(b, loc, v, isA ? aTile : bTile, at);
+    if (coreMatrices)
+      at = {div(pp, 8), div(kk, 8), rem(pp, 8), rem(kk, 8)};
+    memref::StoreOp::create(b, loc, v, tileBuffer, at);
   }
 }
 
@@ -333,12 +351,9 @@ void MmaKernelBuilder::build() {
   bTile = launch.getWorkgroupAttributions()[1];
   m0 = mul(launch.getBlockIds().y, kBM);
   n0 = mul(launch.getBlockIds().x, kBN);
-  Value warpId = div(tid, in.warp);
   lane = rem(tid, in.warp);
   group = div(lane, 4);
   quad = rem(lane, 4);
-  Value warpRow = mul(div(warpId, warpsN), kWarpTileM);
-  Value warpCol = mul(rem(warpId, warpsN), warpTileN);
   Value zero = cst(0);
   batchIv.assign(op.getNumLoops(), zero);
   {
@@ -352,6 +367,43 @@ void MmaKernelBuilder::build() {
       linear = div(linear, c.ranges[d]);
     }
   }
+  if (!wgmma || !in.nvidia)
+    return buildMmaBody();
+  // Both bodies; aotc-attach-cuda-targets keeps one per chip.
+  auto variants = scf::IfOp::create(
+      b, loc, aotc::createWgmmaVariantMarker(b, loc), /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(variants.thenYield());
+  buildWgmmaBody();
+  b.setInsertionPoint(variants.elseYield());
+  buildMmaBody();
+}
+
+void MmaKernelBuilder::storeOutput(Value v, Value row, Value col) {
+  OpBuilder::InsertionGuard guard(b);
+  if (v.getType() != c.outType)
+    v = arith::TruncFOp::create(b, loc, c.outType, v);
+  SmallVector<Value> conditions;
+  if (mSize % kBM)
+    conditions.push_back(ult(row, mSize));
+  if (nSize % kBN)
+    conditions.push_back(ult(col, nSize));
+  if (!conditions.empty()) {
+    Value inside = conditions.front();
+    if (conditions.size() == 2)
+      inside = arith::AndIOp::create(b, loc, inside, conditions.back());
+    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
+  memref::StoreOp::create(b, loc, v, op.getDpsInits()[0],
+                          indices(maps[2], row, col, cst(0)));
+}
+
+void MmaKernelBuilder::buildMmaBody() {
+  Value warpId = div(tid, in.warp);
+  Value warpRow = mul(div(warpId, warpsN), kWarpTileM);
+  Value warpCol = mul(rem(warpId, warpsN), warpTileN);
+  Value zero = cst(0);
 
   // Accumulator fragments fm x fn, seeded from C (clamped reads).
   int64_t fm = kWarpTileM / in.mi, fn = warpTileN / in.ni;
@@ -392,8 +444,8 @@ void MmaKernelBuilder::build() {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value k0 = loop.getInductionVar();
-    copyTile(/*isA=*/true, k0);
-    copyTile(/*isA=*/false, k0);
+    copyTile(/*isA=*/true, k0, aTile);
+    copyTile(/*isA=*/false, k0, bTile);
     gpu::BarrierOp::create(b, loc);
     SmallVector<Value> cur = llvm::to_vector_of<Value>(loop.getRegionIterArgs());
     Value aZeros =
@@ -449,27 +501,136 @@ void MmaKernelBuilder::build() {
   // Guarded stores of the fragments, in C's type.
   for (int64_t f = 0; f < fm * fn; ++f) {
     for (int64_t e = 0; e < in.cElems; ++e) {
-      OpBuilder::InsertionGuard guard(b);
       Value v = vector::ExtractOp::create(b, loc, loop.getResult(f),
                                           in.position(in.cType, e));
-      if (v.getType() != c.outType)
-        v = arith::TruncFOp::create(b, loc, c.outType, v);
-      SmallVector<Value> conditions;
-      if (mSize % kBM)
-        conditions.push_back(ult(rows[f][e], mSize));
-      if (nSize % kBN)
-        conditions.push_back(ult(cols[f][e], nSize));
-      if (!conditions.empty()) {
-        Value inside = conditions.front();
-        if (conditions.size() == 2)
-          inside = arith::AndIOp::create(b, loc, inside, conditions.back());
-        auto ifOp = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      }
-      memref::StoreOp::create(b, loc, v, out,
-                              indices(maps[2], rows[f][e], cols[f][e], zero));
+      storeOutput(v, rows[f][e], cols[f][e]);
     }
   }
+}
+
+/// wgmma m64n32k16: each of the 2 warpgroups computes 64 x 32 of the block
+/// tile, one instruction per 16-deep K slice.
+constexpr int64_t kWgmmaN = 32, kWgmmaThreads = 128, kWgmmaElems = 16;
+
+void MmaKernelBuilder::buildWgmmaBody() {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  Value zero = cst(0);
+  // PTX ISA, "Matrix fragments for wgmma .m64nNk16", accumulator D: warp w
+  // of the warpgroup holds rows 16w..16w+15; element 4j + e of a lane is at
+  // row lane / 4 (+8 for e >= 2), column 8j + 2 (lane % 4) + e % 2.
+  Value warpgroup = div(tid, kWgmmaThreads);
+  Value warpRow = mul(rem(div(tid, 32), 4), 16);
+  Value groupCol = mul(warpgroup, kWgmmaN);
+  SmallVector<Value> rows, cols;
+  Value acc = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(VectorType::get({kWgmmaElems}, f32)));
+  for (int64_t e = 0; e < kWgmmaElems; ++e) {
+    Value row = add(m0, add(warpRow, add(group, 8 * ((e % 4) / 2))));
+    Value col = add(add(n0, groupCol), add(mul(quad, 2), 8 * (e / 4) + e % 2));
+    rows.push_back(row);
+    cols.push_back(col);
+    Value lr = mSize % kBM ? clamp(row, mSize) : row;
+    Value lc = nSize % kBN ? clamp(col, nSize) : col;
+    Value v = memref::LoadOp::create(b, loc, op.getDpsInits()[0],
+                                     indices(maps[2], lr, lc, zero));
+    if (!v.getType().isF32())
+      v = arith::ExtFOp::create(b, loc, f32, v);
+    acc = vector::InsertOp::create(b, loc, v, acc, ArrayRef<int64_t>{e});
+  }
+
+  // The workgroup buffers of the mma.sync body hold the K-major core
+  // matrices: [row / 8][k / 8][row % 8][k % 8], 8 rows of 16 bytes per core
+  // matrix (128 bytes), the two along K 128 bytes apart (leading byte
+  // offset), consecutive 8-row groups 256 bytes apart (stride byte offset).
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto coreType = MemRefType::get({kBM / 8, kBK / 8, 8, 8}, c.inType,
+                                  MemRefLayoutAttrInterface(), workgroup);
+  auto asCore = [&](Value tile) -> Value {
+    return memref::ReinterpretCastOp::create(
+        b, loc, coreType, tile, /*offset=*/0,
+        /*sizes=*/ArrayRef<int64_t>{kBM / 8, kBK / 8, 8, 8},
+        /*strides=*/ArrayRef<int64_t>{kBK * 8, 64, 8, 1});
+  };
+  Value aCore = asCore(aTile), bCore = asCore(bTile);
+  constexpr int64_t kLeadingBytes = 128, kStrideBytes = kBK / 8 * 128;
+  // 64-bit matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start
+  // address bits 0-13 ((address & 0x3FFFF) >> 4), leading byte offset >> 4
+  // bits 16-29, stride byte offset >> 4 bits 32-45, base offset 0, swizzle
+  // mode 0 (bits 62-63: none).
+  auto i64c = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  auto descriptor = [&](Value tile, Value byteOffset) -> Value {
+    Value address = arith::IndexCastOp::create(
+        b, loc, i64,
+        add(memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tile),
+            byteOffset));
+    Value start = arith::ShRUIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, address, i64c(0x3FFFF)),
+        i64c(4));
+    int64_t fixed = ((kLeadingBytes >> 4) << 16) |
+                    (int64_t((kStrideBytes >> 4)) << 32);
+    return arith::OrIOp::create(b, loc, start, i64c(fixed));
+  };
+  // A: all 64 rows; B: this warpgroup's 32 columns (4 groups of 8 rows).
+  Value descA = descriptor(aCore, zero);
+  Value descB =
+      descriptor(bCore, mul(warpgroup, kWgmmaN / 8 * kStrideBytes));
+
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(kWgmmaElems, f32));
+  NVVM::WGMMATypes inType =
+      c.inType.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
+  int64_t slices = llvm::divideCeil(kSize, kBK);
+  auto loop = scf::ForOp::create(b, loc, zero, cst(slices * kBK), cst(kBK),
+                                 ValueRange{acc});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k0 = loop.getInductionVar();
+    copyTile(/*isA=*/true, k0, aCore, /*coreMatrices=*/true);
+    copyTile(/*isA=*/false, k0, bCore, /*coreMatrices=*/true);
+    // The tiles were written through the generic proxy; wgmma reads them
+    // through the async proxy.
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(b, loc);
+    Value cur = loop.getRegionIterArg(0);
+    Value packed = LLVM::PoisonOp::create(b, loc, structType);
+    for (int64_t e = 0; e < kWgmmaElems; ++e)
+      packed = LLVM::InsertValueOp::create(
+          b, loc, packed,
+          vector::ExtractOp::create(b, loc, cur, ArrayRef<int64_t>{e}), e);
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    Value d = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, structType, packed, descA, descB,
+        NVVM::MMAShapeAttr::get(ctx, 64, kWgmmaN, 16),
+        NVVM::WGMMATypesAttr::get(ctx, inType),
+        NVVM::WGMMATypesAttr::get(ctx, inType),
+        NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+        NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+        NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+        NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+        // A row-major and B column-major: both K-major, no transpose.
+        NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+        NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+        /*satfinite=*/nullptr);
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    for (int64_t e = 0; e < kWgmmaElems; ++e)
+      cur = vector::InsertOp::create(
+          b, loc, LLVM::ExtractValueOp::create(b, loc, d, e), cur,
+          ArrayRef<int64_t>{e});
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, cur);
+  }
+  for (int64_t e = 0; e < kWgmmaElems; ++e)
+    storeOutput(vector::ExtractOp::create(b, loc, loop.getResult(0),
+                                          ArrayRef<int64_t>{e}),
+                rows[e], cols[e]);
 }
 
 //===----------------------------------------------------------------------===//
@@ -498,7 +659,7 @@ struct GpuMmaContractionsPass
       if (!c)
         continue;
       MatrixInstr instr(target == "nvgpu", c->inType);
-      MmaKernelBuilder(op, *c, instr).build();
+      MmaKernelBuilder(op, *c, instr, wgmma).build();
       op->erase();
     }
   }

@@ -55,9 +55,39 @@ struct LinkCudaFatbinPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    for (auto binary : llvm::to_vector(module.getOps<gpu::BinaryOp>()))
-      if (failed(link(binary)))
+    auto binaries = llvm::to_vector(module.getOps<gpu::BinaryOp>());
+    // Arch-specific variants (aotc-attach-cuda-targets): @<base>_<chip>
+    // with one object for <chip> = sm_XXa, beside a binary @<base>.
+    llvm::StringMap<gpu::BinaryOp> variantOf;
+    SmallVector<gpu::BinaryOp> bases;
+    for (gpu::BinaryOp binary : binaries) {
+      StringRef chip = archSpecificChip(binary);
+      StringRef name = binary.getName();
+      if (!chip.empty() && name.ends_with("_" + chip.str()) &&
+          module.lookupSymbol<gpu::BinaryOp>(
+              name.drop_back(chip.size() + 1))) {
+        variantOf[name.drop_back(chip.size() + 1)] = binary;
+        continue;
+      }
+      bases.push_back(binary);
+    }
+    for (gpu::BinaryOp binary : bases)
+      if (failed(link(binary, variantOf.lookup(binary.getName()))))
         return signalPassFailure();
+    for (auto &entry : variantOf)
+      entry.second.erase();
+  }
+
+  /// The chip of a binary with a single PTX object for an arch-specific
+  /// target (sm_90a), or "".
+  static StringRef archSpecificChip(gpu::BinaryOp binary) {
+    if (binary.getObjects().size() != 1)
+      return "";
+    auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+    auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
+    if (!target || !target.getChip().ends_with("a"))
+      return "";
+    return target.getChip();
   }
 
   /// `<toolkit>/bin/<name>`, or an error naming the path searched.
@@ -95,7 +125,9 @@ struct LinkCudaFatbinPass
                            << (output.empty() ? "" : ": ") << output;
   }
 
-  LogicalResult link(gpu::BinaryOp binary) {
+  /// Links `binary`'s PTX; a chip X whose arch-specific form Xa has PTX in
+  /// `variant` gets its SASS from that PTX, assembled for Xa.
+  LogicalResult link(gpu::BinaryOp binary, gpu::BinaryOp variant) {
     // (chip, PTX) for every NVVM object, newest chip last.
     SmallVector<std::pair<std::string, StringRef>> chips;
     for (Attribute attr : binary.getObjects()) {
@@ -119,16 +151,22 @@ struct LinkCudaFatbinPass
     if (failed(fatbinary))
       return failure();
 
+    llvm::StringMap<StringRef> variantPtx;
+    if (variant) {
+      auto object = cast<gpu::ObjectAttr>(variant.getObjects()[0]);
+      if (object.getFormat() != gpu::CompilationTarget::Assembly)
+        return variant.emitError("expected a PTX object");
+      variantPtx[archSpecificChip(variant)] = object.getObject().getValue();
+    }
+
     TempFiles temps;
     FailureOr<std::string> fatbin = temps.create("fatbin");
     if (failed(fatbin))
       return binary.emitError("cannot create a temporary file");
     SmallVector<std::string> images = {"-64", "--create=" + *fatbin};
-    for (auto [i, chipAndPtx] : llvm::enumerate(chips)) {
-      const auto &[chip, ptx] = chipAndPtx;
+    auto writePtx = [&](StringRef ptx) -> FailureOr<std::string> {
       FailureOr<std::string> ptxFile = temps.create("ptx");
-      FailureOr<std::string> cubin = temps.create("cubin");
-      if (failed(ptxFile) || failed(cubin))
+      if (failed(ptxFile))
         return binary.emitError("cannot create a temporary file");
       std::error_code ec;
       {
@@ -137,13 +175,34 @@ struct LinkCudaFatbinPass
       }
       if (ec)
         return binary.emitError("cannot write PTX: ") << ec.message();
+      return ptxFile;
+    };
+    for (auto [i, chipAndPtx] : llvm::enumerate(chips)) {
+      const auto &[chip, ptx] = chipAndPtx;
+      FailureOr<std::string> ptxFile = writePtx(ptx);
+      FailureOr<std::string> cubin = temps.create("cubin");
+      if (failed(ptxFile) || failed(cubin))
+        return binary.emitError("cannot create a temporary file");
+      // SASS from the arch-specific variant where there is one.
+      std::string sassChip = chip;
+      std::string sassPtx = *ptxFile;
+      auto it = variantPtx.find(chip + "a");
+      if (it != variantPtx.end()) {
+        FailureOr<std::string> file = writePtx(it->second);
+        if (failed(file))
+          return failure();
+        sassChip = chip + "a";
+        sassPtx = *file;
+      }
       if (failed(run(binary, *ptxas,
-                     {"-arch=" + chip, "-O3", "-o", *cubin, *ptxFile}, temps)))
+                     {"-arch=" + sassChip, "-O3", "-o", *cubin, sassPtx},
+                     temps)))
         return failure();
-      std::string sm = smNumber(chip).str();
-      images.push_back("--image3=kind=elf,sm=" + sm + ",file=" + *cubin);
+      images.push_back("--image3=kind=elf,sm=" + smNumber(sassChip).str() +
+                       ",file=" + *cubin);
       if (i + 1 == chips.size())
-        images.push_back("--image3=kind=ptx,sm=" + sm + ",file=" + *ptxFile);
+        images.push_back("--image3=kind=ptx,sm=" + smNumber(chip).str() +
+                         ",file=" + *ptxFile);
     }
     if (failed(run(binary, *fatbinary, images, temps)))
       return failure();

@@ -9,15 +9,19 @@
 // Warp-level matrix instructions (nvgpu.mma.sync 16x8x16, amdgpu.mfma
 // 16x16x16) run as the hardware defines them: the lanes of a warp exchange
 // their fragments through a scratch buffer of the block and each lane
-// computes the result elements the vendor's layout gives it.
+// computes the result elements the vendor's layout gives it. wgmma
+// (nvvm.wgmma.mma_async) reads A and B from workgroup memory through its
+// matrix descriptors, decoded against a single "shared window" buffer.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/WgmmaVariant.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -203,6 +207,132 @@ LogicalResult emulateMatrixOp(Operation *op, Value scratch, Value tid) {
   return success();
 }
 
+/// Replaces one nvvm.wgmma.mma_async by the computation of the calling
+/// thread's accumulator elements. `window` (memref<?xi8>) holds every
+/// workgroup buffer of the block, `windowBase` is its address, `tid` the
+/// linear thread id. Written from the PTX ISA ("Asynchronous Warpgroup
+/// Level Matrix Instructions"), independently of the kernels:
+///  - matrix descriptor: start address (bits 0-13) = shared address >> 4
+///    modulo 2^14, leading dimension byte offset >> 4 (bits 16-29),
+///    stride dimension byte offset >> 4 (bits 32-45), base offset (bits
+///    49-51), swizzle mode (bits 62-63; only 0, none, is emulated);
+///  - K-major operands without swizzle: core matrices of 8 rows x 16 bytes
+///    (row r of a core matrix at byte 16 r), the core matrix holding
+///    element (i, k) of A (M x K) or of B (stored N x K) at start +
+///    (i / 8) * stride offset + (k / 8) * leading offset;
+///  - accumulator D of m64nNk16: warp w % 4 of the warpgroup holds rows
+///    16 (w % 4) .. +15; register 4 j + e of a lane is D(16 (w % 4) +
+///    lane / 4 + 8 (e / 2), 8 j + 2 (lane % 4) + e % 2).
+LogicalResult emulateWgmma(NVVM::WgmmaMmaAsyncOp op, Value window,
+                           Value windowBase, Value tid) {
+  NVVM::MMAShapeAttr shape = op.getShape();
+  auto structType = cast<LLVM::LLVMStructType>(op.getInouts().getType());
+  int64_t regs = shape.getN() / 2;
+  bool f16 = op.getTypeA() == NVVM::WGMMATypes::f16;
+  if (shape.getM() != 64 || shape.getK() != 16 || shape.getN() % 8 ||
+      op.getTypeA() != op.getTypeB() ||
+      !(f16 || op.getTypeA() == NVVM::WGMMATypes::bf16) ||
+      op.getTypeD() != NVVM::WGMMATypes::f32 ||
+      op.getScaleD() != NVVM::WGMMAScaleOut::one ||
+      op.getScaleA() != NVVM::WGMMAScaleIn::one ||
+      op.getScaleB() != NVVM::WGMMAScaleIn::one ||
+      op.getLayoutA() != NVVM::MMALayout::row ||
+      op.getLayoutB() != NVVM::MMALayout::col ||
+      (int64_t)structType.getBody().size() != regs)
+    return op.emitError("only K-major f16/bf16 wgmma m64nNk16 with f32 "
+                        "accumulation is emulated (test pass)");
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  Type f32 = b.getF32Type();
+  Type element = f16 ? Type(b.getF16Type()) : Type(b.getBF16Type());
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto c64 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  auto div = [&](Value x, int64_t y) -> Value {
+    return arith::DivUIOp::create(b, loc, x, cst(y));
+  };
+  auto rem = [&](Value x, int64_t y) -> Value {
+    return arith::RemUIOp::create(b, loc, x, cst(y));
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulIOp::create(b, loc, x, y);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  // A descriptor's fields (as index), the operand's byte offset in the
+  // window; swizzled layouts and base offsets abort.
+  struct Operand {
+    Value start, leading, stride;
+  };
+  auto field = [&](Value desc, int64_t shift, int64_t mask) -> Value {
+    Value v = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, desc, c64(shift)), c64(mask));
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  };
+  Value base16 = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, windowBase, c64(4)),
+      c64(0x3FFF));
+  auto decode = [&](Value desc) -> Operand {
+    Value modes = arith::ShRUIOp::create(b, loc, desc, c64(49));
+    Value plain = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, modes, c64(0x7FFF)),
+        c64(0));
+    cf::AssertOp::create(b, loc, plain,
+                         "wgmma emulation: swizzle mode or base offset set");
+    Value start16 = arith::AndIOp::create(b, loc, desc, c64(0x3FFF));
+    Value rel = arith::AndIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, start16, base16), c64(0x3FFF));
+    Value start = arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        arith::ShLIOp::create(b, loc, rel, c64(4)));
+    return {start, mul(field(desc, 16, 0x3FFF), cst(16)),
+            mul(field(desc, 32, 0x3FFF), cst(16))};
+  };
+  Operand a = decode(op.getDescriptorA()), bo = decode(op.getDescriptorB());
+  // The window as 16-bit elements.
+  Value bytes = memref::DimOp::create(b, loc, window, 0);
+  Value elements = memref::ViewOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, element), window,
+      cst(0), ValueRange{div(bytes, 2)});
+  auto load = [&](const Operand &o, Value row, Value k) -> Value {
+    Value byte = add(
+        add(o.start, add(mul(div(row, 8), o.stride), mul(div(k, 8), o.leading))),
+        add(mul(rem(row, 8), cst(16)), mul(rem(k, 8), cst(2))));
+    Value v = memref::LoadOp::create(b, loc, elements, ValueRange{div(byte, 2)});
+    return arith::ExtFOp::create(b, loc, f32, v);
+  };
+  Value lane = rem(tid, 32);
+  Value warpRow = mul(rem(div(tid, 32), 4), cst(16));
+  Value result = LLVM::PoisonOp::create(b, loc, structType);
+  for (int64_t r = 0; r < regs; ++r) {
+    int64_t j = r / 4, e = r % 4;
+    Value row = add(add(warpRow, div(lane, 4)), cst(8 * (e / 2)));
+    Value col = add(mul(rem(lane, 4), cst(2)), cst(8 * j + e % 2));
+    Value acc = LLVM::ExtractValueOp::create(b, loc, op.getInouts(), r);
+    auto loop = scf::ForOp::create(b, loc, cst(0), cst(16), cst(1),
+                                   ValueRange{acc});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k = loop.getInductionVar();
+      Value p = arith::MulFOp::create(b, loc, load(a, row, k),
+                                      load(bo, col, k));
+      scf::YieldOp::create(
+          b, loc,
+          ValueRange{arith::AddFOp::create(b, loc, loop.getRegionIterArg(0), p)});
+    }
+    result = LLVM::InsertValueOp::create(b, loc, result, loop.getResult(0), r);
+  }
+  op.getResult().replaceAllUsesWith(result);
+  op.erase();
+  return success();
+}
+
 LogicalResult lowerLaunch(gpu::LaunchOp launch, ModuleOp module) {
   if (!launch.getBody().hasOneBlock() || launch.getAsyncToken() ||
       !launch.getAsyncDependencies().empty() || launch.hasClusterSize() ||
@@ -220,10 +350,47 @@ LogicalResult lowerLaunch(gpu::LaunchOp launch, ModuleOp module) {
   // Workgroup memory, shared by the threads of a block (and reused by the
   // next block).
   IRMapping mapping;
-  for (BlockArgument arg : launch.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(arg.getType());
-    auto local = MemRefType::get(type.getShape(), type.getElementType());
-    mapping.map(arg, memref::AllocaOp::create(b, loc, local).getResult());
+  bool hasWgmma = false;
+  launch.walk([&](NVVM::WgmmaMmaAsyncOp) { hasWgmma = true; });
+  Value window, windowBase;
+  if (hasWgmma) {
+    // One byte buffer for all workgroup attributions (128-byte aligned
+    // views), so that matrix descriptors can be decoded against it.
+    SmallVector<int64_t> offsets;
+    int64_t bytes = 0;
+    for (BlockArgument arg : launch.getWorkgroupAttributions()) {
+      auto type = cast<MemRefType>(arg.getType());
+      if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+        return launch.emitError("dynamic workgroup buffer (test pass)");
+      offsets.push_back(bytes);
+      bytes += llvm::alignTo(type.getNumElements() *
+                                 type.getElementTypeBitWidth() / 8,
+                             128);
+    }
+    auto windowType = MemRefType::get({bytes}, b.getI8Type());
+    window = memref::AllocaOp::create(b, loc, windowType, ValueRange{},
+                                      b.getI64IntegerAttr(128));
+    windowBase = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, window));
+    for (auto [arg, offset] :
+         llvm::zip(launch.getWorkgroupAttributions(), offsets)) {
+      auto type = cast<MemRefType>(arg.getType());
+      auto local = MemRefType::get(type.getShape(), type.getElementType());
+      Value shift = arith::ConstantIndexOp::create(b, loc, offset);
+      mapping.map(arg, memref::ViewOp::create(b, loc, local, window, shift,
+                                              ValueRange{})
+                           .getResult());
+    }
+    window = memref::CastOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI8Type()),
+        window);
+  } else {
+    for (BlockArgument arg : launch.getWorkgroupAttributions()) {
+      auto type = cast<MemRefType>(arg.getType());
+      auto local = MemRefType::get(type.getShape(), type.getElementType());
+      mapping.map(arg, memref::AllocaOp::create(b, loc, local).getResult());
+    }
   }
   // Fragment exchange of matrix instructions: kScratchSlots f32 per thread.
   Value scratch;
@@ -294,6 +461,16 @@ LogicalResult lowerLaunch(gpu::LaunchOp launch, ModuleOp module) {
     }
     b.clone(op, mapping);
   }
+  // Views of workgroup buffers (memref.reinterpret_cast, ...) now view
+  // the CPU buffers: no memory space.
+  parallel.walk([](Operation *op) {
+    for (OpResult result : op->getResults()) {
+      auto type = dyn_cast<MemRefType>(result.getType());
+      if (type && isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+        result.setType(MemRefType::get(type.getShape(), type.getElementType(),
+                                       type.getLayout()));
+    }
+  });
   // Barriers (anywhere in the body) between the threads of the team.
   SmallVector<gpu::BarrierOp> barriers;
   parallel.walk([&](gpu::BarrierOp barrier) { barriers.push_back(barrier); });
@@ -311,9 +488,26 @@ LogicalResult lowerLaunch(gpu::LaunchOp launch, ModuleOp module) {
   for (Operation *op : matrixOps)
     if (failed(emulateMatrixOp(op, scratch, t)))
       return failure();
+  // wgmma: fences, commit and wait order nothing between CPU threads (the
+  // kernels' barriers order the tiles); the instruction reads the window.
+  SmallVector<Operation *> wgmmaOps;
+  parallel.walk([&](Operation *op) {
+    if (isa<NVVM::WgmmaMmaAsyncOp, NVVM::WgmmaFenceAlignedOp,
+            NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp,
+            NVVM::FenceProxyOp>(op))
+      wgmmaOps.push_back(op);
+  });
+  for (Operation *op : wgmmaOps) {
+    if (auto wgmma = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
+      if (failed(emulateWgmma(wgmma, window, windowBase, t)))
+        return failure();
+      continue;
+    }
+    op->erase();
+  }
   WalkResult rest = parallel.walk([](Operation *op) {
     if (op->getDialect() &&
-        llvm::is_contained({"gpu", "nvgpu", "amdgpu"},
+        llvm::is_contained({"gpu", "nvgpu", "amdgpu", "nvvm"},
                            op->getDialect()->getNamespace()))
       return WalkResult::interrupt();
     return WalkResult::advance();
@@ -326,8 +520,12 @@ LogicalResult lowerLaunch(gpu::LaunchOp launch, ModuleOp module) {
 
 struct TestGpuLaunchToOmpPass
     : aotc::impl::TestGpuLaunchToOmpBase<TestGpuLaunchToOmpPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Kernels with a wgmma and an mma.sync body: the one asked for.
+    if (failed(aotc::resolveWgmmaVariants(module, wgmma)))
+      return signalPassFailure();
     SmallVector<gpu::LaunchOp> launches;
     module.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
     for (gpu::LaunchOp launch : launches)

@@ -1,5 +1,6 @@
 // RUN: aotc-opt %s -aotc-gpu-mma-contractions -cse | FileCheck %s
 // RUN: aotc-opt %s -aotc-gpu-mma-contractions=target=amdgpu -cse | FileCheck %s --check-prefix=AMD
+// RUN: aotc-opt %s -aotc-gpu-mma-contractions=wgmma=1 -cse | FileCheck %s --check-prefix=WGMMA
 // RUN: not aotc-opt %s -aotc-gpu-mma-contractions=target=sm_80 2>&1 | FileCheck %s --check-prefix=BAD
 
 // 96x80 * 80x72, f16 -> f32: 64x64 block tiles, grid 2 x 2, 256 threads
@@ -32,6 +33,39 @@
 // AMD:           scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
 // AMD-COUNT-4:     amdgpu.mfma 16x16x16 %{{.*}} * %{{.*}} + %{{.*}} blgp = none : vector<4xf16>, vector<4xf16>, vector<4xf32>
 // AMD-NOT:     linalg.matmul
+// wgmma=1: the same launch and workgroup buffers, two bodies on a marker
+// that aotc-attach-cuda-targets resolves. wgmma: accumulators (16 f32 per
+// thread) from C, the buffers viewed as [row/8][k/8][row%8][k%8] K-major
+// core matrices, shared-memory descriptors of their addresses; per
+// 16-deep slice 4 + 4 stores per thread, proxy fence, barrier, one
+// m64n32k16 per warpgroup, commit, wait, barrier; guarded stores.
+// mma.sync: the body above.
+// WGMMA-LABEL: func.func @matmul_f16
+// WGMMA:         gpu.launch {{.*}} threads({{.*}}) in (%{{[0-9a-z_]+}} = %c256,
+// WGMMA-SAME:        workgroup(%[[AS:.*]] : memref<64x24xf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>>)
+// WGMMA:           %[[V:.*]] = builtin.unrealized_conversion_cast to i1 {aotc.wgmma_variant}
+// WGMMA-NEXT:      scf.if %[[V]] {
+// WGMMA-COUNT-16:    memref.load %{{.*}} : memref<96x72xf32>
+// WGMMA:             %[[AC:.*]] = memref.reinterpret_cast %[[AS]] to offset: [0], sizes: [8, 2, 8, 8], strides: [128, 64, 8, 1]
+// WGMMA:             %[[BC:.*]] = memref.reinterpret_cast %[[BS]] to offset: [0], sizes: [8, 2, 8, 8], strides: [128, 64, 8, 1]
+// WGMMA:             memref.extract_aligned_pointer_as_index %[[AC]]
+// WGMMA:             memref.extract_aligned_pointer_as_index %[[BC]]
+// WGMMA:             scf.for %{{.*}} = %{{.*}} to %c80 step %c16 iter_args({{.*}}) -> (vector<16xf32>)
+// WGMMA-COUNT-4:       memref.store %{{.*}}, %[[AC]][
+// WGMMA-COUNT-4:       memref.store %{{.*}}, %[[BC]][
+// WGMMA-NEXT:          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// WGMMA-NEXT:          gpu.barrier
+// WGMMA:               nvvm.wgmma.fence.aligned
+// WGMMA-NEXT:          nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// WGMMA-NEXT:          nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-NEXT:          nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA:               gpu.barrier
+// WGMMA-NEXT:          scf.yield
+// WGMMA-COUNT-16:    scf.if
+// WGMMA:           } else {
+// WGMMA-NOT:         nvvm.wgmma
+// WGMMA-COUNT-4:     nvgpu.mma.sync
+// WGMMA:           gpu.terminator
 func.func @matmul_f16(%a: memref<96x80xf16>, %b: memref<80x72xf16>, %c: memref<96x72xf32>) attributes {aotc.entry = {name = "matmul_f16"}} {
   linalg.matmul ins(%a, %b : memref<96x80xf16>, memref<80x72xf16>) outs(%c : memref<96x72xf32>)
   return
@@ -42,6 +76,10 @@ func.func @matmul_f16(%a: memref<96x80xf16>, %b: memref<80x72xf16>, %c: memref<9
 // CHECK-LABEL: func.func @matmul_bf16
 // CHECK-COUNT-4: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK-NOT:     linalg.matmul
+// WGMMA-LABEL: func.func @matmul_bf16
+// WGMMA:         nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// WGMMA:         } else {
+// WGMMA:         nvgpu.mma.sync
 // AMD-LABEL: func.func @matmul_bf16
 // AMD-COUNT-4:   amdgpu.mfma 16x16x16 %{{.*}} * %{{.*}} + %{{.*}} blgp = none : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
 func.func @matmul_bf16(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64xf32>) attributes {aotc.entry = {name = "matmul_bf16"}} {

@@ -45,6 +45,11 @@ struct GPUKernelOptions : mlir::PassPipelineOptions<GPUKernelOptions> {
                      "(aotc-gpu-mma-contractions): nvgpu, amdgpu or empty "
                      "(none)"),
       llvm::cl::init("")};
+  Option<bool> wgmma{
+      *this, "wgmma",
+      llvm::cl::desc("With matrix-units=nvgpu: also a wgmma variant of each "
+                     "matrix kernel, for sm_90a (fatbins with sm_90)"),
+      llvm::cl::init(false)};
   Option<bool> blockReductions{
       *this, "block-reductions",
       llvm::cl::desc("Row reductions as block-level trees "

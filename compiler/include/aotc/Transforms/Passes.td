@@ -702,6 +702,17 @@ def TestGpuLaunchToOmp : Pass<"aotc-test-gpu-launch-to-omp", "mlir::ModuleOp"> {
     fragments into a scratch buffer of the block, `omp.barrier`, each lane
     computes its result elements from the A, B and C elements the PTX ISA
     (or CDNA ISA) layout assigns to the warp's lanes, `omp.barrier`.
+    Kernels with both variants (`aotc.wgmma_variant`) run the one the
+    `wgmma` option names. `nvvm.wgmma.mma_async` (m64nNk16, f16/bf16, f32
+    accumulators, no swizzle) reads A and B from workgroup memory through
+    its descriptors: workgroup attributions are then views of one byte
+    buffer, the "shared window", and a descriptor's start address (bits
+    0-13, address / 16 modulo 2^14) is taken relative to it, its leading
+    (bits 16-29) and stride (bits 32-45) byte offsets place the core
+    matrices; each thread computes the accumulator elements the PTX ISA
+    assigns to it (warp w of the warpgroup: rows 16w + lane / 4 (+8), columns
+    8j + 2 (lane % 4) (+1)). The wgmma fences, commit and wait are no-ops
+    on CPU threads (the kernels' own barriers order the tiles).
 
     Before:
     ```mlir
@@ -718,10 +729,16 @@ def TestGpuLaunchToOmp : Pass<"aotc-test-gpu-launch-to-omp", "mlir::ModuleOp"> {
     } } }
     ```
   }];
+  let options = [
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "Run the wgmma variants of aotc-gpu-mma-contractions kernels "
+           "(default: the mma.sync ones)">,
+  ];
   let dependentDialects = ["mlir::omp::OpenMPDialect", "mlir::scf::SCFDialect",
                            "mlir::cf::ControlFlowDialect",
                            "mlir::vector::VectorDialect",
                            "mlir::arith::ArithDialect",
+                           "mlir::LLVM::LLVMDialect",
                            "mlir::func::FuncDialect",
                            "mlir::memref::MemRefDialect"];
 }
@@ -943,6 +960,23 @@ def GpuMmaContractions : Pass<"aotc-gpu-mma-contractions",
     `target=amdgpu`: 2 x 2 waves of 64 lanes, 32 x 32 each, `amdgpu.mfma`
     16x16x16 (CDNA2/3 `v_mfma_f32_16x16x16f16` / `bf16_1k`).
 
+    `wgmma=1` (with target=nvgpu, for fatbins with sm_90): the kernel body
+    is `scf.if %v { wgmma body } else { mma.sync body }` where `%v` is a
+    zero-operand `builtin.unrealized_conversion_cast to i1` marked
+    `aotc.wgmma_variant`, which aotc-select-cuda-variants resolves per
+    chip. Same launch, same captured values, same workgroup attributions:
+    the host side is one for both. The wgmma body: each warpgroup (4 warps)
+    computes 64 x 32 of the block tile with one
+    `nvvm.wgmma.mma_async` m64n32k16 per K slice (f32 accumulators, 16 per
+    thread). The copy stores the A tile (64 x 16, rows m) and the B tile
+    (64 x 16, rows n) in the K-major no-swizzle core-matrix layout (8 rows
+    of 16 bytes per core matrix, 128 bytes apart along K, 256 bytes apart
+    along M/N) inside the same workgroup buffers, then
+    `nvvm.fence.proxy async.shared::cta`, `gpu.barrier`,
+    `nvvm.wgmma.fence.aligned`, the wgmma on 64-bit shared-memory matrix
+    descriptors built from the buffers' addresses, commit, wait 0,
+    `gpu.barrier`.
+
     Before:
     ```mlir
     linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x96xf16>)
@@ -972,9 +1006,14 @@ def GpuMmaContractions : Pass<"aotc-gpu-mma-contractions",
            "Matrix instructions: nvgpu (mma.sync) or amdgpu (MFMA)">,
     Option<"allFunctions", "all-functions", "bool", /*default=*/"false",
            "Also functions that are not entry points (tests)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "target=nvgpu: also a wgmma variant of every kernel (sm_90a), "
+           "chosen later by aotc-select-cuda-variants">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::gpu::GPUDialect",
                            "mlir::arith::ArithDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::NVVM::NVVMDialect",
                            "mlir::nvgpu::NVGPUDialect",
                            "mlir::amdgpu::AMDGPUDialect",
                            "mlir::vector::VectorDialect",
@@ -1168,6 +1207,58 @@ def VerifyGpuKernels : Pass<"aotc-verify-gpu-kernels", "mlir::gpu::GPUModuleOp">
   }];
 }
 
+def AttachCudaTargets : Pass<"aotc-attach-cuda-targets", "mlir::ModuleOp"> {
+  let summary = "One NVVM target per chip; wgmma kernel variants for sm_90a";
+  let description = [{
+    First pass of the CUDA device stage (in place of one
+    `nvvm-attach-target` per chip). Every `gpu.module` gets one
+    `#nvvm.target<O = O, chip = C, features = F>` per chip of `chips`, as
+    `nvvm-attach-target` would attach them. Kernels with two bodies
+    (`scf.if` on a value marked `aotc.wgmma_variant`, built by
+    aotc-gpu-mma-contractions with `wgmma=1`) are resolved first, since
+    NVVM's verifier rejects wgmma ops in a module with any target other
+    than sm_90a: when `chips` holds `sm_90`, the module is cloned into
+    `@<name>_sm_90a` with the single target `sm_90a` (wgmma exists only on
+    that arch-specific target) and the clone keeps the wgmma branches, with
+    128-byte aligned workgroup buffers (shared-memory matrix descriptors
+    address 16-byte units); the original keeps the mma.sync branches and
+    every chip's target (sm_90's PTX stays the portable one). Without sm_90
+    only the mma.sync branches remain. aotc-link-cuda-fatbin then takes
+    sm_90's SASS from the clone, assembled for sm_90a. The host side is
+    unchanged: both modules define the same kernels with the same
+    arguments.
+
+    Before (chips=sm_80,sm_90):
+    ```mlir
+    gpu.module @k {
+      gpu.func @f(...) workgroup(...) kernel {
+        %v = builtin.unrealized_conversion_cast to i1 {aotc.wgmma_variant}
+        scf.if %v { ... nvvm.wgmma.mma_async ... } else { ... nvgpu.mma.sync ... }
+      }
+    }
+    ```
+    After:
+    ```mlir
+    gpu.module @k [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">,
+                   #nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">] {
+      gpu.func @f(...) workgroup(...) kernel { ... nvgpu.mma.sync ... }
+    }
+    gpu.module @k_sm_90a [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">] {
+      gpu.func @f(...) workgroup(...) kernel { ... nvvm.wgmma.mma_async ... }
+    }
+    ```
+  }];
+  let options = [
+    ListOption<"chips", "chips", "std::string", "SM architectures (sm_80,...)">,
+    Option<"optLevel", "O", "unsigned", /*default=*/"3",
+           "Optimization level of the NVPTX backend">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX features (PTX 8.0 is the first that knows sm_90)">,
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::NVVM::NVVMDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def LinkCudaFatbin : Pass<"aotc-link-cuda-fatbin", "mlir::ModuleOp"> {
   let summary = "Assemble per-chip PTX into one fatbin with the CUDA toolkit";
   let description = [{
@@ -1175,6 +1266,8 @@ def LinkCudaFatbin : Pass<"aotc-link-cuda-fatbin", "mlir::ModuleOp"> {
     chip. For every `gpu.binary`, it assembles each chip's PTX with the
     toolkit's `ptxas` into a cubin and packs all cubins, plus the PTX of the
     newest chip (for JIT on later GPUs), into one fatbin with `fatbinary`.
+    A binary `@<name>_sm_90a` (aotc-select-cuda-variants) supplies the
+    SASS of sm_90 for `@<name>`, assembled for sm_90a; it is then erased.
     The binary then holds that single fatbin object. A missing toolkit or
     tool is an error naming the path that was searched.
 

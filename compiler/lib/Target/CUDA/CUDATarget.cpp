@@ -50,6 +50,9 @@ public:
                  sm >= 80;
         }))
       kernels.matrixUnits = "nvgpu";
+    // wgmma (sm_90a) for the SASS of sm_90, mma.sync for the other chips.
+    kernels.wgmma = !kernels.matrixUnits.empty() &&
+                    llvm::is_contained(chips, std::string("sm_90"));
     buildGPUKernelPipeline(pm, kernels);
     CUDADeviceOptions device;
     device.chips = chips;
