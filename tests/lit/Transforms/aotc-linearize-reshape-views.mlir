@@ -5,7 +5,7 @@
 // of the buffer itself, so loads through it index linearly.
 
 // CHECK-LABEL: func.func @grid_rows
-// CHECK-SAME:    (%[[G:.*]]: memref<4x16xf32>)
+// CHECK-SAME:    (%[[G:[^:]*]]: memref<4x16xf32>
 // CHECK:         %[[V:.*]] = memref.reinterpret_cast %[[G]] to offset: [0], sizes: [6, 8], strides: [8, 1] : memref<4x16xf32> to memref<6x8xf32>
 // CHECK-NOT:     memref.expand_shape
 // CHECK:         memref.load %[[V]]
