@@ -476,6 +476,19 @@ def check_cuda(args, data, chips, tmp):
             print(f"{chip}: no matrix instructions in the PTX")
 
 
+def ptxas_resources(report, names):
+    """(registers, smem bytes) per kernel of `names` from a ptxas -v report."""
+    resources = {}
+    for section in report.split("Compiling entry function")[1:]:
+        name = re.match(r"\s*'(\w+)'", section).group(1)
+        regs = re.search(r"Used (\d+) registers", section)
+        smem = re.search(r"(\d+) bytes smem", section)
+        if name in names:
+            resources[name] = (int(regs.group(1)) if regs else 0,
+                               int(smem.group(1)) if smem else 0)
+    return resources
+
+
 def check_cuda_mma(args, chip, ptx, report, cubin):
     """mma.sync in the PTX of at least N kernels (HMMA in the SASS when a
     cuobjdump is there), with their registers and smem from ptxas -v."""
@@ -490,14 +503,7 @@ def check_cuda_mma(args, chip, ptx, report, cubin):
         fail(f"{chip}: {len(per_kernel)} kernels with mma.sync.aligned "
              f"({per_kernel}), expected at least {args.mma_kernels}")
     kinds = sorted(set(re.findall(r"mma\.sync\.aligned\.[\w.]+", ptx)))
-    resources = {}
-    for section in report.split("Compiling entry function")[1:]:
-        name = re.match(r"\s*'(\w+)'", section).group(1)
-        regs = re.search(r"Used (\d+) registers", section)
-        smem = re.search(r"(\d+) bytes smem", section)
-        if name in per_kernel:
-            resources[name] = (int(regs.group(1)) if regs else 0,
-                               int(smem.group(1)) if smem else 0)
+    resources = ptxas_resources(report, per_kernel)
     sass = "no cuobjdump: no SASS check"
     cuobjdump = os.environ.get("AOTC_CUOBJDUMP") or os.path.join(
         args.toolkit, "bin", "cuobjdump")
@@ -532,14 +538,7 @@ def check_cuda_wgmma(args, chip, ptx, report, cubin):
         fail(f"{chip}: {len(per_kernel)} kernels with wgmma.mma_async "
              f"({per_kernel}), expected at least {args.wgmma_kernels}")
     kinds = sorted(set(re.findall(r"wgmma\.mma_async\.[\w.]+", ptx)))
-    resources = {}
-    for section in report.split("Compiling entry function")[1:]:
-        name = re.match(r"\s*'(\w+)'", section).group(1)
-        regs = re.search(r"Used (\d+) registers", section)
-        smem = re.search(r"(\d+) bytes smem", section)
-        if name in per_kernel:
-            resources[name] = (int(regs.group(1)) if regs else 0,
-                               int(smem.group(1)) if smem else 0)
+    resources = ptxas_resources(report, per_kernel)
     sass = "no cuobjdump: no SASS check"
     cuobjdump = os.environ.get("AOTC_CUOBJDUMP") or os.path.join(
         args.toolkit, "bin", "cuobjdump")
