@@ -27,12 +27,15 @@ namespace {
 /// Longest row copied as one vector, in bits (four AVX-512 registers).
 constexpr int64_t kMaxRowBits = 4 * 512;
 
-/// True when `type` is static with a unit innermost stride.
+/// True when `type` is static with a unit innermost stride and elements of
+/// whole bytes.
 bool hasContiguousRows(MemRefType type) {
   int64_t offset;
   SmallVector<int64_t> strides;
+  // Whole bytes only: a vector of i1 is bit-packed, the buffer is not.
   return type.hasStaticShape() && type.getRank() > 0 &&
          type.getElementType().isIntOrFloat() &&
+         type.getElementType().getIntOrFloatBitWidth() % 8 == 0 &&
          succeeded(type.getStridesAndOffset(strides, offset)) &&
          strides.back() == 1;
 }

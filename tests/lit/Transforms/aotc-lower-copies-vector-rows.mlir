@@ -21,15 +21,17 @@ func.func @rows(%a: memref<1x3x14xf32, strided<[3364, 58, 1], offset: ?>>, %b: m
 // -----
 
 // Rows longer than four 512-bit registers, a column (non-unit innermost
-// stride) and dynamic shapes stay linalg copies (plain loops LLVM
-// vectorizes itself when worth it).
+// stride), dynamic shapes and i1 elements (bit-packed as vectors, bytes in
+// memory) stay linalg copies (plain loops LLVM vectorizes itself when worth
+// it).
 
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     vector.transfer_read
-// CHECK-COUNT-3: linalg.generic
-func.func @kept(%a: memref<2x100xf32>, %b: memref<2x100xf32>, %c: memref<8x1xf32, strided<[1, 8]>>, %d: memref<8x1xf32>, %e: memref<?x4xf32>, %f: memref<?x4xf32>) {
+// CHECK-COUNT-4: linalg.generic
+func.func @kept(%a: memref<2x100xf32>, %b: memref<2x100xf32>, %c: memref<8x1xf32, strided<[1, 8]>>, %d: memref<8x1xf32>, %e: memref<?x4xf32>, %f: memref<?x4xf32>, %g: memref<2x8xi1>, %h: memref<2x8xi1>) {
   memref.copy %a, %b : memref<2x100xf32> to memref<2x100xf32>
   memref.copy %c, %d : memref<8x1xf32, strided<[1, 8]>> to memref<8x1xf32>
   memref.copy %e, %f : memref<?x4xf32> to memref<?x4xf32>
+  memref.copy %g, %h : memref<2x8xi1> to memref<2x8xi1>
   return
 }
