@@ -384,7 +384,6 @@ struct FlattenConvolutionImagesPass
         std::max<int64_t>(1, vectorBits / elementType.getIntOrFloatBitWidth());
     int64_t outRank = outType.getRank();
     int64_t height = outType.getDimSize(outRank - 2);
-    int64_t width = outType.getDimSize(outRank - 1);
     Value x = op.getDpsInputs()[0];
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t xRank = xType.getRank();
