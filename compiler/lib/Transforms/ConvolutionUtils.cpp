@@ -1,7 +1,7 @@
 //===- ConvolutionUtils.cpp - Matching the importer's convolutions -*- C++ -*-===//
 //
 // This file implements the matcher of convolution generics in the importer's
-// NCHW form.
+// NCHW form and the reassociation that collapses an image.
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,6 +108,18 @@ std::optional<ConvolutionLoops> matchNchwConvolution(linalg::GenericOp op) {
         iterators[conv.image[j]] != utils::IteratorType::parallel)
       return std::nullopt;
   return conv;
+}
+
+SmallVector<ReassociationIndices> collapseTrailing(int64_t rank,
+                                                   int64_t count) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < rank - count; ++i)
+    groups.push_back({i});
+  ReassociationIndices last;
+  for (int64_t i = rank - count; i < rank; ++i)
+    last.push_back(i);
+  groups.push_back(last);
+  return groups;
 }
 
 } // namespace aotc

@@ -41,19 +41,6 @@ namespace {
 constexpr int64_t kMaxRows = 8;
 constexpr int64_t kMinRows = 4;
 
-/// Identity reassociation of the leading `outer` dims plus one group of
-/// the trailing `inner` dims.
-SmallVector<ReassociationIndices> groupTrailing(int64_t outer, int64_t inner) {
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t i = 0; i < outer; ++i)
-    groups.push_back({i});
-  ReassociationIndices last;
-  for (int64_t i = 0; i < inner; ++i)
-    last.push_back(outer + i);
-  groups.push_back(last);
-  return groups;
-}
-
 /// `shape` with its last `count` sizes replaced by `tail`.
 SmallVector<int64_t> replaceTrailing(ArrayRef<int64_t> shape, int64_t count,
                                      ArrayRef<int64_t> tail) {
@@ -203,7 +190,7 @@ Value flattenImage(RewriterBase &rewriter, Location loc, Value image,
   // The rows holding the image, viewed two-dimensionally.
   SmallVector<int64_t> partShape = replaceTrailing(shape, 2, {rows * width});
   Value part = leadingSlice(rewriter, loc, flat, partShape);
-  SmallVector<ReassociationIndices> groups = groupTrailing(rank - 2, 2);
+  SmallVector<ReassociationIndices> groups = aotc::collapseTrailing(rank, 2);
   Value grid = tensor::ExpandShapeOp::create(
       rewriter, loc,
       RankedTensorType::get(replaceTrailing(shape, 2, {rows, width}),
@@ -438,7 +425,7 @@ struct FlattenConvolutionImagesPass
       Value flatInit = flattenImage(rewriter, loc, init, {0, 0}, padded,
                                     gridLength, zero, {}, dead);
       gridInit = tensor::ExpandShapeOp::create(
-          rewriter, loc, gridType, flatInit, groupTrailing(outRank - 2, 2));
+          rewriter, loc, gridType, flatInit, aotc::collapseTrailing(outRank, 2));
     }
 
     // x[..., c, oh + kh * d, ow + kw * d] -> flat[..., c, r * lanes + l +
@@ -505,7 +492,7 @@ struct FlattenConvolutionImagesPass
     int64_t rank = gridType.getRank();
     ArrayRef<int64_t> shape = imageType.getShape();
     int64_t height = shape[rank - 2];
-    SmallVector<ReassociationIndices> groups = groupTrailing(rank - 2, 2);
+    SmallVector<ReassociationIndices> groups = aotc::collapseTrailing(rank, 2);
     Value flat = tensor::CollapseShapeOp::create(rewriter, loc, grid, groups);
     Value used = leadingSlice(rewriter, loc, flat,
                               replaceTrailing(shape, 2, {height * padded}));

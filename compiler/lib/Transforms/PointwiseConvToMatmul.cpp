@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Transforms/ConvolutionUtils.h"
 #include "aotc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
@@ -21,20 +22,6 @@ namespace aotc {
 using namespace mlir;
 
 namespace {
-
-/// Reassociation collapsing the trailing `count` dims of a rank-`rank`
-/// shape into one.
-SmallVector<ReassociationIndices> collapseTrailing(int64_t rank,
-                                                   int64_t count) {
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t i = 0; i < rank - count; ++i)
-    groups.push_back({i});
-  ReassociationIndices last;
-  for (int64_t i = rank - count; i < rank; ++i)
-    last.push_back(i);
-  groups.push_back(last);
-  return groups;
-}
 
 /// The image loops I and window loops F of a pointwise convolution: the
 /// trailing results of the output map are I (in order), those of the input
@@ -155,7 +142,7 @@ struct PointwiseConvToMatmulPass
     auto collapse = [&](Value v, int64_t count) -> Value {
       int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
       return tensor::CollapseShapeOp::create(rewriter, loc, v,
-                                             collapseTrailing(rank, count));
+                                             aotc::collapseTrailing(rank, count));
     };
     Value x = collapse(op.getDpsInputs()[0], n);
     // The filter's window dims (all of extent 1) fold into the dim before.
@@ -169,7 +156,7 @@ struct PointwiseConvToMatmulPass
     auto outType = cast<RankedTensorType>(op.getResult(0).getType());
     Value result = tensor::ExpandShapeOp::create(
         rewriter, loc, outType, generic.getResult(0),
-        collapseTrailing(outType.getRank(), n));
+        aotc::collapseTrailing(outType.getRank(), n));
     rewriter.replaceOp(op, result);
   }
 };

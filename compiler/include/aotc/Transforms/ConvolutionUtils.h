@@ -2,7 +2,8 @@
 //
 // This file declares the matcher of convolution generics in the importer's
 // NCHW form, shared by the passes that pick a convolution strategy
-// (aotc-im2col-convolutions, aotc-flatten-convolution-images).
+// (aotc-im2col-convolutions, aotc-flatten-convolution-images), and the
+// reassociation that collapses an image (also aotc-pointwise-conv-to-matmul).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,12 @@ struct ConvolutionLoops {
 /// not looked at.
 std::optional<ConvolutionLoops>
 matchNchwConvolution(mlir::linalg::GenericOp op);
+
+/// Reassociation of a rank-`rank` shape that collapses its trailing
+/// `count` dims into one (the others stay single groups): an image into
+/// one dimension.
+llvm::SmallVector<mlir::ReassociationIndices> collapseTrailing(int64_t rank,
+                                                               int64_t count);
 
 } // namespace aotc
 
