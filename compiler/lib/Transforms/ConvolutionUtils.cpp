@@ -1,11 +1,14 @@
 //===- ConvolutionUtils.cpp - Matching the importer's convolutions -*- C++ -*-===//
 //
 // This file implements the matcher of convolution generics in the importer's
-// NCHW form and the reassociation that collapses an image.
+// NCHW form, the choices that depend on its loops and the reassociation
+// that collapses an image.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/ConvolutionUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 
@@ -120,6 +123,39 @@ SmallVector<ReassociationIndices> collapseTrailing(int64_t rank,
     last.push_back(i);
   groups.push_back(last);
   return groups;
+}
+
+std::optional<unsigned> convolutionChannelRowLoop(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  AffineMap xMap = op.getIndexingMapsArray()[0];
+  AffineMap wMap = op.getIndexingMapsArray()[1];
+  AffineMap oMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::optional<unsigned> row;
+  bool channels = false;
+  for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d) {
+    if (ranges[d] <= 1 || !wMap.isFunctionOfDim(d))
+      continue;
+    if (iterators[d] == utils::IteratorType::parallel &&
+        oMap.isFunctionOfDim(d) && !xMap.isFunctionOfDim(d))
+      row = d;
+    if (iterators[d] == utils::IteratorType::reduction &&
+        llvm::is_contained(xMap.getResults(),
+                           getAffineDimExpr(d, op.getContext())))
+      channels = true;
+  }
+  if (!channels)
+    return std::nullopt;
+  return row;
+}
+
+bool isFlatImageConvolution(linalg::GenericOp op,
+                            const ConvolutionLoops &conv) {
+  return conv.image.size() == 2 && isa<func::FuncOp>(op->getParentOp()) &&
+         llvm::all_of(conv.strides, [](int64_t s) { return s == 1; }) &&
+         getElementTypeOrSelf(op.getResult(0).getType()).isIntOrFloat();
 }
 
 } // namespace aotc

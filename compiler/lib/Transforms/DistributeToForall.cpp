@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Transforms/ConvolutionUtils.h"
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
 
@@ -70,6 +71,10 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
     llvm::erase(order, columns);
     order.push_back(row);
     order.push_back(columns);
+  } else if (std::optional<unsigned> channel =
+                 aotc::convolutionChannelRowLoop(op)) {
+    // Whole register rows of output channels (aotc-vectorize-convolutions).
+    minSizes[*channel] = aotc::kContractionRows;
   }
   int64_t tiles = 1;
   for (unsigned i : order) {

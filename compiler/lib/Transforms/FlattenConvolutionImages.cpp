@@ -22,6 +22,7 @@
 
 #include "aotc/Transforms/ConvolutionUtils.h"
 #include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -348,12 +349,7 @@ struct FlattenConvolutionImagesPass
     getOperation().walk([&](linalg::GenericOp op) {
       std::optional<aotc::ConvolutionLoops> conv =
           aotc::matchNchwConvolution(op);
-      // Not inside the loops of aotc-tile-symbolic-dims: the flat buffers
-      // must be function-level (plannable) allocations.
-      if (conv && conv->image.size() == 2 &&
-          isa<func::FuncOp>(op->getParentOp()) &&
-          llvm::all_of(conv->strides, [](int64_t s) { return s == 1; }) &&
-          getElementTypeOrSelf(op.getResult(0).getType()).isIntOrFloat())
+      if (conv && aotc::isFlatImageConvolution(op, *conv))
         candidates.push_back({op, *conv});
     });
     IRRewriter rewriter(&getContext());
@@ -376,9 +372,15 @@ struct FlattenConvolutionImagesPass
     int64_t xRank = xType.getRank();
     int64_t padded = xType.getDimSize(xRank - 1); // Wp
     // The grid: rows x lanes per register tile, the row count that wastes
-    // the least.
+    // the least. A convolution over input channels takes register tiles of
+    // whole pairs of grid rows (aotc-vectorize-convolutions).
     int64_t used = height * padded, gridLength = 0;
+    int64_t rowStep = aotc::convolutionChannelRowLoop(op)
+                          ? aotc::kContractionRegistersPerRow
+                          : 1;
     for (int64_t rows = kMaxRows; rows >= kMinRows; --rows) {
+      if (rows % rowStep)
+        continue;
       int64_t length = llvm::divideCeil(used, rows * lanes) * rows * lanes;
       if (gridLength == 0 || length < gridLength)
         gridLength = length;

@@ -52,6 +52,12 @@ std::optional<aotc::ConvolutionLoops> matchConvolution(linalg::GenericOp op) {
       outputChannels *= ranges[d];
   if (reduction < kMinReduction || outputChannels < kMinOutputChannels)
     return std::nullopt;
+  // Stride-1 windows are computed directly on the flattened image
+  // (aotc-flatten-convolution-images), which reads each input row where the
+  // copy would write it kh x kw times.
+  if (aotc::isFlatImageConvolution(op, *conv) &&
+      llvm::any_of(conv->window, [&](unsigned k) { return ranges[k] > 1; }))
+    return std::nullopt;
   return conv;
 }
 

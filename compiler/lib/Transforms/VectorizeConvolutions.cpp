@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Transforms/ConvolutionUtils.h"
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
 
@@ -81,8 +82,9 @@ bool isWindowed(linalg::LinalgOp op) {
 }
 
 /// Register tile sizes: `lanes` along the loop of the output's innermost
-/// dimension, up to kRows along the nearest outer output dimension that
-/// splits evenly, one iteration of every other loop (window and reduction
+/// dimension, up to kRows along the output channels of a convolution over
+/// input channels (see above) or else along the nearest outer output
+/// dimension that splits evenly, one iteration of every other loop (window and reduction
 /// loops included, so each window loop is unit within a tile).
 SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -93,6 +95,22 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes) {
     return sizes;
   unsigned laneDim = cast<AffineDimExpr>(results.back()).getPosition();
   sizes[laneDim] = largestDivisorAtMost(ranges[laneDim], lanes);
+  // Convolutions over input channels: one register row per output channel,
+  // each input vector reused by all rows, and two registers of lanes along
+  // the next output dimension (the rows of a flattened image), as the
+  // contraction tiles of aotc-tile-and-vectorize.
+  if (std::optional<unsigned> channel =
+          aotc::convolutionChannelRowLoop(op)) {
+    sizes[*channel] = largestDivisorAtMost(ranges[*channel], kRows);
+    if (results.size() >= 2) {
+      unsigned dim =
+          cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
+      if (dim != *channel)
+        sizes[dim] = largestDivisorAtMost(ranges[dim],
+                                          aotc::kContractionRegistersPerRow);
+    }
+    return sizes;
+  }
   for (AffineExpr expr : llvm::reverse(results.drop_back())) {
     unsigned dim = cast<AffineDimExpr>(expr).getPosition();
     int64_t rows = largestDivisorAtMost(ranges[dim], kRows);

@@ -165,3 +165,28 @@ func.func @projection(%a: tensor<64x256xf32>, %b: tensor<256x256xf32>, %c: tenso
   %0 = linalg.matmul ins(%a, %b : tensor<64x256xf32>, tensor<256x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
   return %0 : tensor<64x256xf32>
 }
+
+// -----
+
+// A 3x3 convolution over 16 input channels into 64 output channels on a
+// flattened image (aotc-flatten-convolution-images): thread tiles keep whole
+// register rows of 8 output channels (aotc-vectorize-convolutions), so the
+// 64 tiles are 8 channel blocks x 6 blocks of 34 grid rows, not 64 single
+// channels.
+
+#fx = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 16 + l + kh * 58 + kw)>
+#fw = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
+#fo = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, m, r, l)>
+// CHECK-LABEL: func.func @flat_convolution
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 204) step (8, 34)
+// CHECK:           linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x8x34x16xf32>)
+func.func @flat_convolution(%x: tensor<1x1x16x3392xf32>, %w: tensor<1x64x16x3x3xf32>, %o: tensor<1x1x64x204x16xf32>) -> tensor<1x1x64x204x16xf32> {
+  %r = linalg.generic {indexing_maps = [#fx, #fw, #fo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x16x3392xf32>, tensor<1x64x16x3x3xf32>) outs(%o : tensor<1x1x64x204x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x204x16xf32>
+  return %r : tensor<1x1x64x204x16xf32>
+}

@@ -137,3 +137,29 @@ func.func @stride2(%x: tensor<1x2x1x9x9xf32>, %w: tensor<2x1x1x3x3xf32>, %o: ten
   } -> tensor<1x2x1x4x4xf32>
   return %conv : tensor<1x2x1x4x4xf32>
 }
+
+// -----
+
+// A 3x3 convolution over 2 input channels into 4 output channels, 56x56
+// padded to 58x58: 56 rows of 58 = 3248 elements. A depthwise convolution
+// would take a grid of 203 x 16 (7-row multiples fit exactly); this one's
+// register tiles are pairs of grid rows per output channel
+// (aotc-vectorize-convolutions), so the grid has an even row count: 204 x 16
+// (4- and 6-row multiples pad least, 3264 elements).
+
+#xmap4 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
+#wmap4 = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
+#omap4 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
+// CHECK-DAG:  #[[CFLAT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 * 16 + d4 + d6 * 58 + d7)>
+// CHECK-LABEL: func.func @channels
+// CHECK:         linalg.generic {indexing_maps = [#[[CFLAT]], {{.*}}]
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<1x1x2x3392xf32>, tensor<1x4x2x3x3xf32>) outs(%{{.*}} : tensor<1x1x4x204x16xf32>)
+func.func @channels(%x: tensor<1x1x2x58x58xf32>, %w: tensor<1x4x2x3x3xf32>, %o: tensor<1x1x4x56x56xf32>) -> tensor<1x1x4x56x56xf32> {
+  %conv = linalg.generic {indexing_maps = [#xmap4, #wmap4, #omap4], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x2x58x58xf32>, tensor<1x4x2x3x3xf32>) outs(%o : tensor<1x1x4x56x56xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x56x56xf32>
+  return %conv : tensor<1x1x4x56x56xf32>
+}

@@ -42,6 +42,30 @@ func.func @conv3x3_stride2(%x: tensor<1x1x8x15x15xf32>, %w: tensor<1x16x8x3x3xf3
 
 // -----
 
+// The same convolution with stride 1 (and padding folded into a larger
+// input): left to aotc-flatten-convolution-images, which computes it on the
+// flattened image without a copy per window position.
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @conv3x3_stride1
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %{{.*}} : tensor<1x1x8x9x9xf32>, tensor<1x16x8x3x3xf32>)
+// CHECK-NOT:     linalg.generic
+func.func @conv3x3_stride1(%x: tensor<1x1x8x9x9xf32>, %w: tensor<1x16x8x3x3xf32>, %o: tensor<1x1x16x7x7xf32>) -> tensor<1x1x16x7x7xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x8x9x9xf32>, tensor<1x16x8x3x3xf32>) outs(%o : tensor<1x1x16x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x16x7x7xf32>
+  return %r : tensor<1x1x16x7x7xf32>
+}
+
+// -----
+
 // A depthwise convolution (one input and one output channel per group):
 // nothing to share between output channels, left to the direct path.
 

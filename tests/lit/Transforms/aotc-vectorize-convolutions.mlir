@@ -1,25 +1,31 @@
 // RUN: aotc-opt %s -split-input-file -aotc-vectorize-convolutions -canonicalize -cse | FileCheck %s
 
-// NCHW 3x3 convolution, stride 1: 8 output rows x 16 lanes per tile, one
-// loop per output channel, input channel and window position; the input
-// window is a plain slice, the filter value is broadcast.
+// NCHW 3x3 convolution over input channels, stride 1: the register tile is
+// every output channel (up to 8) as rows x two output rows x 16 lanes, one
+// loop per pair of output rows, input channel and window position; the
+// input window is a plain slice shared by all output channels (read once,
+// broadcast along them), the filter values of the 4 output channels are
+// broadcast along the lanes.
 
 #xmap = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
 #wmap = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
 #omap = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+// CHECK-DAG:   #[[XPERM:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3, d1, 0, 0)>
+// CHECK-DAG:   #[[WPERM:.*]] = affine_map<(d0, d1, d2, d3) -> (0, d0, 0, 0, d1, d2, d3)>
 // CHECK-LABEL: func.func @conv
 // CHECK-SAME:    (%[[X:.*]]: tensor<1x8x10x18xf32>, %[[W:.*]]: tensor<4x8x3x3xf32>, %[[O:.*]]: tensor<1x4x8x16xf32>)
-// CHECK:         scf.for %[[F:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:         scf.for %[[OH:.*]] = %{{.*}} to %{{.*}} step %c2
 // CHECK:           scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:             scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:               scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-DAG:             %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[C]], %[[KH]], %[[KW]]] [1, 1, 8, 16] [1, 1, 1, 1]
-// CHECK-DAG:             %[[WS:.*]] = tensor.extract_slice %[[W]][%[[F]], %[[C]], %[[KH]], %[[KW]]] [1, 1, 1, 1] [1, 1, 1, 1]
-// CHECK-DAG:             %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}} : tensor<1x1x8x16xf32>, vector<1x1x8x16x1x1x1xf32>
-// CHECK-DAG:             %[[VW:.*]] = vector.transfer_read %[[WS]]{{.*}} : tensor<1x1x1x1xf32>, vector<1x1x8x16x1x1x1xf32>
-// CHECK:                 %[[MUL:.*]] = arith.mulf %[[VX]], %[[VW]] : vector<1x1x8x16x1x1x1xf32>
+// CHECK:                 %[[ROW:.*]] = affine.apply #{{.*}}(%[[OH]], %[[KH]])
+// CHECK-DAG:             %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], %[[KW]]] [1, 1, 2, 16] [1, 1, 1, 1]
+// CHECK-DAG:             %[[WS:.*]] = tensor.extract_slice %[[W]][0, %[[C]], %[[KH]], %[[KW]]] [4, 1, 1, 1] [1, 1, 1, 1]
+// CHECK-DAG:             %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}}permutation_map = #[[XPERM]]{{.*}} : tensor<1x1x2x16xf32>, vector<1x4x2x16x1x1x1xf32>
+// CHECK-DAG:             %[[VW:.*]] = vector.transfer_read %[[WS]]{{.*}}permutation_map = #[[WPERM]]{{.*}} : tensor<4x1x1x1xf32>, vector<1x4x2x16x1x1x1xf32>
+// CHECK:                 %[[MUL:.*]] = arith.mulf %[[VX]], %[[VW]] : vector<1x4x2x16x1x1x1xf32>
 // CHECK:                 %[[RED:.*]] = vector.shape_cast %[[MUL]]
-// CHECK:                 arith.addf %{{.*}}, %[[RED]] : vector<1x1x8x16xf32>
+// CHECK:                 arith.addf %{{.*}}, %[[RED]] : vector<1x4x2x16xf32>
 // CHECK-NOT:     linalg.generic
 func.func @conv(%x: tensor<1x8x10x18xf32>, %w: tensor<4x8x3x3xf32>, %o: tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32> {
   %r = linalg.generic {indexing_maps = [#xmap, #wmap, #omap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x10x18xf32>, tensor<4x8x3x3xf32>) outs(%o : tensor<1x4x8x16xf32>) {

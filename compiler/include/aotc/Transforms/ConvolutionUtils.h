@@ -34,6 +34,22 @@ matchNchwConvolution(mlir::linalg::GenericOp op);
 /// Reassociation of a rank-`rank` shape that collapses its trailing
 /// `count` dims into one (the others stay single groups): an image into
 /// one dimension.
+/// The output-channel loop of a convolution over input channels: a
+/// parallel loop of the output and the filter, not of the windowed input
+/// (operand 0), when some reduction loop of the filter indexes the input
+/// directly (input channels; not a depthwise convolution or a pool). Each
+/// input vector then serves one register row per output channel.
+std::optional<unsigned>
+convolutionChannelRowLoop(mlir::linalg::LinalgOp op);
+
+/// True when aotc-flatten-convolution-images computes `op` (matched as
+/// `conv`) on its flattened padded image: a 2-D, stride-1 convolution of a
+/// function body (not inside the loops of aotc-tile-symbolic-dims, since
+/// the flat buffers must be plannable function-level allocations) on ints
+/// or floats.
+bool isFlatImageConvolution(mlir::linalg::GenericOp op,
+                            const ConvolutionLoops &conv);
+
 llvm::SmallVector<mlir::ReassociationIndices> collapseTrailing(int64_t rank,
                                                                int64_t count);
 

@@ -286,7 +286,11 @@ def Im2colConvolutions : Pass<"aotc-im2col-convolutions",
     collapse into one image and one reduction dimension: the contraction is a
     plain matmul (output channels x image, over c * k) that
     aotc-tile-and-vectorize register-tiles like any other. Depthwise
-    convolutions and pooling keep the direct path.
+    convolutions and pooling keep the direct path, and so do stride-1 2-D
+    convolutions with a window wider than one (aotc-flatten-convolution-images
+    computes them directly on the flattened image, reading each input row
+    where the copy would write it kh x kw times); 1x1 convolutions are
+    aotc-pointwise-conv-to-matmul's.
 
     Before (3x3, stride 2):
     ```mlir
@@ -313,13 +317,16 @@ def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
   let summary = "Stride-1 direct convolutions computed on the flattened padded image";
   let description = [{
     A 2-D convolution generic in the importer's NCHW form with stride 1 that
-    stays direct (depthwise convolutions: aotc-im2col-convolutions takes the
-    ones with many channels) reads input element (oh + kh * d, ow + kw * d)
+    stays direct (depthwise convolutions, and every stride-1 convolution over
+    input channels with a window wider than one: aotc-im2col-convolutions
+    leaves them here) reads input element (oh + kh * d, ow + kw * d)
     of its padded input, i.e. flat element j + kh * d * Wp + kw * d for
     j = oh * Wp + ow (Wp: padded width). The output is computed for every j
     of a grid [rows, lanes] (whole vector registers, whatever the image
-    width; rows padded to a multiple of the register tile, the Wp - W
-    columns past each image row computed and dropped), and the image is a
+    width; rows padded to a multiple of the register tile, an even number of
+    rows for a convolution over input channels whose register tile is two
+    grid rows per output channel, the Wp - W columns past each image row
+    computed and dropped), and the image is a
     strided view of the grid. The padded input becomes one flat buffer
     (padding value, then the unpadded input inserted: the pad's copy); the
     initial value (fill or per-channel broadcast) is recomputed on the grid;
@@ -523,6 +530,11 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
     over the two innermost output dimensions (lanes: one register of
     `vector-bits` along the innermost one; rows: up to 8 along the nearest
     outer one that divides evenly) with one iteration of every other loop.
+    A convolution over input channels (a reduction loop indexing the input
+    and the filter, an output-channel loop not indexing the input) instead
+    takes up to 8 output channels as rows and two registers along the next
+    output dimension (two rows of a flattened image): each input vector is
+    loaded once for 8 FMAs, each filter value broadcast once for two.
     Every window loop is then unit within a tile, so the windowed operand
     becomes a strided `tensor.extract_slice` (stride = the loop's stride)
     read through a projected permutation, and the tile is vectorized by the
