@@ -237,8 +237,10 @@ struct LowerVectorOpsPass
       vector::populateVectorOuterProductLoweringPatterns(patterns);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
+      // 16 x 16 transposes of 32-bit elements (aotc-tile-and-vectorize's
+      // transpose tiles) as shuffles, the rest element by element.
       vector::populateVectorTransposeLoweringPatterns(
-          patterns, vector::VectorTransposeLowering::EltWise);
+          patterns, vector::VectorTransposeLowering::Shuffle16x16);
       vector::populateVectorTransferLoweringPatterns(patterns,
                                                      /*maxTransferRank=*/1);
       vector::populateVectorInterleaveLoweringPatterns(patterns);

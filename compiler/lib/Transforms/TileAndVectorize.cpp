@@ -56,7 +56,8 @@ int64_t largestMultipleDivisorAtMost(int64_t size, int64_t step,
 
 /// Register tile sizes for `op`: one vector register along the innermost
 /// loop, a kContractionRows x kContractionRegistersPerRow register
-/// accumulator block for contractions, 1 elsewhere.
+/// accumulator block for contractions, a square lanes x lanes block for
+/// transposes, 1 elsewhere.
 SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
                                             int64_t lanes) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -70,7 +71,22 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
                                        kContractionRegistersPerRow * lanes);
     return sizes;
   }
-  sizes.back() = largestDivisorAtMost(ranges.back(), lanes);
+  unsigned inner = ranges.size() - 1;
+  sizes[inner] = largestDivisorAtMost(ranges[inner], lanes);
+  // Transposes: an input read along the lanes with a stride (its innermost
+  // dimension is another parallel loop) would be gathered element by
+  // element; a square tile reads whole rows of it instead and transposes
+  // them in registers.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0 || !map.isProjectedPermutation() ||
+        !map.isFunctionOfDim(inner))
+      continue;
+    unsigned minor = map.getDimPosition(map.getNumResults() - 1);
+    if (minor != inner && iterators[minor] == utils::IteratorType::parallel)
+      sizes[minor] = largestDivisorAtMost(ranges[minor], lanes);
+  }
   return sizes;
 }
 

@@ -42,16 +42,31 @@ func.func @multi_reduction(%a: vector<4x8xf32>, %acc: vector<4xf32>) -> vector<4
 
 // -----
 
-// Transposes become element moves; broadcasts become row inserts.
+// A transpose is flattened into one vector and shuffled once; broadcasts
+// become row inserts.
 
 // CHECK-LABEL: func.func @transpose
 // CHECK-NOT:     vector.transpose
-// CHECK-COUNT-8: vector.extract %{{.*}} : f32 from vector<2x4xf32>
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [0, 4, 1, 5, 2, 6, 3, 7] : vector<8xf32>, vector<8xf32>
 // CHECK-NOT:     vector.transpose
 // CHECK:         return
 func.func @transpose(%a: vector<2x4xf32>) -> vector<4x2xf32> {
   %0 = vector.transpose %a, [1, 0] : vector<2x4xf32> to vector<4x2xf32>
   return %0 : vector<4x2xf32>
+}
+
+// A 16 x 16 transpose of f32 (aotc-tile-and-vectorize's transpose tiles):
+// rows are shuffled in registers, no element moves.
+
+// CHECK-LABEL: func.func @transpose_16x16
+// CHECK-NOT:     vector.extract %{{.*}} : f32
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>, vector<16xf32>
+// CHECK-NOT:     vector.transpose
+// CHECK-NOT:     vector.extract %{{.*}} : f32
+// CHECK:         return
+func.func @transpose_16x16(%a: vector<16x16xf32>) -> vector<16x16xf32> {
+  %0 = vector.transpose %a, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+  return %0 : vector<16x16xf32>
 }
 
 // CHECK-LABEL: func.func @broadcast

@@ -198,6 +198,26 @@ func.func @divisor(%a: tensor<4x20xf32>) -> tensor<4x20xf32> {
 
 // -----
 
+// A transpose: the input's rows run along the output's columns, so a tile of
+// one row of output would gather 16 elements 48 apart. Tiles are 16 x 16:
+// 16 whole input rows read, transposed in registers (a permutation map on
+// the read), 16 output rows written.
+
+// CHECK-DAG:   #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @transpose
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK:             %[[S:.*]] = tensor.extract_slice %{{.*}}[%[[J]], %[[I]]] [16, 16] [1, 1]
+// CHECK:             vector.transfer_read %[[S]]{{.*}}permutation_map = #[[T]]{{.*}} : tensor<16x16xf32>, vector<16x16xf32>
+// CHECK:             vector.transfer_write %{{.*}} : vector<16x16xf32>, tensor<16x16xf32>
+func.func @transpose(%a: tensor<64x48xf32>) -> tensor<48x64xf32> {
+  %e = tensor.empty() : tensor<48x64xf32>
+  %0 = linalg.transpose ins(%a : tensor<64x48xf32>) outs(%e : tensor<48x64xf32>) permutation = [1, 0]
+  return %0 : tensor<48x64xf32>
+}
+
+// -----
+
 // Ops inside an scf.forall (thread tiles) are tiled and vectorized too.
 
 // CHECK-LABEL: func.func @in_forall
