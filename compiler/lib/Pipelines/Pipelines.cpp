@@ -124,6 +124,9 @@ void buildBufferizePipeline(OpPassManager &pm,
   addPasses(pm, "canonicalize,buffer-results-to-out-params{hoist-static-allocs=1 hoist-dynamic-allocs=1 "
                 "modify-public-functions=1},canonicalize,cse");
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // Results reached through reshapes of a scratch buffer: computed in the
+  // out-parameter itself instead of copied into it.
+  fpm.addPass(createReuseResultBuffers());
   // No memrefCopy runtime calls: copies become loops (or vector rows).
   LowerCopiesOptions copies;
   copies.vectorRows = options.vectorCopies;

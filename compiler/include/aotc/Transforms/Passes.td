@@ -571,6 +571,36 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
 // Buffer level
 //===----------------------------------------------------------------------===//
 
+def ReuseResultBuffers : Pass<"aotc-reuse-result-buffers",
+                              "mlir::func::FuncOp"> {
+  let summary = "Results computed in their out-parameters through reshapes";
+  let description = [{
+    After buffer-results-to-out-params, a result that is a reshape
+    (collapse_shape / expand_shape chain) of a scratch allocation is copied
+    into its out-parameter: upstream hoisting replaces only an allocation
+    returned as it is. When that copy is the last operation to touch the
+    allocation (directly or through views) and the out-parameter has no
+    other use, the allocation becomes a reinterpret_cast of the
+    out-parameter (both are contiguous and row-major) and the copy goes: a
+    convolution computed as a matmul on a collapsed image writes the
+    caller's output directly, without a second pass over it.
+
+    Before:
+    ```mlir
+    %a = memref.alloc() : memref<1x144x3136xf32>
+    ... writes %a ...
+    %e = memref.expand_shape %a [[0], [1], [2, 3]] output_shape [1, 144, 56, 56] : ...
+    memref.copy %e, %out : memref<1x144x56x56xf32> to memref<1x144x56x56xf32>
+    ```
+    After:
+    ```mlir
+    %a = memref.reinterpret_cast %out to offset: [0], sizes: [1, 144, 3136], strides: [451584, 3136, 1]
+    ... writes %a ...
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def LinearizeReshapeViews : Pass<"aotc-linearize-reshape-views",
                                  "mlir::func::FuncOp"> {
   let summary = "Expanded views of collapsed buffers as reinterpret_casts";
