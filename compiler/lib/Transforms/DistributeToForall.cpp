@@ -133,44 +133,184 @@ int64_t workOf(linalg::LinalgOp op) {
   return work;
 }
 
+/// Where each dim of `type` ends up through `reshape` (a collapse_shape or
+/// expand_shape applied to it): its new position when it is alone in its
+/// reassociation group, -1 when it is merged or split.
+void followReshape(Operation *reshape, SmallVectorImpl<int64_t> &positions) {
+  SmallVector<ReassociationIndices> groups;
+  bool collapse = isa<tensor::CollapseShapeOp>(reshape);
+  if (auto c = dyn_cast<tensor::CollapseShapeOp>(reshape))
+    groups = c.getReassociationIndices();
+  else
+    groups = cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices();
+  for (int64_t &position : positions) {
+    if (position < 0)
+      continue;
+    int64_t next = -1;
+    for (auto [g, group] : llvm::enumerate(groups)) {
+      if (collapse && llvm::is_contained(group, position))
+        next = group.size() == 1 ? static_cast<int64_t>(g) : -1;
+      if (!collapse && static_cast<int64_t>(g) == position)
+        next = group.size() == 1 ? group.front() : -1;
+    }
+    position = next;
+  }
+}
+
+/// A contraction whose init is a fill or a broadcast reached through
+/// reshapes (a convolution's bias, collapsed with the image and split into
+/// panels): the producer is rebuilt in the init's shape when its inputs
+/// index only dims the reshapes keep whole, so it can be fused into the
+/// contraction's tiles (`aotc::fuseInitProducer`).
+void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return;
+  Value value = op.getDpsInits()[0];
+  auto initType = dyn_cast<RankedTensorType>(value.getType());
+  if (!initType || !initType.hasStaticShape())
+    return;
+  SmallVector<Operation *> chain;
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) ||
+        !value.hasOneUse())
+      break;
+    chain.push_back(def);
+    value = def->getOperand(0);
+  }
+  auto producer = value.getDefiningOp<linalg::LinalgOp>();
+  if (chain.empty() || !producer || !value.hasOneUse() ||
+      producer->getNumResults() != 1 || producer.hasIndexSemantics() ||
+      producer.getNumParallelLoops() != producer.getNumLoops() ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isIdentity() ||
+      producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)) ||
+      !isa<linalg::FillOp, linalg::GenericOp>(producer))
+    return;
+  SmallVector<int64_t> positions =
+      llvm::to_vector(llvm::seq<int64_t>(0, producer.getNumLoops()));
+  for (Operation *reshape : llvm::reverse(chain))
+    followReshape(reshape, positions);
+  MLIRContext *ctx = op.getContext();
+  unsigned rank = initType.getRank();
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : producer.getDpsInputOperands()) {
+    AffineMap map = producer.getMatchingIndexingMap(input);
+    SmallVector<AffineExpr> exprs;
+    for (AffineExpr e : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || positions[dim.getPosition()] < 0)
+        return;
+      exprs.push_back(getAffineDimExpr(positions[dim.getPosition()], ctx));
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  rewriter.setInsertionPoint(op);
+  Location loc = producer.getLoc();
+  Value empty = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
+                                        initType.getElementType());
+  Value rebuilt;
+  if (auto fill = dyn_cast<linalg::FillOp>(producer.getOperation())) {
+    rebuilt = linalg::FillOp::create(rewriter, loc, fill.getInputs(), empty)
+                  .getResult(0);
+  } else {
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{initType}, producer.getDpsInputs(),
+        ValueRange{empty}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
+    IRMapping mapping;
+    producer->getRegion(0).cloneInto(&generic.getRegion(), mapping);
+    rebuilt = generic.getResult(0);
+  }
+  rewriter.modifyOpInPlace(
+      op, [&] { op.getDpsInitsMutable()[0].set(rebuilt); });
+  for (Operation *reshape : chain)
+    rewriter.eraseOp(reshape);
+  rewriter.eraseOp(producer);
+}
+
 struct DistributeToForallPass
     : aotc::impl::DistributeToForallBase<DistributeToForallPass> {
   using Base::Base;
 
+  /// Splits `whole` into thread tiles (an scf.forall); the tiled op of a
+  /// contraction, null when nothing was tiled.
+  FailureOr<Operation *> distribute(RewriterBase &rewriter,
+                                    linalg::LinalgOp whole) {
+    Operation *tiledContraction = nullptr;
+    if (workOf(whole) < minWork)
+      return tiledContraction;
+    for (linalg::LinalgOp op : splitRemainder(
+             rewriter, whole,
+             std::min<int64_t>(maxTiles, workOf(whole) / minWork))) {
+      int64_t work = workOf(op);
+      if (work < minWork)
+        continue;
+      int64_t targetTiles = std::min<int64_t>(maxTiles, work / minWork);
+      SmallVector<int64_t> sizes = computeForallTileSizes(op, targetTiles);
+      bool contraction = aotc::contractionTileDims(op).has_value();
+      if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+        sizes = computeForallTileSizes(op, targetTiles,
+                                       kMinContractionHalfColumns);
+      if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+        continue;
+      FailureOr<Operation *> tiled = aotc::tileAndReplace(
+          rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
+      if (failed(tiled))
+        return failure();
+      if (contraction)
+        tiledContraction = *tiled;
+    }
+    return tiledContraction;
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    // Only ops directly in the function body: one level of parallelism.
-    SmallVector<linalg::LinalgOp> candidates;
-    for (Operation &op : func.getBody().getOps())
-      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
-        if (linalgOp.hasPureTensorSemantics() && !linalgOp.hasDynamicShape())
-          candidates.push_back(linalgOp);
-
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp whole : candidates) {
-      if (workOf(whole) < minWork)
-        continue;
-      for (linalg::LinalgOp op : splitRemainder(
-               rewriter, whole,
-               std::min<int64_t>(maxTiles, workOf(whole) / minWork))) {
-        int64_t work = workOf(op);
-        if (work < minWork)
-          continue;
-        int64_t targetTiles = std::min<int64_t>(maxTiles, work / minWork);
-        SmallVector<int64_t> sizes = computeForallTileSizes(op, targetTiles);
-        if (aotc::contractionTileDims(op) &&
-            llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-          sizes = computeForallTileSizes(op, targetTiles,
-                                         kMinContractionHalfColumns);
-        if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-          continue;
+    // Only ops directly in the function body: one level of parallelism.
+    auto topLevelOps = [&] {
+      SmallVector<linalg::LinalgOp> ops;
+      for (Operation &op : func.getBody().getOps())
+        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
+          if (linalgOp.hasPureTensorSemantics() &&
+              !linalgOp.hasDynamicShape())
+            ops.push_back(linalgOp);
+      return ops;
+    };
+    // A contraction's fill or bias broadcast init is computed in the
+    // contraction's thread tiles, not in a pass of its own over the whole
+    // output whose tiles would then be read back.
+    for (linalg::LinalgOp op : topLevelOps())
+      if (aotc::contractionTileDims(op) && workOf(op) >= minWork)
+        rebuildReshapedInit(rewriter, op);
+    SmallVector<linalg::LinalgOp> candidates = topLevelOps();
+    llvm::SmallDenseMap<Operation *, linalg::LinalgOp> initProducers;
+    for (linalg::LinalgOp op : candidates)
+      if (aotc::contractionTileDims(op) && workOf(op) >= minWork)
+        if (linalg::LinalgOp producer = aotc::fusableInitProducer(op))
+          initProducers[producer] = op;
 
-        if (failed(aotc::tileAndReplace(
-                rewriter, op, sizes,
-                scf::SCFTilingOptions::LoopType::ForallOp)))
-          return signalPassFailure();
-      }
+    SmallVector<linalg::LinalgOp> unfused;
+    for (linalg::LinalgOp op : candidates) {
+      if (initProducers.contains(op))
+        continue; // With its contraction, below.
+      std::optional<linalg::LinalgOp> producer;
+      for (auto [p, consumer] : initProducers)
+        if (consumer == op)
+          producer = cast<linalg::LinalgOp>(p);
+      FailureOr<Operation *> tiled = distribute(rewriter, op);
+      if (failed(tiled))
+        return signalPassFailure();
+      if (!producer)
+        continue;
+      if (!*tiled || failed(aotc::fuseInitProducer(
+                         rewriter, cast<linalg::LinalgOp>(*tiled), *producer)))
+        unfused.push_back(*producer);
     }
+    // Producers whose contraction stayed whole: thread tiles of their own.
+    for (linalg::LinalgOp producer : unfused)
+      if (failed(distribute(rewriter, producer)))
+        return signalPassFailure();
   }
 };
 

@@ -164,10 +164,28 @@ struct TileAndVectorizePass
     return parts;
   }
 
+  /// Vectorizes the static tile `tile`; one the vectorizer rejects stays a
+  /// linalg op (lowered to loops later).
+  void vectorizeTile(RewriterBase &rewriter, Operation *tile) {
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, tile);
+    if (failed(vectorized))
+      return;
+    if (!vectorized->replacements.empty())
+      rewriter.replaceOp(tile, vectorized->replacements);
+    else
+      rewriter.eraseOp(tile);
+  }
+
   /// Tiles one op to register tiles (after cache blocks for contractions)
-  /// and vectorizes the tile; ops the vectorizer rejects stay as they are.
+  /// and vectorizes the tile. `initProducer` (a contraction's fill or bias
+  /// broadcast, `aotc::fusableInitProducer`) is computed in each register
+  /// tile, so the accumulators start from it in registers instead of
+  /// loading a tile it wrote to memory.
   LogicalResult tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
-                                 int64_t lanes) {
+                                 int64_t lanes,
+                                 linalg::LinalgOp initProducer = {}) {
     SmallVector<int64_t> sizes = computeVectorTileSizes(op, lanes);
     // Contractions: cache blocks first (column block, then reduction
     // block), register tiles within each block.
@@ -179,20 +197,35 @@ struct TileAndVectorizePass
         return failure();
       op = cast<linalg::LinalgOp>(*blocked);
     }
+    linalg::LinalgOp producerTile;
+    if (initProducer) {
+      // Parallel loops first (the producer's tile is computed once per
+      // register tile), then the reduction loops inside.
+      SmallVector<int64_t> parallelSizes(sizes);
+      for (auto [size, iterator] :
+           llvm::zip_equal(parallelSizes, op.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::reduction)
+          size = 0;
+      FailureOr<Operation *> tiled =
+          aotc::tileToRegisterSizes(rewriter, op, parallelSizes);
+      if (failed(tiled))
+        return failure();
+      op = cast<linalg::LinalgOp>(*tiled);
+      FailureOr<linalg::LinalgOp> fused =
+          aotc::fuseInitProducer(rewriter, op, initProducer);
+      if (succeeded(fused))
+        producerTile = *fused;
+      else // The producer is tiled and vectorized on its own.
+        if (failed(tileAndVectorize(rewriter, initProducer, lanes)))
+          return failure();
+    }
     FailureOr<Operation *> tiled =
         aotc::tileToRegisterSizes(rewriter, op, sizes);
     if (failed(tiled))
       return failure();
-    Operation *tile = *tiled;
-    rewriter.setInsertionPoint(tile);
-    FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, tile);
-    if (failed(vectorized))
-      return success(); // Stays a linalg op: lowered to loops later.
-    if (!vectorized->replacements.empty())
-      rewriter.replaceOp(tile, vectorized->replacements);
-    else
-      rewriter.eraseOp(tile);
+    if (producerTile)
+      vectorizeTile(rewriter, producerTile);
+    vectorizeTile(rewriter, *tiled);
     return success();
   }
 
@@ -204,6 +237,10 @@ struct TileAndVectorizePass
     });
 
     IRRewriter rewriter(&getContext());
+    // (op, its fused init producer) in order; the producers themselves are
+    // handled with their contractions.
+    SmallVector<std::pair<linalg::LinalgOp, linalg::LinalgOp>> work;
+    llvm::SmallPtrSet<Operation *, 8> fused;
     for (linalg::LinalgOp op : candidates) {
       unsigned bits = widestElementBits(op);
       // Convolutions and pooling are aotc-vectorize-convolutions' (those
@@ -212,9 +249,28 @@ struct TileAndVectorizePass
           failed(linalg::vectorizeOpPrecondition(op)))
         continue;
       int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
-      for (linalg::LinalgOp part : splitRemainders(rewriter, op, lanes))
-        if (failed(tileAndVectorize(rewriter, part, lanes)))
-          return signalPassFailure();
+      for (linalg::LinalgOp part : splitRemainders(rewriter, op, lanes)) {
+        // Only where no reduction cache block separates the register tile
+        // from the accumulators' start.
+        linalg::LinalgOp producer;
+        if (aotc::contractionTileDims(part) &&
+            computeCacheTileSizes(part, computeVectorTileSizes(part, lanes))
+                .empty())
+          producer = aotc::fusableInitProducer(part);
+        if (producer && widestElementBits(producer) != 0 &&
+            succeeded(linalg::vectorizeOpPrecondition(producer)))
+          fused.insert(producer);
+        else
+          producer = {};
+        work.push_back({part, producer});
+      }
+    }
+    for (auto [op, producer] : work) {
+      if (fused.contains(op))
+        continue;
+      int64_t lanes = std::max<int64_t>(1, vectorBits / widestElementBits(op));
+      if (failed(tileAndVectorize(rewriter, op, lanes, producer)))
+        return signalPassFailure();
     }
   }
 };

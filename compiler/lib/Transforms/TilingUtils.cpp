@@ -8,6 +8,7 @@
 #include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
@@ -119,6 +120,48 @@ classifyStaticContractionLoops(linalg::LinalgOp op) {
       return std::nullopt;
   }
   return loops;
+}
+
+linalg::LinalgOp fusableInitProducer(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return {};
+  Value init = op.getDpsInits()[0];
+  auto producer = init.getDefiningOp<linalg::LinalgOp>();
+  if (!producer || producer->getBlock() != op->getBlock() ||
+      producer->getNumResults() != 1 || producer.getNumDpsInits() != 1 ||
+      !init.hasOneUse() || !producer.hasPureTensorSemantics() ||
+      producer.getNumParallelLoops() != producer.getNumLoops() ||
+      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+           .isIdentity() ||
+      producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)))
+    return {};
+  return producer;
+}
+
+FailureOr<linalg::LinalgOp> fuseInitProducer(RewriterBase &rewriter,
+                                            linalg::LinalgOp tiled,
+                                            linalg::LinalgOp producer) {
+  auto slice = tiled.getDpsInits()[0].getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice.hasUnitStride() ||
+      slice.getSourceType().getRank() != slice.getResultType().getRank())
+    return failure();
+  rewriter.setInsertionPoint(tiled);
+  FailureOr<TilingResult> tile =
+      cast<TilingInterface>(producer.getOperation())
+          .getTiledImplementation(rewriter, slice.getMixedOffsets(),
+                                  slice.getMixedSizes());
+  if (failed(tile) || tile->tiledOps.size() != 1 ||
+      tile->tiledValues.size() != 1)
+    return failure();
+  auto producerTile = cast<linalg::LinalgOp>(tile->tiledOps.front());
+  rewriter.modifyOpInPlace(producerTile, [&] {
+    producerTile.getDpsInitsMutable()[0].set(slice.getResult());
+  });
+  rewriter.modifyOpInPlace(tiled, [&] {
+    tiled.getDpsInitsMutable()[0].set(producerTile->getResult(0));
+  });
+  rewriter.replaceOp(producer, producer.getDpsInits()[0]);
+  return producerTile;
 }
 
 } // namespace aotc

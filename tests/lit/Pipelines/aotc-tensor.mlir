@@ -4,29 +4,29 @@
 // A big matmul: B is copied into panels of 32 columns ([8, 128, 32], a
 // transpose of B viewed as [128, 8, 32]); then threads (scf.forall over
 // blocks of at least 64 rows of C), then register tiles of 8 rows x 32 f32
-// (two registers per row) walking one panel down K, vectorized. No linalg op
-// is left.
+// (two registers per row) walking one panel down K, vectorized. The zero
+// fill of C is computed in each register tile: the accumulators start as
+// zero registers, C is never read. No linalg op is left.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME:    (%[[A:.*]]: tensor<256x128xf32>, %[[B:.*]]: tensor<128x256xf32>)
-// The zero fill (65536 elements) is split over 2 threads.
-// CHECK:         %[[FILL:.*]] = scf.forall (%{{.*}}) = (0) to (256) step (128)
-// CHECK:           vector.transfer_write %{{.*}} : vector<1x16xf32>, tensor<1x16xf32>
+// CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x1x32xf32>
 // CHECK:         %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[}}[0], [1, 2]] output_shape [128, 8, 32]
 // CHECK:         %[[BP:.*]] = scf.for
 // CHECK:           tensor.extract_slice %[[BE]]
-// CHECK:         %[[CE:.*]] = tensor.expand_shape %[[FILL]] {{\[}}[0], [1, 2]] output_shape [256, 8, 32]
+// CHECK:         %[[CE:.*]] = tensor.empty() : tensor<256x8x32xf32>
 // CHECK:         %[[C:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (64) shared_outs(%[[O:.*]] = %[[CE]]) -> (tensor<256x8x32xf32>)
 // CHECK:           tensor.extract_slice %[[A]][%[[I]], 0] [64, 128] [1, 1]
-// The accumulator tile is read before the reduction loop, carried in
-// registers through it (a vector iter_arg) and written once after it; each
-// step reads one row of a panel.
+// The accumulators are carried in registers through the reduction loop (a
+// vector iter_arg starting at zero) and written once after it; each step
+// reads one row of a panel.
 // CHECK:           scf.for
 // CHECK:             scf.for
-// CHECK:               vector.transfer_read {{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
-// CHECK:               scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<8x1x32xf32>)
+// CHECK:               %[[PANEL:.*]] = tensor.extract_slice %[[BP]][%{{.*}}, 0, 0] [1, 128, 32]
+// CHECK-NOT:           vector.transfer_read {{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
+// CHECK:               scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x1x32xf32>)
 // CHECK-NOT:             vector.transfer_write
-// CHECK:                 tensor.extract_slice %[[BP]][%{{.*}}, %{{.*}}, 0] [1, 1, 32]
+// CHECK:                 tensor.extract_slice %[[PANEL]][0, %{{.*}}, 0] [1, 1, 32]
 // CHECK:                 arith.mulf {{.*}} : vector<8x1x32x1xf32>
 // CHECK:                 arith.addf {{.*}} : vector<8x1x32xf32>
 // CHECK:                 scf.yield {{.*}} : vector<8x1x32xf32>
@@ -37,9 +37,9 @@
 // CHECK:         return %[[R]]
 // CHECK-NOT:     linalg.
 // OPTS-LABEL: func.func @matmul
+// OPTS:         %[[OZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x1x16xf32>
 // OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
-// OPTS:           vector<1x8xf32>
-// OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
+// OPTS:           scf.for {{.*}} iter_args(%{{.*}} = %[[OZERO]]) -> (vector<8x1x16xf32>)
 // OPTS:           arith.mulf {{.*}} : vector<8x1x16x1xf32>
 // OPTS-NOT:     linalg.
 func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>) -> tensor<256x256xf32> {

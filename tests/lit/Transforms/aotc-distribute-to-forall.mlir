@@ -190,3 +190,40 @@ func.func @flat_convolution(%x: tensor<1x1x16x3392xf32>, %w: tensor<1x64x16x3x3x
   } -> tensor<1x1x64x204x16xf32>
   return %r : tensor<1x1x64x204x16xf32>
 }
+
+// -----
+
+// A matmul whose init is a per-row bias broadcast reached through reshapes
+// (lanes split into panels): the broadcast is rebuilt in the init's shape
+// and computed in each thread tile before the contraction, instead of in a
+// pass of its own over the whole output.
+
+#bias = affine_map<(m, n) -> (m)>
+#id2 = affine_map<(m, n) -> (m, n)>
+#ma = affine_map<(m, p, l, k) -> (m, k)>
+#mb = affine_map<(m, p, l, k) -> (p, k, l)>
+#mc = affine_map<(m, p, l, k) -> (m, p, l)>
+// CHECK-LABEL: func.func @bias_init
+// CHECK-SAME:    (%[[A:.*]]: tensor<256x128xf32>, %[[B:.*]]: tensor<8x128x32xf32>, %[[BIAS:.*]]: tensor<256xf32>)
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<256x8x32xf32>
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (256) step (64) shared_outs(%[[O:.*]] = %[[E]])
+// CHECK:           %[[OS:.*]] = tensor.extract_slice %[[O]][%[[I]], 0, 0] [64, 8, 32]
+// CHECK:           %[[BS:.*]] = tensor.extract_slice %[[BIAS]][%[[I]]] [64]
+// CHECK:           %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<64xf32>) outs(%[[OS]] : tensor<64x8x32xf32>)
+// CHECK:           linalg.generic {{.*}} outs(%[[INIT]] : tensor<64x8x32xf32>)
+// CHECK-NOT:     tensor.expand_shape
+func.func @bias_init(%a: tensor<256x128xf32>, %b: tensor<8x128x32xf32>, %bias: tensor<256xf32>) -> tensor<256x8x32xf32> {
+  %e = tensor.empty() : tensor<256x256xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id2], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<256xf32>) outs(%e : tensor<256x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<256x256xf32>
+  %ie = tensor.expand_shape %init [[0], [1, 2]] output_shape [256, 8, 32] : tensor<256x256xf32> into tensor<256x8x32xf32>
+  %c = linalg.generic {indexing_maps = [#ma, #mb, #mc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<256x128xf32>, tensor<8x128x32xf32>) outs(%ie : tensor<256x8x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<256x8x32xf32>
+  return %c : tensor<256x8x32xf32>
+}

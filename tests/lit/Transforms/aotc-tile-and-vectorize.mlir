@@ -218,6 +218,36 @@ func.func @transpose(%a: tensor<64x48xf32>) -> tensor<48x64xf32> {
 
 // -----
 
+// A matmul whose init is a per-row bias broadcast (used only there): the
+// broadcast is computed in each 8 x 32 register tile, right before that
+// tile's reduction loop (which later hoisting turns into accumulators that
+// start from the broadcast bias in registers: C is written once, never
+// read); no separate pass over C.
+
+#rowb = affine_map<(m, n) -> (m)>
+#id2b = affine_map<(m, n) -> (m, n)>
+// CHECK-LABEL: func.func @bias_matmul
+// CHECK-SAME:    (%[[A:.*]]: tensor<16x8xf32>, %[[B:.*]]: tensor<8x32xf32>, %[[BIAS:.*]]: tensor<16xf32>)
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c8
+// CHECK:           %[[BS:.*]] = tensor.extract_slice %[[BIAS]][%[[I]]] [8] [1]
+// CHECK:           %[[BV:.*]] = vector.transfer_read %[[BS]]{{.*}} : tensor<8xf32>, vector<8x32xf32>
+// CHECK:           %[[BW:.*]] = vector.transfer_write %[[BV]], %{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[BW]]) -> (tensor<8x32xf32>)
+// CHECK:             arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     linalg.matmul
+func.func @bias_matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %bias: tensor<16xf32>) -> tensor<16x32xf32> {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %init = linalg.generic {indexing_maps = [#rowb, #id2b], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<16xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<16x32xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%init : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
+
+// -----
+
 // Ops inside an scf.forall (thread tiles) are tiled and vectorized too.
 
 // CHECK-LABEL: func.func @in_forall

@@ -69,6 +69,22 @@ struct ContractionLoops {
 std::optional<ContractionLoops>
 classifyStaticContractionLoops(mlir::linalg::LinalgOp op);
 
+/// The op writing the init of `op` when it can be computed tile by tile in
+/// `op`'s tile loops (see `fuseInitProducer`): a linalg op with parallel
+/// loops only, the identity output map, not reading its own init, whose
+/// single result is used only as `op`'s single init. Null otherwise.
+mlir::linalg::LinalgOp fusableInitProducer(mlir::linalg::LinalgOp op);
+
+/// `producer` (from `fusableInitProducer` of the op that was tiled into
+/// `tiled`) computed on `tiled`'s init tile (an extract_slice with unit
+/// strides) right before it: `tiled` starts from the producer's tile instead
+/// of a tile the producer wrote in a separate pass. The untiled producer is
+/// erased (its init takes its place as the loops' destination). Returns the
+/// producer's tile.
+mlir::FailureOr<mlir::linalg::LinalgOp>
+fuseInitProducer(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp tiled,
+                 mlir::linalg::LinalgOp producer);
+
 } // namespace aotc
 
 #endif // AOTC_TRANSFORMS_TILINGUTILS_H
