@@ -20,7 +20,8 @@ func.func @rows(%a: memref<1x3x14xf32, strided<[3364, 58, 1], offset: ?>>, %b: m
 
 // -----
 
-// Rows longer than four 512-bit registers, a column (non-unit innermost
+// Rows longer than four 512-bit registers that do not split into equal
+// pieces of at least a register (101 floats), a column (non-unit innermost
 // stride), dynamic shapes and i1 elements (bit-packed as vectors, bytes in
 // memory) stay linalg copies (plain loops LLVM vectorizes itself when worth
 // it).
@@ -28,10 +29,31 @@ func.func @rows(%a: memref<1x3x14xf32, strided<[3364, 58, 1], offset: ?>>, %b: m
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     vector.transfer_read
 // CHECK-COUNT-4: linalg.generic
-func.func @kept(%a: memref<2x100xf32>, %b: memref<2x100xf32>, %c: memref<8x1xf32, strided<[1, 8]>>, %d: memref<8x1xf32>, %e: memref<?x4xf32>, %f: memref<?x4xf32>, %g: memref<2x8xi1>, %h: memref<2x8xi1>) {
-  memref.copy %a, %b : memref<2x100xf32> to memref<2x100xf32>
+func.func @kept(%a: memref<2x101xf32>, %b: memref<2x101xf32>, %c: memref<8x1xf32, strided<[1, 8]>>, %d: memref<8x1xf32>, %e: memref<?x4xf32>, %f: memref<?x4xf32>, %g: memref<2x8xi1>, %h: memref<2x8xi1>) {
+  memref.copy %a, %b : memref<2x101xf32> to memref<2x101xf32>
   memref.copy %c, %d : memref<8x1xf32, strided<[1, 8]>> to memref<8x1xf32>
   memref.copy %e, %f : memref<?x4xf32> to memref<?x4xf32>
   memref.copy %g, %h : memref<2x8xi1> to memref<2x8xi1>
+  return
+}
+
+// -----
+
+// A long row (224 floats, an image cropped from a flattened grid) is copied
+// in 4 pieces of 56; the copy is big (32 x 56 x 224 floats) and outside any
+// thread loop, so its outer loop is an scf.forall (threads).
+
+// CHECK-LABEL: func.func @long_rows
+// CHECK-SAME:    (%[[A:.*]]: memref<32x56x224xf32, strided<[12768, 228, 1]>>, %[[B:.*]]: memref<32x56x224xf32>)
+// CHECK:         scf.forall (%[[I:.*]]) in (32)
+// CHECK:           scf.for %[[J:.*]] =
+// CHECK:             %[[C224:.*]] = arith.constant 224 : index
+// CHECK:             %[[C56:.*]] = arith.constant 56 : index
+// CHECK:             scf.for %[[K:.*]] = %{{.*}} to %[[C224]] step %[[C56]]
+// CHECK:               %[[V:.*]] = vector.transfer_read %[[A]][%[[I]], %[[J]], %[[K]]], %{{.*}} {in_bounds = [true]} : memref<32x56x224xf32, strided<[12768, 228, 1]>>, vector<56xf32>
+// CHECK:               vector.transfer_write %[[V]], %[[B]][%[[I]], %[[J]], %[[K]]] {in_bounds = [true]}
+// CHECK-NOT:     memref.copy
+func.func @long_rows(%a: memref<32x56x224xf32, strided<[12768, 228, 1]>>, %b: memref<32x56x224xf32>) {
+  memref.copy %a, %b : memref<32x56x224xf32, strided<[12768, 228, 1]>> to memref<32x56x224xf32>
   return
 }
