@@ -411,7 +411,13 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     is first split into a bulk that divides evenly and a remainder (196 + 1
     rows), each distributed on its own if it has enough work. Thread tiles
     along the innermost loop (the vector dimension) of other ops are at
-    least 64 elements wide.
+    least 64 elements wide. A convolution over input channels
+    (aotc-vectorize-convolutions' channel rows) keeps whole rows of 8 output
+    channels per thread tile. A contraction's init made by an all-parallel
+    op used only there (the zero fill, a bias broadcast; rebuilt in the
+    init's shape when reshapes sit between them and its inputs index only
+    dims the reshapes keep) is computed in each thread tile right before the
+    contraction instead of in a pass of its own.
 
     Before:
     ```mlir
@@ -493,8 +499,14 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
     block, lanes along the output's innermost dimension; they are first
     split into static parts when the rows or columns are not a multiple of
     the block (197 rows: 192 + 5), and blocked for the cache (256 columns x
-    256 reduction steps) around the register tiles. Ops the vectorizer does
-    not support (convolutions and pools left by
+    256 reduction steps) around the register tiles. A contraction's init
+    producer in the same block (see aotc-distribute-to-forall) is computed in
+    each register tile before the reduction loop when no reduction cache
+    block intervenes, so the accumulators start from it in registers and the
+    output is never read. An op that reads an input across its rows (a
+    transpose) gets square lanes x lanes tiles: whole input rows are read
+    and transposed in registers instead of gathered element by element. Ops
+    the vectorizer does not support (convolutions and pools left by
     aotc-vectorize-convolutions, i1 memory) are left for loop lowering.
 
     Before:
@@ -634,9 +646,13 @@ def LowerCopies : Pass<"aotc-lower-copies", "mlir::func::FuncOp"> {
     `memrefCopy` runtime function, which the object must not need. This pass
     rewrites every `memref.copy` into a `linalg.generic` copy, which becomes
     plain (vectorizable) loops. With `vector-rows` (the CPU target), a static
-    copy whose rows are contiguous on both sides and at most 2048 bits long
-    (the tiles of slice copies) becomes loops over its rows, each copied with
-    one vector transfer (LLVM keeps such short loops scalar).
+    copy whose rows are contiguous on both sides becomes loops over its rows,
+    each row copied with one vector transfer when at most 2048 bits long (the
+    tiles of slice copies; LLVM keeps such short loops scalar), or in equal
+    vector pieces of at least a quarter of that (a 224-float row as 4 x 56).
+    A copy of at least 65536 elements outside every loop (bufferization's
+    crop of a flattened grid before a matmul reads it collapsed) has an
+    scf.forall as its outer loop, so it runs on every thread.
 
     Before:
     ```mlir
