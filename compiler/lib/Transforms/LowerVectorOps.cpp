@@ -231,16 +231,33 @@ struct LowerVectorOpsPass
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }
+    // 16 x 16 transposes of 32-bit elements (aotc-tile-and-vectorize's
+    // transpose tiles) as shuffles of 16-element rows. Only those: the same
+    // option lowers every other transpose to one shuffle of the flattened
+    // vector (256 elements for an 8 x 32 tile), slow for LLVM to compile.
+    {
+      SmallVector<Operation *> squares;
+      func.walk([&](vector::TransposeOp op) {
+        VectorType type = op.getSourceVectorType();
+        if (type.getShape() == ArrayRef<int64_t>{16, 16} &&
+            type.getElementType().getIntOrFloatBitWidth() == 32)
+          squares.push_back(op);
+      });
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorTransposeLoweringPatterns(
+          patterns, vector::VectorTransposeLowering::Shuffle16x16);
+      if (!squares.empty() &&
+          failed(applyOpPatternsGreedily(squares, std::move(patterns))))
+        return signalPassFailure();
+    }
     // Stage 2: what remains n-D becomes 1-D operations.
     {
       RewritePatternSet patterns(ctx);
       vector::populateVectorOuterProductLoweringPatterns(patterns);
       vector::populateVectorBroadcastLoweringPatterns(patterns);
       vector::populateVectorShapeCastLoweringPatterns(patterns);
-      // 16 x 16 transposes of 32-bit elements (aotc-tile-and-vectorize's
-      // transpose tiles) as shuffles, the rest element by element.
       vector::populateVectorTransposeLoweringPatterns(
-          patterns, vector::VectorTransposeLowering::Shuffle16x16);
+          patterns, vector::VectorTransposeLowering::EltWise);
       vector::populateVectorTransferLoweringPatterns(patterns,
                                                      /*maxTransferRank=*/1);
       vector::populateVectorInterleaveLoweringPatterns(patterns);
