@@ -5,7 +5,8 @@
 // loop per pair of output rows, input channel and window position; the
 // input window is a plain slice shared by all output channels (read once,
 // broadcast along them), the filter values of the 4 output channels are
-// broadcast along the lanes.
+// broadcast along the lanes. The innermost window loop (kw, 3 iterations)
+// is unrolled: three slices per kh, at constant column offsets.
 
 #xmap = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
 #wmap = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
@@ -17,15 +18,19 @@
 // CHECK:         scf.for %[[OH:.*]] = %{{.*}} to %{{.*}} step %c2
 // CHECK:           scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:             scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:               scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:                 %[[ROW:.*]] = affine.apply #{{.*}}(%[[OH]], %[[KH]])
-// CHECK-DAG:             %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], %[[KW]]] [1, 1, 2, 16] [1, 1, 1, 1]
-// CHECK-DAG:             %[[WS:.*]] = tensor.extract_slice %[[W]][0, %[[C]], %[[KH]], %[[KW]]] [4, 1, 1, 1] [1, 1, 1, 1]
-// CHECK-DAG:             %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}}permutation_map = #[[XPERM]]{{.*}} : tensor<1x1x2x16xf32>, vector<1x4x2x16x1x1x1xf32>
-// CHECK-DAG:             %[[VW:.*]] = vector.transfer_read %[[WS]]{{.*}}permutation_map = #[[WPERM]]{{.*}} : tensor<4x1x1x1xf32>, vector<1x4x2x16x1x1x1xf32>
-// CHECK:                 %[[MUL:.*]] = arith.mulf %[[VX]], %[[VW]] : vector<1x4x2x16x1x1x1xf32>
-// CHECK:                 %[[RED:.*]] = vector.shape_cast %[[MUL]]
-// CHECK:                 arith.addf %{{.*}}, %[[RED]] : vector<1x4x2x16xf32>
+// CHECK-NOT:           scf.for
+// CHECK:               %[[ROW:.*]] = affine.apply #{{.*}}(%[[OH]], %[[KH]])
+// CHECK-DAG:         %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], 0] [1, 1, 2, 16] [1, 1, 1, 1]
+// CHECK-DAG:         %[[WS:.*]] = tensor.extract_slice %[[W]][0, %[[C]], %[[KH]], 0] [4, 1, 1, 1] [1, 1, 1, 1]
+// CHECK-DAG:         %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}}permutation_map = #[[XPERM]]{{.*}} : tensor<1x1x2x16xf32>, vector<1x4x2x16x1x1x1xf32>
+// CHECK-DAG:         %[[VW:.*]] = vector.transfer_read %[[WS]]{{.*}}permutation_map = #[[WPERM]]{{.*}} : tensor<4x1x1x1xf32>, vector<1x4x2x16x1x1x1xf32>
+// CHECK:             %[[MUL:.*]] = arith.mulf %[[VX]], %[[VW]] : vector<1x4x2x16x1x1x1xf32>
+// CHECK:             %[[RED:.*]] = vector.shape_cast %[[MUL]]
+// CHECK:             arith.addf %{{.*}}, %[[RED]] : vector<1x4x2x16xf32>
+// CHECK:             tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], 1] [1, 1, 2, 16]
+// CHECK:             tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], 2] [1, 1, 2, 16]
+// CHECK:             arith.mulf {{.*}} : vector<1x4x2x16x1x1x1xf32>
+// CHECK-NOT:         arith.mulf
 // CHECK-NOT:     linalg.generic
 func.func @conv(%x: tensor<1x8x10x18xf32>, %w: tensor<4x8x3x3xf32>, %o: tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32> {
   %r = linalg.generic {indexing_maps = [#xmap, #wmap, #omap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x10x18xf32>, tensor<4x8x3x3xf32>) outs(%o : tensor<1x4x8x16xf32>) {
@@ -40,7 +45,8 @@ func.func @conv(%x: tensor<1x8x10x18xf32>, %w: tensor<4x8x3x3xf32>, %o: tensor<1
 // -----
 
 // 3x3 max pooling, stride 2, 16x16 outputs: two tiles of 8 rows; the window
-// of each tile is read through a slice with stride 2 in both dimensions.
+// of each tile is read through a slice with stride 2 in both dimensions, the
+// 3 kw positions unrolled.
 
 #xmap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
 #wmap = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
@@ -51,13 +57,15 @@ func.func @conv(%x: tensor<1x8x10x18xf32>, %w: tensor<4x8x3x3xf32>, %o: tensor<1
 // CHECK:         scf.for %[[C:.*]] =
 // CHECK:           scf.for %[[OH:.*]] = %{{.*}} to %[[C16]] step %[[C8]]
 // CHECK:             scf.for
-// CHECK:               scf.for
-// CHECK:                 %[[WIN:.*]] = tensor.extract_slice %{{.*}} [1, 1, 15, 31] [1, 1, 1, 1]
-// CHECK:                 %[[STRIDED:.*]] = tensor.extract_slice %[[WIN]][0, 0, 0, 0] [1, 1, 8, 16] [1, 1, 2, 2]
-// CHECK:                 %[[V:.*]] = vector.transfer_read %[[STRIDED]]
-// CHECK:                 %[[ACC:.*]] = vector.transfer_read
-// CHECK:                 %[[FLAT:.*]] = vector.shape_cast %[[V]] : vector<1x1x8x16x1x1xf32> to vector<1x1x8x16xf32>
-// CHECK:                 arith.maxnumf %[[ACC]], %[[FLAT]] : vector<1x1x8x16xf32>
+// CHECK-NOT:           scf.for
+// CHECK:             %[[WIN:.*]] = tensor.extract_slice %{{.*}} [1, 1, 15, 31] [1, 1, 1, 1]
+// CHECK:             %[[STRIDED:.*]] = tensor.extract_slice %[[WIN]][0, 0, 0, 0] [1, 1, 8, 16] [1, 1, 2, 2]
+// CHECK:             %[[V:.*]] = vector.transfer_read %[[STRIDED]]
+// CHECK:             %[[ACC:.*]] = vector.transfer_read
+// CHECK:             %[[FLAT:.*]] = vector.shape_cast %[[V]] : vector<1x1x8x16x1x1xf32> to vector<1x1x8x16xf32>
+// CHECK:             arith.maxnumf %[[ACC]], %[[FLAT]] : vector<1x1x8x16xf32>
+// CHECK-COUNT-2:     arith.maxnumf {{.*}} : vector<1x1x8x16xf32>
+// CHECK-NOT:         arith.maxnumf
 // CHECK-NOT:     linalg.generic
 func.func @maxpool(%x: tensor<1x4x33x33xf32>, %o: tensor<1x4x16x16xf32>) -> tensor<1x4x16x16xf32> {
   %w = tensor.empty() : tensor<3x3xf32>
@@ -78,7 +86,7 @@ func.func @maxpool(%x: tensor<1x4x33x33xf32>, %o: tensor<1x4x16x16xf32>) -> tens
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             scf.for
-// CHECK:               scf.for
+// CHECK-NOT:           scf.for
 // CHECK-DAG:             %[[XS:.*]] = tensor.extract_slice %{{.*}} [1, 1, 8, 16] [1, 1, 1, 1] : tensor<1x10x10x32xf32> to tensor<1x1x8x16xf32>
 // CHECK-DAG:             %[[WS:.*]] = tensor.extract_slice %{{.*}} [1, 1, 16] [1, 1, 1] : tensor<3x3x32xf32> to tensor<1x1x16xf32>
 // CHECK-DAG:             %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}} : tensor<1x1x8x16xf32>, vector<1x1x8x16x1x1xf32>
@@ -116,12 +124,16 @@ func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf
 // CHECK-SAME:    (%[[X:.*]]: tensor<1x2x1x96xf32>, %[[W:.*]]: tensor<2x1x1x3x3xf32>, %[[O:.*]]: tensor<1x2x1x4x16xf32>)
 // CHECK:         scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:           scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:             scf.for %[[KW:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:               %[[OFF:.*]] = affine.apply #{{.*}}(%[[KH]], %[[KW]])
-// CHECK:               %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[G]], 0, %[[OFF]]] [1, 1, 1, 64] [1, 1, 1, 1]
-// CHECK:               %[[XE:.*]] = tensor.expand_shape %[[XS]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 1, 4, 16]
-// CHECK:               vector.transfer_read %[[XE]]{{.*}} : tensor<1x1x1x4x16xf32>, vector<1x1x1x4x16x1x1x1xf32>
-// CHECK:               arith.addf %{{.*}}, %{{.*}} : vector<1x1x1x4x16xf32>
+// CHECK-NOT:         scf.for
+// CHECK:             %[[OFF:.*]] = affine.apply #{{.*}}(%[[KH]])
+// CHECK:           %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[G]], 0, %[[OFF]]] [1, 1, 1, 64] [1, 1, 1, 1]
+// CHECK:           %[[XE:.*]] = tensor.expand_shape %[[XS]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 1, 4, 16]
+// CHECK:           vector.transfer_read %[[XE]]{{.*}} : tensor<1x1x1x4x16xf32>, vector<1x1x1x4x16x1x1x1xf32>
+// CHECK:           arith.addf %{{.*}}, %{{.*}} : vector<1x1x1x4x16xf32>
+// CHECK:           %[[OFF1:.*]] = affine.apply #{{.*}}(%[[KH]])
+// CHECK:           tensor.extract_slice %[[X]][0, %[[G]], 0, %[[OFF1]]] [1, 1, 1, 64]
+// CHECK:           %[[OFF2:.*]] = affine.apply #{{.*}}(%[[KH]])
+// CHECK:           tensor.extract_slice %[[X]][0, %[[G]], 0, %[[OFF2]]] [1, 1, 1, 64]
 // CHECK-NOT:     linalg.generic
 func.func @flat_image(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, %o: tensor<1x2x1x4x16xf32>) -> tensor<1x2x1x4x16xf32> {
   %r = linalg.generic {indexing_maps = [#fxmap, #fwmap, #fomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x2x1x96xf32>, tensor<2x1x1x3x3xf32>) outs(%o : tensor<1x2x1x4x16xf32>) {
