@@ -179,11 +179,8 @@ void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
   }
   auto producer = value.getDefiningOp<linalg::LinalgOp>();
   if (chain.empty() || !producer || !value.hasOneUse() ||
-      producer->getNumResults() != 1 || producer.hasIndexSemantics() ||
-      producer.getNumParallelLoops() != producer.getNumLoops() ||
-      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
-           .isIdentity() ||
-      producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)) ||
+      !aotc::isTileableInitProducer(producer) ||
+      producer.hasIndexSemantics() ||
       !isa<linalg::FillOp, linalg::GenericOp>(producer))
     return;
   SmallVector<int64_t> positions =
@@ -284,28 +281,29 @@ struct DistributeToForallPass
       if (aotc::contractionTileDims(op) && workOf(op) >= minWork)
         rebuildReshapedInit(rewriter, op);
     SmallVector<linalg::LinalgOp> candidates = topLevelOps();
+    // Contraction -> its init producer, and the producers themselves.
     llvm::SmallDenseMap<Operation *, linalg::LinalgOp> initProducers;
+    llvm::SmallPtrSet<Operation *, 8> producers;
     for (linalg::LinalgOp op : candidates)
       if (aotc::contractionTileDims(op) && workOf(op) >= minWork)
-        if (linalg::LinalgOp producer = aotc::fusableInitProducer(op))
-          initProducers[producer] = op;
+        if (linalg::LinalgOp producer = aotc::fusableInitProducer(op)) {
+          initProducers[op] = producer;
+          producers.insert(producer);
+        }
 
     SmallVector<linalg::LinalgOp> unfused;
     for (linalg::LinalgOp op : candidates) {
-      if (initProducers.contains(op))
+      if (producers.contains(op))
         continue; // With its contraction, below.
-      std::optional<linalg::LinalgOp> producer;
-      for (auto [p, consumer] : initProducers)
-        if (consumer == op)
-          producer = cast<linalg::LinalgOp>(p);
+      linalg::LinalgOp producer = initProducers.lookup(op);
       FailureOr<Operation *> tiled = distribute(rewriter, op);
       if (failed(tiled))
         return signalPassFailure();
       if (!producer)
         continue;
       if (!*tiled || failed(aotc::fuseInitProducer(
-                         rewriter, cast<linalg::LinalgOp>(*tiled), *producer)))
-        unfused.push_back(*producer);
+                         rewriter, cast<linalg::LinalgOp>(*tiled), producer)))
+        unfused.push_back(producer);
     }
     // Producers whose contraction stayed whole: thread tiles of their own.
     for (linalg::LinalgOp producer : unfused)

@@ -164,20 +164,6 @@ struct TileAndVectorizePass
     return parts;
   }
 
-  /// Vectorizes the static tile `tile`; one the vectorizer rejects stays a
-  /// linalg op (lowered to loops later).
-  void vectorizeTile(RewriterBase &rewriter, Operation *tile) {
-    rewriter.setInsertionPoint(tile);
-    FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, tile);
-    if (failed(vectorized))
-      return;
-    if (!vectorized->replacements.empty())
-      rewriter.replaceOp(tile, vectorized->replacements);
-    else
-      rewriter.eraseOp(tile);
-  }
-
   /// Tiles one op to register tiles (after cache blocks for contractions)
   /// and vectorizes the tile. `initProducer` (a contraction's fill or bias
   /// broadcast, `aotc::fusableInitProducer`) is computed in each register
@@ -224,8 +210,8 @@ struct TileAndVectorizePass
     if (failed(tiled))
       return failure();
     if (producerTile)
-      vectorizeTile(rewriter, producerTile);
-    vectorizeTile(rewriter, *tiled);
+      aotc::vectorizeTile(rewriter, producerTile);
+    aotc::vectorizeTile(rewriter, *tiled);
     return success();
   }
 

@@ -8,6 +8,7 @@
 #include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
@@ -122,18 +123,35 @@ classifyStaticContractionLoops(linalg::LinalgOp op) {
   return loops;
 }
 
+bool vectorizeTile(RewriterBase &rewriter, Operation *tile) {
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile);
+  if (failed(vectorized))
+    return false;
+  if (!vectorized->replacements.empty())
+    rewriter.replaceOp(tile, vectorized->replacements);
+  else
+    rewriter.eraseOp(tile);
+  return true;
+}
+
+bool isTileableInitProducer(linalg::LinalgOp producer) {
+  return producer->getNumResults() == 1 && producer.getNumDpsInits() == 1 &&
+         producer.hasPureTensorSemantics() &&
+         producer.getNumParallelLoops() == producer.getNumLoops() &&
+         producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+             .isIdentity() &&
+         !producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0));
+}
+
 linalg::LinalgOp fusableInitProducer(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1)
     return {};
   Value init = op.getDpsInits()[0];
   auto producer = init.getDefiningOp<linalg::LinalgOp>();
   if (!producer || producer->getBlock() != op->getBlock() ||
-      producer->getNumResults() != 1 || producer.getNumDpsInits() != 1 ||
-      !init.hasOneUse() || !producer.hasPureTensorSemantics() ||
-      producer.getNumParallelLoops() != producer.getNumLoops() ||
-      !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
-           .isIdentity() ||
-      producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0)))
+      !init.hasOneUse() || !isTileableInitProducer(producer))
     return {};
   return producer;
 }

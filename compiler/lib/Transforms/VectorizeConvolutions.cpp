@@ -325,16 +325,8 @@ struct VectorizeConvolutionsPass
           failed(linalg::vectorizeOpPrecondition(*rewritten)))
         continue; // Stays a linalg op: lowered to loops later.
       Block *body = (*rewritten)->getBlock();
-      rewriter.setInsertionPoint(*rewritten);
-      FailureOr<linalg::VectorizationResult> vectorized =
-          linalg::vectorize(rewriter, *rewritten);
-      if (failed(vectorized))
-        continue;
-      if (!vectorized->replacements.empty())
-        rewriter.replaceOp(*rewritten, vectorized->replacements);
-      else
-        rewriter.eraseOp(*rewritten);
-      unrollWindowLoops(body, unrolled);
+      if (aotc::vectorizeTile(rewriter, *rewritten))
+        unrollWindowLoops(body, unrolled);
     }
   }
 };

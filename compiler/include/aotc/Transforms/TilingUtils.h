@@ -69,10 +69,20 @@ struct ContractionLoops {
 std::optional<ContractionLoops>
 classifyStaticContractionLoops(mlir::linalg::LinalgOp op);
 
+/// Vectorizes the static tile `tile` with the upstream linalg vectorizer and
+/// replaces it; false (the op stays, lowered to loops later) when the
+/// vectorizer rejects it.
+bool vectorizeTile(mlir::RewriterBase &rewriter, mlir::Operation *tile);
+
+/// True when `producer` can be computed tile by tile as the init of another
+/// op: parallel loops only, one result, the identity output map, and a
+/// payload that never reads its own init (a fill, a broadcast).
+bool isTileableInitProducer(mlir::linalg::LinalgOp producer);
+
 /// The op writing the init of `op` when it can be computed tile by tile in
-/// `op`'s tile loops (see `fuseInitProducer`): a linalg op with parallel
-/// loops only, the identity output map, not reading its own init, whose
-/// single result is used only as `op`'s single init. Null otherwise.
+/// `op`'s tile loops (see `fuseInitProducer`): a tileable init producer
+/// (`isTileableInitProducer`) in the same block whose single result is used
+/// only as `op`'s single init. Null otherwise.
 mlir::linalg::LinalgOp fusableInitProducer(mlir::linalg::LinalgOp op);
 
 /// `producer` (from `fusableInitProducer` of the op that was tiled into
