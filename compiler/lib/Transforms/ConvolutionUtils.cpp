@@ -151,6 +151,26 @@ std::optional<unsigned> convolutionChannelRowLoop(linalg::LinalgOp op) {
   return row;
 }
 
+int64_t convolutionRegisterRows(int64_t rows, int64_t vectorBits) {
+  if (vectorBits < 512)
+    return 1;
+  return convolutionThreadRowMultiple(rows);
+}
+
+int64_t convolutionGridRows(int64_t rows, int64_t vectorBits) {
+  if (vectorBits < 512)
+    return rows;
+  int64_t byThree = llvm::alignTo(rows, 3), byTwo = llvm::alignTo(rows, 2);
+  return byThree * 8 <= byTwo * 9 ? byThree : byTwo;
+}
+
+int64_t convolutionThreadRowMultiple(int64_t rows) {
+  for (int64_t multiple : {3, 2})
+    if (rows % multiple == 0)
+      return multiple;
+  return 1;
+}
+
 bool isFlatImageConvolution(linalg::GenericOp op,
                             const ConvolutionLoops &conv) {
   return conv.image.size() == 2 && isa<func::FuncOp>(op->getParentOp()) &&

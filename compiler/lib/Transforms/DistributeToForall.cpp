@@ -46,6 +46,8 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> sizes(ranges.size(), 0);
   SmallVector<int64_t> minSizes(ranges.size(), 1);
+  // Tiles along loop i hold a whole number of multiples[i] iterations.
+  SmallVector<int64_t> multiples(ranges.size(), 1);
   SmallVector<unsigned> order = llvm::to_vector(
       llvm::seq<unsigned>(0, static_cast<unsigned>(ranges.size())));
   // The innermost loop is the vector dimension: no thread tile narrower
@@ -73,8 +75,22 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
     order.push_back(columns);
   } else if (std::optional<unsigned> channel =
                  aotc::convolutionChannelRowLoop(op)) {
-    // Whole register rows of output channels (aotc-vectorize-convolutions).
+    // Whole register tiles (aotc-vectorize-convolutions): rows of output
+    // channels, registers of grid rows, lanes never split.
     minSizes[*channel] = aotc::kContractionRows;
+    if (ranges[*channel] % aotc::kContractionRows == 0)
+      multiples[*channel] = aotc::kContractionRows;
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    ArrayRef<AffineExpr> results = outMap.getResults();
+    unsigned lane = cast<AffineDimExpr>(results.back()).getPosition();
+    multiples[lane] = ranges[lane];
+    if (results.size() >= 2) {
+      unsigned gridRow =
+          cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
+      if (gridRow != *channel)
+        multiples[gridRow] =
+            aotc::convolutionThreadRowMultiple(ranges[gridRow]);
+    }
   }
   int64_t tiles = 1;
   for (unsigned i : order) {
@@ -87,7 +103,7 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
     // count stays bounded even for prime dimensions.
     int64_t limit = std::min(targetTiles / tiles,
                              std::max<int64_t>(1, range / minSizes[i]));
-    int64_t count = largestDivisorAtMost(range, limit);
+    int64_t count = largestDivisorAtMost(range / multiples[i], limit);
     if (count <= 1)
       continue;
     sizes[i] = range / count;

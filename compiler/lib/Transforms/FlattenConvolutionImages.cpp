@@ -37,8 +37,9 @@ using namespace mlir;
 namespace {
 
 /// Vector registers of accumulators per register tile (one output row of
-/// the grid each), the most to the fewest tried: the grid's length is a
-/// whole number of tiles, the count that pads it least is taken.
+/// the grid each) of a convolution without input channels, the most to the
+/// fewest tried: the grid's length is a whole number of tiles, the count
+/// that pads it least is taken.
 constexpr int64_t kMaxRows = 8;
 constexpr int64_t kMinRows = 4;
 
@@ -373,17 +374,18 @@ struct FlattenConvolutionImagesPass
     int64_t padded = xType.getDimSize(xRank - 1); // Wp
     // The grid: rows x lanes per register tile, the row count that wastes
     // the least. A convolution over input channels takes register tiles of
-    // whole pairs of grid rows (aotc-vectorize-convolutions).
+    // two or three grid rows (aotc-vectorize-convolutions).
     int64_t used = height * padded, gridLength = 0;
-    int64_t rowStep = aotc::convolutionChannelRowLoop(op)
-                          ? aotc::kContractionRegistersPerRow
-                          : 1;
-    for (int64_t rows = kMaxRows; rows >= kMinRows; --rows) {
-      if (rows % rowStep)
-        continue;
-      int64_t length = llvm::divideCeil(used, rows * lanes) * rows * lanes;
-      if (gridLength == 0 || length < gridLength)
-        gridLength = length;
+    if (aotc::convolutionChannelRowLoop(op)) {
+      gridLength = aotc::convolutionGridRows(llvm::divideCeil(used, lanes),
+                                             vectorBits) *
+                   lanes;
+    } else {
+      for (int64_t rows = kMaxRows; rows >= kMinRows; --rows) {
+        int64_t length = llvm::divideCeil(used, rows * lanes) * rows * lanes;
+        if (gridLength == 0 || length < gridLength)
+          gridLength = length;
+      }
     }
     // The input must hold the grid's last element's window.
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();

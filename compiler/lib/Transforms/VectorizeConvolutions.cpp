@@ -87,7 +87,8 @@ bool isWindowed(linalg::LinalgOp op) {
 /// input channels (see above) or else along the nearest outer output
 /// dimension that splits evenly, one iteration of every other loop (window and reduction
 /// loops included, so each window loop is unit within a tile).
-SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes) {
+SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
+                                      int64_t vectorBits) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -97,9 +98,8 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes) {
   unsigned laneDim = cast<AffineDimExpr>(results.back()).getPosition();
   sizes[laneDim] = largestDivisorAtMost(ranges[laneDim], lanes);
   // Convolutions over input channels: one register row per output channel,
-  // each input vector reused by all rows, and two registers of lanes along
-  // the next output dimension (the rows of a flattened image), as the
-  // contraction tiles of aotc-tile-and-vectorize.
+  // each input vector reused by all rows, and two or three registers of
+  // lanes along the next output dimension (the rows of a flattened image).
   if (std::optional<unsigned> channel =
           aotc::convolutionChannelRowLoop(op)) {
     sizes[*channel] = largestDivisorAtMost(ranges[*channel], kRows);
@@ -107,8 +107,7 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes) {
       unsigned dim =
           cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
       if (dim != *channel)
-        sizes[dim] = largestDivisorAtMost(ranges[dim],
-                                          aotc::kContractionRegistersPerRow);
+        sizes[dim] = aotc::convolutionRegisterRows(ranges[dim], vectorBits);
     }
     return sizes;
   }
@@ -313,7 +312,7 @@ struct VectorizeConvolutionsPass
       }
       int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
       int64_t unrolled = unrolledWindowLoops(op);
-      SmallVector<int64_t> sizes = computeTileSizes(op, lanes);
+      SmallVector<int64_t> sizes = computeTileSizes(op, lanes, vectorBits);
       FailureOr<Operation *> tiled =
           aotc::tileToRegisterSizes(rewriter, op, sizes);
       if (failed(tiled))

@@ -170,17 +170,18 @@ func.func @projection(%a: tensor<64x256xf32>, %b: tensor<256x256xf32>, %c: tenso
 
 // A 3x3 convolution over 16 input channels into 64 output channels on a
 // flattened image (aotc-flatten-convolution-images): thread tiles keep whole
-// register rows of 8 output channels (aotc-vectorize-convolutions), so the
-// 64 tiles are 8 channel blocks x 6 blocks of 34 grid rows, not 64 single
-// channels.
+// register tiles of 8 output channels x 3 grid rows
+// (aotc-vectorize-convolutions), so the tiles are 8 channel blocks x 4
+// blocks of 51 grid rows (204 = 68 x 3; 64 tiles wanted), not 64 single
+// channels or blocks of 34 rows.
 
 #fx = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 16 + l + kh * 58 + kw)>
 #fw = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
 #fo = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, m, r, l)>
 // CHECK-LABEL: func.func @flat_convolution
-// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 204) step (8, 34)
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 204) step (8, 51)
 // CHECK:           linalg.generic
-// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x8x34x16xf32>)
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x8x51x16xf32>)
 func.func @flat_convolution(%x: tensor<1x1x16x3392xf32>, %w: tensor<1x64x16x3x3xf32>, %o: tensor<1x1x64x204x16xf32>) -> tensor<1x1x64x204x16xf32> {
   %r = linalg.generic {indexing_maps = [#fx, #fw, #fo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x16x3392xf32>, tensor<1x64x16x3x3xf32>) outs(%o : tensor<1x1x64x204x16xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
@@ -189,6 +190,29 @@ func.func @flat_convolution(%x: tensor<1x1x16x3392xf32>, %w: tensor<1x64x16x3x3x
     linalg.yield %s : f32
   } -> tensor<1x1x64x204x16xf32>
   return %r : tensor<1x1x64x204x16xf32>
+}
+
+// -----
+
+// Too few channel blocks and grid rows for the wanted tile count (27): the
+// 16 lanes of the flattened image stay whole (one register) instead of
+// being split into 4-lane strips.
+
+#fx = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 16 + l + kh * 58 + kw)>
+#fw = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
+#fo = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, m, r, l)>
+// CHECK-LABEL: func.func @flat_convolution_whole_lanes
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (16, 6) step (8, 3)
+// CHECK:           linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x8x3x16xf32>)
+func.func @flat_convolution_whole_lanes(%x: tensor<1x1x64x256xf32>, %w: tensor<1x16x64x3x3xf32>, %o: tensor<1x1x16x6x16xf32>) -> tensor<1x1x16x6x16xf32> {
+  %r = linalg.generic {indexing_maps = [#fx, #fw, #fo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x64x256xf32>, tensor<1x16x64x3x3xf32>) outs(%o : tensor<1x1x16x6x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x16x6x16xf32>
+  return %r : tensor<1x1x16x6x16xf32>
 }
 
 // -----

@@ -143,9 +143,9 @@ func.func @stride2(%x: tensor<1x2x1x9x9xf32>, %w: tensor<2x1x1x3x3xf32>, %o: ten
 // A 3x3 convolution over 2 input channels into 4 output channels, 56x56
 // padded to 58x58: 56 rows of 58 = 3248 elements. A depthwise convolution
 // would take a grid of 203 x 16 (7-row multiples fit exactly); this one's
-// register tiles are pairs of grid rows per output channel
-// (aotc-vectorize-convolutions), so the grid has an even row count: 204 x 16
-// (4- and 6-row multiples pad least, 3264 elements).
+// register tiles are 2 or 3 grid rows per output channel
+// (aotc-vectorize-convolutions), so the grid has a row count that is a
+// multiple of 3 (preferred) or 2: 204 x 16 (3264 elements).
 
 #xmap4 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
 #wmap4 = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
@@ -162,4 +162,41 @@ func.func @channels(%x: tensor<1x1x2x58x58xf32>, %w: tensor<1x4x2x3x3xf32>, %o: 
     linalg.yield %s : f32
   } -> tensor<1x1x4x56x56xf32>
   return %conv : tensor<1x1x4x56x56xf32>
+}
+
+// -----
+
+// 27x27 (padded 29x29): 27 rows of 29 = 783 elements need 49 grid rows of
+// 16; a multiple of 3 (51, register tiles of 3 rows) pads less than an
+// eighth more than the next even count (50), so 51 x 16. At 7x7 (padded
+// 9x9: 63 elements, 4 rows) a multiple of 3 (6) would pad half again as
+// much as 4, so 4 x 16.
+
+#xmap5 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
+#wmap5 = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
+#omap5 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
+// CHECK-LABEL: func.func @rows_of_three
+// CHECK:         tensor.empty() : tensor<1x1x2x880xf32>
+// CHECK:         tensor.empty() : tensor<1x1x4x816xf32>
+func.func @rows_of_three(%x: tensor<1x1x2x29x29xf32>, %w: tensor<1x4x2x3x3xf32>, %o: tensor<1x1x4x27x27xf32>) -> tensor<1x1x4x27x27xf32> {
+  %conv = linalg.generic {indexing_maps = [#xmap5, #wmap5, #omap5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x2x29x29xf32>, tensor<1x4x2x3x3xf32>) outs(%o : tensor<1x1x4x27x27xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x27x27xf32>
+  return %conv : tensor<1x1x4x27x27xf32>
+}
+
+// CHECK-LABEL: func.func @rows_of_two
+// CHECK:         tensor.empty() : tensor<1x1x2x96xf32>
+// CHECK:         tensor.empty() : tensor<1x1x4x64xf32>
+func.func @rows_of_two(%x: tensor<1x1x2x9x9xf32>, %w: tensor<1x4x2x3x3xf32>, %o: tensor<1x1x4x7x7xf32>) -> tensor<1x1x4x7x7xf32> {
+  %conv = linalg.generic {indexing_maps = [#xmap5, #wmap5, #omap5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x2x9x9xf32>, tensor<1x4x2x3x3xf32>) outs(%o : tensor<1x1x4x7x7xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x7x7xf32>
+  return %conv : tensor<1x1x4x7x7xf32>
 }

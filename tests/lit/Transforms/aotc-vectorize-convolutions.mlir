@@ -1,4 +1,5 @@
 // RUN: aotc-opt %s -split-input-file -aotc-vectorize-convolutions -canonicalize -cse | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -aotc-vectorize-convolutions=vector-bits=256 -canonicalize -cse | FileCheck %s --check-prefix=AVX2
 
 // NCHW 3x3 convolution over input channels, stride 1: the register tile is
 // every output channel (up to 8) as rows x two output rows x 16 lanes, one
@@ -40,6 +41,30 @@ func.func @conv(%x: tensor<1x8x10x18xf32>, %w: tensor<4x8x3x3xf32>, %o: tensor<1
     linalg.yield %s : f32
   } -> tensor<1x4x8x16xf32>
   return %r : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+// Six output rows: register tiles of 3 rows (8 x 3 accumulators of the 32
+// AVX-512 registers). With 256-bit registers (16 of them on AVX2) one row
+// of 8 lanes per output channel.
+
+#xmap3 = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#wmap3 = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+#omap3 = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+// CHECK-LABEL: func.func @conv_rows_of_three
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c3
+// CHECK:           arith.mulf {{.*}} : vector<1x8x3x16x1x1x1xf32>
+// AVX2-LABEL:  func.func @conv_rows_of_three
+// AVX2:          arith.mulf {{.*}} : vector<1x8x1x8x1x1x1xf32>
+func.func @conv_rows_of_three(%x: tensor<1x8x8x18xf32>, %w: tensor<8x8x3x3xf32>, %o: tensor<1x8x6x16xf32>) -> tensor<1x8x6x16xf32> {
+  %r = linalg.generic {indexing_maps = [#xmap3, #wmap3, #omap3], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x8x18xf32>, tensor<8x8x3x3xf32>) outs(%o : tensor<1x8x6x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x6x16xf32>
+  return %r : tensor<1x8x6x16xf32>
 }
 
 // -----

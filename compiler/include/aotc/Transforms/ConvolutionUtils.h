@@ -31,9 +31,6 @@ struct ConvolutionLoops {
 std::optional<ConvolutionLoops>
 matchNchwConvolution(mlir::linalg::GenericOp op);
 
-/// Reassociation of a rank-`rank` shape that collapses its trailing
-/// `count` dims into one (the others stay single groups): an image into
-/// one dimension.
 /// The output-channel loop of a convolution over input channels: a
 /// parallel loop of the output and the filter, not of the windowed input
 /// (operand 0), when some reduction loop of the filter indexes the input
@@ -41,6 +38,27 @@ matchNchwConvolution(mlir::linalg::GenericOp op);
 /// input vector then serves one register row per output channel.
 std::optional<unsigned>
 convolutionChannelRowLoop(mlir::linalg::LinalgOp op);
+
+/// Grid rows (registers of lanes along the output dimension next to the
+/// lanes, the rows of a flattened image) per register tile of a
+/// convolution over input channels whose tile has `rows` of them. With
+/// 512-bit registers (32 of them): three when they divide evenly (3 x 8
+/// output channels = 24 accumulators), else two when even, else one; with
+/// narrower ones (16 registers on AVX2) one, so 8 accumulators leave room
+/// for the input vector and the broadcasts.
+int64_t convolutionRegisterRows(int64_t rows, int64_t vectorBits);
+
+/// Grid rows of a convolution over input channels on a flattened image
+/// whose output needs `rows` of them: with 512-bit registers a multiple of
+/// three (register tiles of 3 rows run ~13% faster than of 2) unless that
+/// pads more than an eighth beyond the next even count; with narrower
+/// registers (one row per tile) `rows` itself.
+int64_t convolutionGridRows(int64_t rows, int64_t vectorBits);
+
+/// The multiple that thread tiles of `rows` such grid rows keep, so every
+/// thread tile holds whole register tiles: 3, 2 or 1, the first that
+/// divides `rows`.
+int64_t convolutionThreadRowMultiple(int64_t rows);
 
 /// True when aotc-flatten-convolution-images computes `op` (matched as
 /// `conv`) on its flattened padded image: a 2-D, stride-1 convolution of a
@@ -50,6 +68,9 @@ convolutionChannelRowLoop(mlir::linalg::LinalgOp op);
 bool isFlatImageConvolution(mlir::linalg::GenericOp op,
                             const ConvolutionLoops &conv);
 
+/// Reassociation of a rank-`rank` shape that collapses its trailing
+/// `count` dims into one (the others stay single groups): an image into
+/// one dimension.
 llvm::SmallVector<mlir::ReassociationIndices> collapseTrailing(int64_t rank,
                                                                int64_t count);
 

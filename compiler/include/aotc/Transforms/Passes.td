@@ -323,9 +323,10 @@ def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
     of its padded input, i.e. flat element j + kh * d * Wp + kw * d for
     j = oh * Wp + ow (Wp: padded width). The output is computed for every j
     of a grid [rows, lanes] (whole vector registers, whatever the image
-    width; rows padded to a multiple of the register tile, an even number of
-    rows for a convolution over input channels whose register tile is two
-    grid rows per output channel, the Wp - W columns past each image row
+    width; rows padded to a multiple of the register tile; for a
+    convolution over input channels, whose register tiles are 3 or 2 grid
+    rows per output channel, a multiple of 3 unless that pads more than an
+    eighth beyond the next even count, the Wp - W columns past each image row
     computed and dropped), and the image is a
     strided view of the grid. The padded input becomes one flat buffer
     (padding value, then the unpadded input inserted: the pad's copy); the
@@ -412,8 +413,9 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     rows), each distributed on its own if it has enough work. Thread tiles
     along the innermost loop (the vector dimension) of other ops are at
     least 64 elements wide. A convolution over input channels
-    (aotc-vectorize-convolutions' channel rows) keeps whole rows of 8 output
-    channels per thread tile. A contraction's init made by an all-parallel
+    (aotc-vectorize-convolutions' channel rows) keeps whole register tiles
+    per thread tile: rows of 8 output channels, a multiple of 3 (else 2)
+    grid rows, the lanes unsplit. A contraction's init made by an all-parallel
     op used only there (the zero fill, a bias broadcast; rebuilt in the
     init's shape when reshapes sit between them and its inputs index only
     dims the reshapes keep) is computed in each thread tile right before the
@@ -544,9 +546,12 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
     outer one that divides evenly) with one iteration of every other loop.
     A convolution over input channels (a reduction loop indexing the input
     and the filter, an output-channel loop not indexing the input) instead
-    takes up to 8 output channels as rows and two registers along the next
-    output dimension (two rows of a flattened image): each input vector is
-    loaded once for 8 FMAs, each filter value broadcast once for two.
+    takes up to 8 output channels as rows and three registers (when they
+    divide the tile evenly and registers are 512-bit: 24 accumulators of 32
+    registers), else two, along the next output dimension (rows of a
+    flattened image): each input vector is loaded once for 8 FMAs, each
+    filter value broadcast once for three. With narrower registers (16 on
+    AVX2) one register along it.
     Every window loop is then unit within a tile, so the windowed operand
     becomes a strided `tensor.extract_slice` (stride = the loop's stride)
     read through a projected permutation, and the tile is vectorized by the
