@@ -33,6 +33,9 @@ constexpr int64_t kMinContractionHalfColumns = 128;
 /// Smallest thread tile along the innermost loop of any other op: four
 /// 512-bit registers of f32.
 constexpr int64_t kMinInnermost = 64;
+/// Smallest thread tile along the loop of a transposed input's innermost
+/// dimension: one square register tile of f32 (aotc-tile-and-vectorize).
+constexpr int64_t kMinTransposed = 16;
 
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
 /// static tiles, outermost loops first; 0 leaves a loop untiled. For a
@@ -90,6 +93,19 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
       if (gridRow != *channel)
         multiples[gridRow] =
             aotc::convolutionThreadRowMultiple(ranges[gridRow]);
+    }
+  } else if (!ranges.empty()) {
+    // Transposes: an input whose innermost dimension is another parallel
+    // loop is read in square register tiles along both loops.
+    unsigned inner = ranges.size() - 1;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (map.getNumResults() == 0 || !map.isProjectedPermutation() ||
+          !map.isFunctionOfDim(inner))
+        continue;
+      unsigned minor = map.getDimPosition(map.getNumResults() - 1);
+      if (minor != inner && iterators[minor] == utils::IteratorType::parallel)
+        minSizes[minor] = std::max(minSizes[minor], kMinTransposed);
     }
   }
   int64_t tiles = 1;

@@ -251,3 +251,23 @@ func.func @bias_init(%a: tensor<256x128xf32>, %b: tensor<8x128x32xf32>, %bias: t
   } -> tensor<256x8x32xf32>
   return %c : tensor<256x8x32xf32>
 }
+
+// -----
+
+// A transpose: its input is read in 16 x 16 register tiles
+// (aotc-tile-and-vectorize), so thread tiles keep 16 of the loop along the
+// input's rows (64 -> 4 tiles) and split the other loop for the rest of
+// the 8 tiles wanted, not 8 strips of 8 rows each.
+
+#in = affine_map<(i, j) -> (j, i)>
+#out = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @transpose
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 4096) step (16, 2048)
+// CHECK-SAME:      -> (tensor<64x4096xf32>)
+func.func @transpose(%x: tensor<4096x64xf32>, %o: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4096x64xf32>) outs(%o : tensor<64x4096xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<64x4096xf32>
+  return %r : tensor<64x4096xf32>
+}

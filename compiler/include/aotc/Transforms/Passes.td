@@ -412,7 +412,8 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     is first split into a bulk that divides evenly and a remainder (196 + 1
     rows), each distributed on its own if it has enough work. Thread tiles
     along the innermost loop (the vector dimension) of other ops are at
-    least 64 elements wide. A convolution over input channels
+    least 64 elements wide, and at least 16 along the loop of a transposed
+    input's innermost dimension (one 16 x 16 register transpose). A convolution over input channels
     (aotc-vectorize-convolutions' channel rows) keeps whole register tiles
     per thread tile: rows of 8 output channels, a multiple of 3 (else 2)
     grid rows, the lanes unsplit. A contraction's init made by an all-parallel
