@@ -262,16 +262,16 @@ struct DistributeToForallPass
     : aotc::impl::DistributeToForallBase<DistributeToForallPass> {
   using Base::Base;
 
-  /// Splits `whole` into thread tiles (an scf.forall); the tiled op of a
-  /// contraction, null when nothing was tiled.
+  /// Splits `whole` into thread tiles (an scf.forall); the tiled op, null
+  /// when nothing was tiled or `whole` was first split into parts.
   FailureOr<Operation *> distribute(RewriterBase &rewriter,
                                     linalg::LinalgOp whole) {
-    Operation *tiledContraction = nullptr;
+    Operation *tiledWhole = nullptr;
     if (workOf(whole) < minWork)
-      return tiledContraction;
-    for (linalg::LinalgOp op : splitRemainder(
-             rewriter, whole,
-             std::min<int64_t>(maxTiles, workOf(whole) / minWork))) {
+      return tiledWhole;
+    SmallVector<linalg::LinalgOp> parts = splitRemainder(
+        rewriter, whole, std::min<int64_t>(maxTiles, workOf(whole) / minWork));
+    for (linalg::LinalgOp op : parts) {
       int64_t work = workOf(op);
       if (work < minWork)
         continue;
@@ -287,10 +287,10 @@ struct DistributeToForallPass
           rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
       if (failed(tiled))
         return failure();
-      if (contraction)
-        tiledContraction = *tiled;
+      if (parts.size() == 1)
+        tiledWhole = *tiled;
     }
-    return tiledContraction;
+    return tiledWhole;
   }
 
   void runOnOperation() override {
@@ -306,18 +306,19 @@ struct DistributeToForallPass
             ops.push_back(linalgOp);
       return ops;
     };
-    // A contraction's fill or bias broadcast init is computed in the
-    // contraction's thread tiles, not in a pass of its own over the whole
-    // output whose tiles would then be read back.
+    // The fill or bias broadcast init of a contraction (or of any op that
+    // reduces: convolutions, pooling) is computed in the op's thread tiles,
+    // not in a pass of its own over the whole output whose tiles would then
+    // be read back.
     for (linalg::LinalgOp op : topLevelOps())
       if (aotc::contractionTileDims(op) && workOf(op) >= minWork)
         rebuildReshapedInit(rewriter, op);
     SmallVector<linalg::LinalgOp> candidates = topLevelOps();
-    // Contraction -> its init producer, and the producers themselves.
+    // Reducing op -> its init producer, and the producers themselves.
     llvm::SmallDenseMap<Operation *, linalg::LinalgOp> initProducers;
     llvm::SmallPtrSet<Operation *, 8> producers;
     for (linalg::LinalgOp op : candidates)
-      if (aotc::contractionTileDims(op) && workOf(op) >= minWork)
+      if (op.getNumReductionLoops() > 0 && workOf(op) >= minWork)
         if (linalg::LinalgOp producer = aotc::fusableInitProducer(op)) {
           initProducers[op] = producer;
           producers.insert(producer);

@@ -271,3 +271,37 @@ func.func @transpose(%x: tensor<4096x64xf32>, %o: tensor<64x4096xf32>) -> tensor
   } -> tensor<64x4096xf32>
   return %r : tensor<64x4096xf32>
 }
+
+// -----
+
+// A convolution's bias broadcast init (as for a contraction): computed in
+// each thread tile right before the convolution tile, not in a forall of
+// its own over the whole output.
+
+#fx = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 16 + l + kh * 58 + kw)>
+#fw = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
+#fo = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, m, r, l)>
+#bias = affine_map<(n, g, m, r, l) -> (m)>
+#id5 = affine_map<(n, g, m, r, l) -> (n, g, m, r, l)>
+// CHECK-LABEL: func.func @convolution_bias_init
+// CHECK:         scf.forall (%[[M:.*]], %[[R:.*]]) = (0, 0) to (64, 204) step (8, 51)
+// CHECK:           %[[B:.*]] = tensor.extract_slice %{{.*}}[%[[M]]] [8] [1]
+// CHECK:           %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<8xf32>) outs(%{{.*}} : tensor<1x1x8x51x16xf32>)
+// CHECK:           linalg.generic
+// CHECK-SAME:        outs(%[[INIT]] : tensor<1x1x8x51x16xf32>)
+// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     scf.forall (
+func.func @convolution_bias_init(%x: tensor<1x1x16x3392xf32>, %w: tensor<1x64x16x3x3xf32>, %b: tensor<64xf32>) -> tensor<1x1x64x204x16xf32> {
+  %e = tensor.empty() : tensor<1x1x64x204x16xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<64xf32>) outs(%e : tensor<1x1x64x204x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x64x204x16xf32>
+  %r = linalg.generic {indexing_maps = [#fx, #fw, #fo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x16x3392xf32>, tensor<1x64x16x3x3xf32>) outs(%init : tensor<1x1x64x204x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %acc: f32):
+    %m = arith.mulf %a, %c : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x204x16xf32>
+  return %r : tensor<1x1x64x204x16xf32>
+}

@@ -416,11 +416,13 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     input's innermost dimension (one 16 x 16 register transpose). A convolution over input channels
     (aotc-vectorize-convolutions' channel rows) keeps whole register tiles
     per thread tile: rows of 8 output channels, a multiple of 3 (else 2)
-    grid rows, the lanes unsplit. A contraction's init made by an all-parallel
-    op used only there (the zero fill, a bias broadcast; rebuilt in the
-    init's shape when reshapes sit between them and its inputs index only
-    dims the reshapes keep) is computed in each thread tile right before the
-    contraction instead of in a pass of its own.
+    grid rows, the lanes unsplit. The init of a reducing op (contraction,
+    convolution, pooling) made by an all-parallel op used only there (the
+    zero fill, a bias broadcast; for a contraction rebuilt in the init's
+    shape when reshapes sit between them and its inputs index only dims the
+    reshapes keep) is computed in each thread tile right before the op's
+    tile instead of in a pass of its own (not when the op is first split
+    into a bulk and a remainder).
 
     Before:
     ```mlir
