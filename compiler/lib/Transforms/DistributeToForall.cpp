@@ -191,9 +191,10 @@ void followReshape(Operation *reshape, SmallVectorImpl<int64_t> &positions) {
 
 /// A contraction whose init is a fill or a broadcast reached through
 /// reshapes (a convolution's bias, collapsed with the image and split into
-/// panels): the producer is rebuilt in the init's shape when its inputs
-/// index only dims the reshapes keep whole, so it can be fused into the
-/// contraction's tiles (`aotc::fuseInitProducer`).
+/// panels) or shared with other ops: the producer is rebuilt in the init's
+/// shape for this contraction alone when its inputs index only dims the
+/// reshapes keep whole, so it can be fused into the contraction's tiles
+/// (`aotc::fuseInitProducer`).
 void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1)
     return;
@@ -210,7 +211,9 @@ void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
     value = def->getOperand(0);
   }
   auto producer = value.getDefiningOp<linalg::LinalgOp>();
-  if (chain.empty() || !producer || !value.hasOneUse() ||
+  // Shared producers (CSE merges identical fills of equal-shaped outputs)
+  // are rebuilt for this op alone.
+  if ((chain.empty() && value.hasOneUse()) || !producer ||
       !aotc::isTileableInitProducer(producer) ||
       producer.hasIndexSemantics() ||
       !isa<linalg::FillOp, linalg::GenericOp>(producer))
@@ -255,7 +258,8 @@ void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
       op, [&] { op.getDpsInitsMutable()[0].set(rebuilt); });
   for (Operation *reshape : chain)
     rewriter.eraseOp(reshape);
-  rewriter.eraseOp(producer);
+  if (producer->use_empty())
+    rewriter.eraseOp(producer);
 }
 
 struct DistributeToForallPass

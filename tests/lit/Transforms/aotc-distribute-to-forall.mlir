@@ -305,3 +305,27 @@ func.func @convolution_bias_init(%x: tensor<1x1x16x3392xf32>, %w: tensor<1x64x16
   } -> tensor<1x1x64x204x16xf32>
   return %r : tensor<1x1x64x204x16xf32>
 }
+
+// -----
+
+// One zero fill shared by two matmuls (CSE merges identical fills): each
+// matmul gets a fill of its own, computed in its thread tiles.
+
+// CHECK-LABEL: func.func @shared_fill
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.forall
+// CHECK:           linalg.fill
+// CHECK:           linalg.matmul
+// CHECK:         scf.forall
+// CHECK:           linalg.fill
+// CHECK:           linalg.matmul
+// CHECK-NOT:     linalg.fill
+// CHECK:         return
+func.func @shared_fill(%a: tensor<128x64xf32>, %b: tensor<64x256xf32>, %c: tensor<64x256xf32>) -> (tensor<128x256xf32>, tensor<128x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %m1 = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %m2 = linalg.matmul ins(%a, %c : tensor<128x64xf32>, tensor<64x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %m1, %m2 : tensor<128x256xf32>, tensor<128x256xf32>
+}
