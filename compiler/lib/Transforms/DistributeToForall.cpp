@@ -94,19 +94,10 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
         multiples[gridRow] =
             aotc::convolutionThreadRowMultiple(ranges[gridRow]);
     }
-  } else if (!ranges.empty()) {
-    // Transposes: an input whose innermost dimension is another parallel
-    // loop is read in square register tiles along both loops.
-    unsigned inner = ranges.size() - 1;
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(input);
-      if (map.getNumResults() == 0 || !map.isProjectedPermutation() ||
-          !map.isFunctionOfDim(inner))
-        continue;
-      unsigned minor = map.getDimPosition(map.getNumResults() - 1);
-      if (minor != inner && iterators[minor] == utils::IteratorType::parallel)
-        minSizes[minor] = std::max(minSizes[minor], kMinTransposed);
-    }
+  } else {
+    // Transposes: read in square register tiles along both loops.
+    for (unsigned minor : aotc::transposedInputLoops(op))
+      minSizes[minor] = std::max(minSizes[minor], kMinTransposed);
   }
   int64_t tiles = 1;
   for (unsigned i : order) {

@@ -77,16 +77,8 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
   // dimension is another parallel loop) would be gathered element by
   // element; a square tile reads whole rows of it instead and transposes
   // them in registers.
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (map.getNumResults() == 0 || !map.isProjectedPermutation() ||
-        !map.isFunctionOfDim(inner))
-      continue;
-    unsigned minor = map.getDimPosition(map.getNumResults() - 1);
-    if (minor != inner && iterators[minor] == utils::IteratorType::parallel)
-      sizes[minor] = largestDivisorAtMost(ranges[minor], lanes);
-  }
+  for (unsigned minor : aotc::transposedInputLoops(op))
+    sizes[minor] = largestDivisorAtMost(ranges[minor], lanes);
   return sizes;
 }
 

@@ -145,6 +145,25 @@ bool isTileableInitProducer(linalg::LinalgOp producer) {
          !producer.payloadUsesValueFromOperand(producer.getDpsInitOperand(0));
 }
 
+SmallVector<unsigned> transposedInputLoops(linalg::LinalgOp op) {
+  SmallVector<unsigned> loops;
+  unsigned count = op.getNumLoops();
+  if (count == 0)
+    return loops;
+  unsigned inner = count - 1;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0 || !map.isProjectedPermutation() ||
+        !map.isFunctionOfDim(inner))
+      continue;
+    unsigned minor = map.getDimPosition(map.getNumResults() - 1);
+    if (minor != inner && iterators[minor] == utils::IteratorType::parallel)
+      loops.push_back(minor);
+  }
+  return loops;
+}
+
 linalg::LinalgOp fusableInitProducer(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1)
     return {};

@@ -79,6 +79,12 @@ bool vectorizeTile(mlir::RewriterBase &rewriter, mlir::Operation *tile);
 /// payload that never reads its own init (a fill, a broadcast).
 bool isTileableInitProducer(mlir::linalg::LinalgOp producer);
 
+/// The parallel loops of `op` (other than its innermost loop, the lanes)
+/// that index the innermost dimension of an input also read along the
+/// lanes: transposed inputs, read in square register tiles along both
+/// loops (aotc-tile-and-vectorize) instead of gathered element by element.
+llvm::SmallVector<unsigned> transposedInputLoops(mlir::linalg::LinalgOp op);
+
 /// The op writing the init of `op` when it can be computed tile by tile in
 /// `op`'s tile loops (see `fuseInitProducer`): a tileable init producer
 /// (`isTileableInitProducer`) in the same block whose single result is used
