@@ -154,7 +154,10 @@ std::optional<unsigned> convolutionChannelRowLoop(linalg::LinalgOp op) {
 int64_t convolutionRegisterRows(int64_t rows, int64_t vectorBits) {
   if (vectorBits < 512)
     return 1;
-  return convolutionThreadRowMultiple(rows);
+  for (int64_t count : {3, 4, 2})
+    if (rows % count == 0)
+      return count;
+  return 1;
 }
 
 int64_t convolutionGridRows(int64_t rows, int64_t vectorBits) {
@@ -164,8 +167,12 @@ int64_t convolutionGridRows(int64_t rows, int64_t vectorBits) {
   return byThree * 8 <= byTwo * 9 ? byThree : byTwo;
 }
 
+int64_t convolutionRegisterChannels(int64_t registerRows) {
+  return registerRows == 4 ? 4 : 8;
+}
+
 int64_t convolutionThreadRowMultiple(int64_t rows) {
-  for (int64_t multiple : {3, 2})
+  for (int64_t multiple : {3, 4, 2})
     if (rows % multiple == 0)
       return multiple;
   return 1;

@@ -98,17 +98,22 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
   unsigned laneDim = cast<AffineDimExpr>(results.back()).getPosition();
   sizes[laneDim] = largestDivisorAtMost(ranges[laneDim], lanes);
   // Convolutions over input channels: one register row per output channel,
-  // each input vector reused by all rows, and two or three registers of
-  // lanes along the next output dimension (the rows of a flattened image).
+  // each input vector reused by all rows, and one to four registers of
+  // lanes along the next output dimension (the rows of a flattened image):
+  // 8 channels x 3 rows, 4 x 4, 8 x 2 (aotc::convolutionRegisterRows).
   if (std::optional<unsigned> channel =
           aotc::convolutionChannelRowLoop(op)) {
-    sizes[*channel] = largestDivisorAtMost(ranges[*channel], kRows);
+    int64_t channels = kRows;
     if (results.size() >= 2) {
       unsigned dim =
           cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
-      if (dim != *channel)
+      if (dim != *channel) {
         sizes[dim] = aotc::convolutionRegisterRows(ranges[dim], vectorBits);
+        channels = aotc::convolutionRegisterChannels(sizes[dim]);
+      }
     }
+    sizes[*channel] = largestDivisorAtMost(ranges[*channel],
+                                           std::min(channels, kRows));
     return sizes;
   }
   for (AffineExpr expr : llvm::reverse(results.drop_back())) {

@@ -2,10 +2,10 @@
 // RUN: aotc-opt %s -split-input-file -aotc-vectorize-convolutions=vector-bits=256 -canonicalize -cse | FileCheck %s --check-prefix=AVX2
 
 // NCHW 3x3 convolution over input channels, stride 1: the register tile is
-// every output channel (up to 8) as rows x two output rows x 16 lanes, one
-// loop per pair of output rows, input channel and window position; the
-// input window is a plain slice shared by all output channels (read once,
-// broadcast along them), the filter values of the 4 output channels are
+// 4 output channels as rows x four output rows x 16 lanes (8 rows: not a
+// multiple of 3, so 4 x 4 registers), one loop per four output rows, input
+// channel and window position; the input window is a plain slice shared by
+// all output channels (read once, broadcast along them), the filter values of the 4 output channels are
 // broadcast along the lanes. The innermost window loop (kw, 3 iterations)
 // is unrolled: three slices per kh, at constant column offsets.
 
@@ -16,21 +16,21 @@
 // CHECK-DAG:   #[[WPERM:.*]] = affine_map<(d0, d1, d2, d3) -> (0, d0, 0, 0, d1, d2, d3)>
 // CHECK-LABEL: func.func @conv
 // CHECK-SAME:    (%[[X:.*]]: tensor<1x8x10x18xf32>, %[[W:.*]]: tensor<4x8x3x3xf32>, %[[O:.*]]: tensor<1x4x8x16xf32>)
-// CHECK:         scf.for %[[OH:.*]] = %{{.*}} to %{{.*}} step %c2
+// CHECK:         scf.for %[[OH:.*]] = %{{.*}} to %{{.*}} step %c4
 // CHECK:           scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:             scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NOT:           scf.for
 // CHECK:               %[[ROW:.*]] = affine.apply #{{.*}}(%[[OH]], %[[KH]])
-// CHECK-DAG:         %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], 0] [1, 1, 2, 16] [1, 1, 1, 1]
+// CHECK-DAG:         %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], 0] [1, 1, 4, 16] [1, 1, 1, 1]
 // CHECK-DAG:         %[[WS:.*]] = tensor.extract_slice %[[W]][0, %[[C]], %[[KH]], 0] [4, 1, 1, 1] [1, 1, 1, 1]
-// CHECK-DAG:         %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}}permutation_map = #[[XPERM]]{{.*}} : tensor<1x1x2x16xf32>, vector<1x4x2x16x1x1x1xf32>
-// CHECK-DAG:         %[[VW:.*]] = vector.transfer_read %[[WS]]{{.*}}permutation_map = #[[WPERM]]{{.*}} : tensor<4x1x1x1xf32>, vector<1x4x2x16x1x1x1xf32>
-// CHECK:             %[[MUL:.*]] = arith.mulf %[[VX]], %[[VW]] : vector<1x4x2x16x1x1x1xf32>
+// CHECK-DAG:         %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}}permutation_map = #[[XPERM]]{{.*}} : tensor<1x1x4x16xf32>, vector<1x4x4x16x1x1x1xf32>
+// CHECK-DAG:         %[[VW:.*]] = vector.transfer_read %[[WS]]{{.*}}permutation_map = #[[WPERM]]{{.*}} : tensor<4x1x1x1xf32>, vector<1x4x4x16x1x1x1xf32>
+// CHECK:             %[[MUL:.*]] = arith.mulf %[[VX]], %[[VW]] : vector<1x4x4x16x1x1x1xf32>
 // CHECK:             %[[RED:.*]] = vector.shape_cast %[[MUL]]
-// CHECK:             arith.addf %{{.*}}, %[[RED]] : vector<1x4x2x16xf32>
-// CHECK:             tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], 1] [1, 1, 2, 16]
-// CHECK:             tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], 2] [1, 1, 2, 16]
-// CHECK:             arith.mulf {{.*}} : vector<1x4x2x16x1x1x1xf32>
+// CHECK:             arith.addf %{{.*}}, %[[RED]] : vector<1x4x4x16xf32>
+// CHECK:             tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], 1] [1, 1, 4, 16]
+// CHECK:             tensor.extract_slice %[[X]][0, %[[C]], %[[ROW]], 2] [1, 1, 4, 16]
+// CHECK:             arith.mulf {{.*}} : vector<1x4x4x16x1x1x1xf32>
 // CHECK-NOT:         arith.mulf
 // CHECK-NOT:     linalg.generic
 func.func @conv(%x: tensor<1x8x10x18xf32>, %w: tensor<4x8x3x3xf32>, %o: tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32> {
@@ -41,6 +41,27 @@ func.func @conv(%x: tensor<1x8x10x18xf32>, %w: tensor<4x8x3x3xf32>, %o: tensor<1
     linalg.yield %s : f32
   } -> tensor<1x4x8x16xf32>
   return %r : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+// Ten output rows (not a multiple of 3 or 4): register tiles of 8 output
+// channels x 2 rows.
+
+#xmap2r = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#wmap2r = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+#omap2r = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+// CHECK-LABEL: func.func @conv_rows_of_two
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c2
+// CHECK:           arith.mulf {{.*}} : vector<1x8x2x16x1x1x1xf32>
+func.func @conv_rows_of_two(%x: tensor<1x8x12x18xf32>, %w: tensor<8x8x3x3xf32>, %o: tensor<1x8x10x16xf32>) -> tensor<1x8x10x16xf32> {
+  %r = linalg.generic {indexing_maps = [#xmap2r, #wmap2r, #omap2r], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x12x18xf32>, tensor<8x8x3x3xf32>) outs(%o : tensor<1x8x10x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x10x16xf32>
+  return %r : tensor<1x8x10x16xf32>
 }
 
 // -----

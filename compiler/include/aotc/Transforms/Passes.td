@@ -549,12 +549,12 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
     outer one that divides evenly) with one iteration of every other loop.
     A convolution over input channels (a reduction loop indexing the input
     and the filter, an output-channel loop not indexing the input) instead
-    takes up to 8 output channels as rows and three registers (when they
-    divide the tile evenly and registers are 512-bit: 24 accumulators of 32
-    registers), else two, along the next output dimension (rows of a
-    flattened image): each input vector is loaded once for 8 FMAs, each
-    filter value broadcast once for three. With narrower registers (16 on
-    AVX2) one register along it.
+    takes output channels as rows and registers along the next output
+    dimension (rows of a flattened image): with 512-bit registers 8 x 3
+    when three divide the tile evenly (24 accumulators of 32 registers;
+    each input vector loaded once for 8 FMAs, each filter value broadcast
+    once for three), else 4 x 4, else 8 x 2; with narrower registers (16
+    on AVX2) 8 x 1.
     Every window loop is then unit within a tile, so the windowed operand
     becomes a strided `tensor.extract_slice` (stride = the loop's stride)
     read through a projected permutation, and the tile is vectorized by the
