@@ -374,7 +374,7 @@ struct FlattenConvolutionImagesPass
     int64_t padded = xType.getDimSize(xRank - 1); // Wp
     // The grid: rows x lanes per register tile, the row count that wastes
     // the least. A convolution over input channels takes register tiles of
-    // two or three grid rows (aotc-vectorize-convolutions).
+    // two to four grid rows, three preferred (aotc::convolutionGridRows).
     int64_t used = height * padded, gridLength = 0;
     if (aotc::convolutionChannelRowLoop(op)) {
       gridLength = aotc::convolutionGridRows(llvm::divideCeil(used, lanes),
