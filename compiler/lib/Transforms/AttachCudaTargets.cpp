@@ -96,7 +96,34 @@ struct AttachCudaTargetsPass
 
   NVVM::NVVMTargetAttr target(StringRef chip) {
     return NVVM::NVVMTargetAttr::get(&getContext(), optLevel,
-                                     "nvptx64-nvidia-cuda", chip, features);
+                                     "nvptx64-nvidia-cuda", chip,
+                                     featuresFor(chip));
+  }
+
+  /// `features`, with its PTX version raised to the first one LLVM 22's
+  /// NVPTX backend accepts for `chip` (it aborts on an older one): 8.6 for
+  /// sm_100/101, 8.7 for sm_120, 8.8 for sm_103/121 and the family targets
+  /// (sm_100f, ...), 9.0 for sm_88, sm_110 and any other newer one. Older chips
+  /// keep `features` as given.
+  std::string featuresFor(StringRef chip) {
+    unsigned sm = 0;
+    if (!chip.starts_with("sm_") ||
+        chip.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm))
+      return features;
+    unsigned minimum = sm == 100 || sm == 101   ? 86
+                       : sm == 120              ? 87
+                       : sm == 103 || sm == 121 ? 88
+                       : sm >= 100 || sm == 88  ? 90
+                                                : 0;
+    // Family-specific targets (sm_100f, sm_120f, ...) need PTX 8.8.
+    if (chip.ends_with("f") && sm >= 100)
+      minimum = std::max(minimum, 88u);
+    StringRef given = features;
+    unsigned version = 0;
+    if (minimum == 0 || !given.starts_with("+ptx") ||
+        given.drop_front(4).getAsInteger(10, version) || version >= minimum)
+      return features;
+    return "+ptx" + std::to_string(minimum);
   }
 
   void runOnOperation() override {

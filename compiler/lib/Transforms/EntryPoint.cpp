@@ -65,9 +65,9 @@ StringRef dtypeCType(StringRef dtype) {
   return llvm::StringSwitch<StringRef>(dtype)
       .Case("f32", "float")
       .Case("f64", "double")
-      .Cases("f16", "bf16", "uint16_t")
+      .Cases({"f16", "bf16"}, "uint16_t")
       .Case("i8", "int8_t")
-      .Cases("u8", "i1", "uint8_t")
+      .Cases({"u8", "i1"}, "uint8_t")
       .Case("i16", "int16_t")
       .Case("i32", "int32_t")
       .Case("i64", "int64_t")
@@ -76,9 +76,9 @@ StringRef dtypeCType(StringRef dtype) {
 
 int64_t dtypeBytes(StringRef dtype) {
   return llvm::StringSwitch<int64_t>(dtype)
-      .Cases("f64", "i64", 8)
-      .Cases("f32", "i32", 4)
-      .Cases("f16", "bf16", "i16", 2)
+      .Cases({"f64", "i64"}, 8)
+      .Cases({"f32", "i32"}, 4)
+      .Cases({"f16", "bf16", "i16"}, 2)
       .Default(1);
 }
 

@@ -1,5 +1,6 @@
 // RUN: aotc-opt %s -aotc-attach-cuda-targets=chips=sm_80,sm_90 | FileCheck %s
 // RUN: aotc-opt %s -aotc-attach-cuda-targets=chips=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: aotc-opt %s -aotc-attach-cuda-targets=chips=sm_80,sm_88,sm_100,sm_103,sm_110,sm_120,sm_120f | FileCheck %s --check-prefix=NEWER
 
 // sm_80 + sm_90: @kernels keeps the mma.sync branch and both chips'
 // targets; a clone @kernels_sm_90a, for sm_90a only, keeps the wgmma
@@ -20,6 +21,10 @@
 // CHECK-NEXT:      gpu.return
 // CHECK-LABEL: gpu.module @plain [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, #nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
 // CHECK-NOT:   gpu.module
+
+// Chips newer than sm_90 get the first PTX version LLVM's NVPTX backend
+// accepts for them (it aborts on +ptx80 there); older chips keep +ptx80.
+// NEWER-LABEL: gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, #nvvm.target<O = 3, chip = "sm_88", features = "+ptx90">, #nvvm.target<O = 3, chip = "sm_100", features = "+ptx86">, #nvvm.target<O = 3, chip = "sm_103", features = "+ptx88">, #nvvm.target<O = 3, chip = "sm_110", features = "+ptx90">, #nvvm.target<O = 3, chip = "sm_120", features = "+ptx87">, #nvvm.target<O = 3, chip = "sm_120f", features = "+ptx88">]
 
 // sm_80 only: no clone, the mma.sync branch.
 // SM80-LABEL: gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]

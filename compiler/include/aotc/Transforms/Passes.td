@@ -1292,7 +1292,10 @@ def AttachCudaTargets : Pass<"aotc-attach-cuda-targets", "mlir::ModuleOp"> {
     only the mma.sync branches remain. aotc-link-cuda-fatbin then takes
     sm_90's SASS from the clone, assembled for sm_90a. The host side is
     unchanged: both modules define the same kernels with the same
-    arguments.
+    arguments. A chip that LLVM's NVPTX backend rejects with an older PTX
+    version gets the first one it accepts instead of `features`: 8.6 for
+    sm_100/101, 8.7 for sm_120, 8.8 for sm_103/121 and the family targets
+    (sm_100f, ...), 9.0 for sm_88, sm_110 and newer.
 
     Before (chips=sm_80,sm_90):
     ```mlir
@@ -1319,7 +1322,8 @@ def AttachCudaTargets : Pass<"aotc-attach-cuda-targets", "mlir::ModuleOp"> {
     Option<"optLevel", "O", "unsigned", /*default=*/"3",
            "Optimization level of the NVPTX backend">,
     Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
-           "PTX features (PTX 8.0 is the first that knows sm_90)">,
+           "PTX features (PTX 8.0 is the first that knows sm_90; raised per "
+           "chip for newer chips)">,
   ];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::NVVM::NVVMDialect",
                            "mlir::scf::SCFDialect"];

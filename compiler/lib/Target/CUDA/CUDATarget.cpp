@@ -14,7 +14,10 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
@@ -82,6 +85,50 @@ private:
   bool onDeviceTensors;
 };
 
+/// The real chips (sm_XX, sm_XXa, sm_XXf) the toolkit's ptxas accepts for
+/// --gpu-name, read from the "Allowed values" list of `ptxas --help`; empty
+/// when that list cannot be read (ptxas then reports a chip it rejects).
+std::vector<std::string> ptxasChips(llvm::StringRef ptxas) {
+  llvm::SmallString<128> help;
+  if (llvm::sys::fs::createTemporaryFile("aotc-ptxas", "txt", help))
+    return {};
+  llvm::FileRemover remove(help);
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, help.str(),
+                                                help.str()};
+  if (llvm::sys::ExecuteAndWait(ptxas, {ptxas, "--help"}, std::nullopt,
+                                redirects, /*SecondsToWait=*/30) != 0)
+    return {};
+  auto buffer = llvm::MemoryBuffer::getFile(help);
+  if (!buffer)
+    return {};
+  llvm::StringRef text = (*buffer)->getBuffer();
+  size_t start = text.find("--gpu-name");
+  if (start == llvm::StringRef::npos)
+    return {};
+  text = text.drop_front(start);
+  size_t list = text.find("Allowed values for this option:");
+  size_t end = text.find("Default value:");
+  if (list == llvm::StringRef::npos || end == llvm::StringRef::npos ||
+      end < list)
+    return {};
+  std::vector<std::string> chips;
+  llvm::SmallVector<llvm::StringRef> values;
+  text.slice(list, end).split(values, '\'');
+  for (size_t i = 1; i < values.size(); i += 2)
+    if (values[i].starts_with("sm_"))
+      chips.push_back(values[i].str());
+  // By SM number, then suffix: sm_75, ..., sm_90, sm_90a, sm_100, ...
+  llvm::sort(chips, [](llvm::StringRef a, llvm::StringRef b) {
+    unsigned x = 0, y = 0;
+    a = a.drop_front(3);
+    b = b.drop_front(3);
+    a.consumeInteger(10, x);
+    b.consumeInteger(10, y);
+    return std::make_pair(x, a) < std::make_pair(y, b);
+  });
+  return chips;
+}
+
 } // namespace
 
 llvm::Expected<std::unique_ptr<Target>>
@@ -119,6 +166,17 @@ createCUDATarget(const GPUTargetOptions &options) {
           "CUDA toolkit tool '" + tool + "' not found at '" + path +
           "' (set --cuda-path or AOTC_CUDA_PATH)");
   }
+  // A chip LLVM knows but this toolkit's ptxas does not (sm_70 for CUDA 13)
+  // is rejected before any work.
+  llvm::SmallString<256> ptxas(options.toolkitPath);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  std::vector<std::string> accepted = ptxasChips(ptxas);
+  for (const std::string &chip : chips)
+    if (!accepted.empty() && !llvm::is_contained(accepted, chip))
+      return llvm::createStringError(
+          "CUDA chip '" + chip + "' is not supported by the CUDA toolkit at '" +
+          options.toolkitPath + "' (its ptxas accepts " +
+          llvm::join(accepted, ", ") + ")");
   return std::make_unique<CUDATarget>(std::move(*host), std::move(chips),
                                       options.toolkitPath,
                                       options.onDeviceTensors);
