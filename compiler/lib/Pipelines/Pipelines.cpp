@@ -156,6 +156,8 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   addPasses(fpm, "convert-vector-to-scf{full-unroll=1},canonicalize");
   fpm.addPass(createLowerVectorOps());
   fpm.addPass(createApproximateMath());
+  // Outputs larger than the caches: non-temporal stores where aligned.
+  fpm.addPass(createStreamingStores());
   // Threads: scf.forall -> scf.parallel -> omp.parallel + omp.wsloop, with
   // the caller's thread count.
   addPasses(fpm, "scf-forall-to-parallel");

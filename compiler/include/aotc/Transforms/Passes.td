@@ -877,6 +877,58 @@ def ApproximateMath : Pass<"aotc-approximate-math", "mlir::func::FuncOp"> {
                            "mlir::math::MathDialect"];
 }
 
+def StreamingStores : Pass<"aotc-streaming-stores", "mlir::func::FuncOp"> {
+  let summary = "Non-temporal vector stores for thread loops that only write buffers larger than the caches";
+  let description = [{
+    Runs on the CPU after vector lowering, before threads become OpenMP. An
+    outermost `scf.forall` whose only uses of a static buffer of at least
+    `min-bytes` are `vector.store`s whose offsets are multiples of their
+    vector size (from constants, loop bounds and steps, affine maps and the
+    buffer's static strides and offset) stores into it non-temporally: no
+    read of each line before it is written (memory traffic of a loop that
+    reads two such buffers and writes one drops by a quarter) and the lines
+    it reads stay cached. The tensors of the ABI are only element-aligned,
+    so the loop is versioned on the buffers' addresses: `scf.if` every
+    address is a multiple of the vector size, the loop with
+    `vector.store {nontemporal = true, alignment = N}` and an `llvm.fence`
+    at the end of each thread's body (non-temporal stores are weakly
+    ordered), else the loop unchanged. Buffers read in the loop, partial or
+    unaligned stores, and buffers below `min-bytes` (which a consumer may
+    still find in the cache) are left alone.
+
+    Before (min-bytes = 4096):
+    ```mlir
+    scf.forall (%i) = (0) to (64) step (8) {
+      scf.for %j = %c0 to %c64 step %c16 {
+        vector.store %v, %out[%i, %j] : memref<64x64xf32>, vector<16xf32>
+      }
+    }
+    ```
+    After:
+    ```mlir
+    %p = memref.extract_aligned_pointer_as_index %out
+    scf.if (%p % 64 == 0) {
+      scf.forall ... {
+        vector.store %v, %out[%i, %j] {alignment = 64, nontemporal = true}
+        ...
+        llvm.fence seq_cst
+      }
+    } else {
+      scf.forall ... { vector.store %v, %out[%i, %j] ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"33554432",
+           "Smallest buffer stored non-temporally (default 32 MiB: more "
+           "than the last-level cache of most CPUs, or than a core's share of it)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def OutlinePoolBytes : Pass<"aotc-outline-pool-bytes", "mlir::ModuleOp"> {
   let summary = "Generate NAME_pool_bytes(dims...) for symbolic entry points";
   let description = [{
