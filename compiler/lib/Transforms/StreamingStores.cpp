@@ -85,14 +85,20 @@ int64_t knownDivisor(Value value) {
   return 1;
 }
 
+/// The bytes `store` writes.
+int64_t storedBytes(vector::StoreOp store) {
+  VectorType vector = store.getVectorType();
+  return vector.getNumElements() * vector.getElementTypeBitWidth() / 8;
+}
+
 /// Whether `store` writes a whole vector at an offset (in bytes, from the
 /// buffer's address) that is a multiple of the vector's size.
 bool hasAlignedOffset(vector::StoreOp store) {
   auto type = cast<MemRefType>(store.getBase().getType());
-  VectorType vector = store.getVectorType();
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  int64_t vectorBytes = vector.getNumElements() * elementBytes;
-  if (vector.getRank() != 1 || !llvm::isPowerOf2_64(vectorBytes) ||
+  int64_t vectorBytes = storedBytes(store);
+  if (store.getVectorType().getRank() != 1 ||
+      !llvm::isPowerOf2_64(vectorBytes) ||
       type.getElementTypeBitWidth() % 8 != 0)
     return false;
   SmallVector<int64_t> strides;
@@ -141,13 +147,13 @@ struct StreamingStoresPass
     });
     SmallVector<Value> result;
     for (Value buffer : buffers) {
-      bool onlyAlignedStores = llvm::all_of(buffer.getUsers(), [&](Operation *user) {
+      auto isAlignedStore = [&](Operation *user) {
         if (!loop->isAncestor(user))
           return true;
         auto store = dyn_cast<vector::StoreOp>(user);
         return store && store.getBase() == buffer && hasAlignedOffset(store);
-      });
-      if (onlyAlignedStores)
+      };
+      if (llvm::all_of(buffer.getUsers(), isAlignedStore))
         result.push_back(buffer);
     }
     return result;
@@ -167,10 +173,7 @@ struct StreamingStoresPass
       for (Operation *user : buffer.getUsers())
         if (auto store = dyn_cast<vector::StoreOp>(user);
             store && loop->isAncestor(store))
-          vectorBytes = std::max<int64_t>(
-              vectorBytes, store.getVectorType().getNumElements() *
-                               store.getVectorType().getElementTypeBitWidth() /
-                               8);
+          vectorBytes = std::max(vectorBytes, storedBytes(store));
       Value address =
           memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
       Value misalignment = arith::RemUIOp::create(
@@ -188,10 +191,8 @@ struct StreamingStoresPass
     streaming.walk([&](vector::StoreOp store) {
       if (!llvm::is_contained(buffers, store.getBase()))
         return;
-      VectorType vector = store.getVectorType();
       store.setNontemporal(true);
-      store.setAlignment(vector.getNumElements() *
-                         vector.getElementTypeBitWidth() / 8);
+      store.setAlignment(storedBytes(store));
     });
     // Non-temporal stores are weakly ordered: each thread fences its own
     // before the loop's end makes them visible to the other threads.
