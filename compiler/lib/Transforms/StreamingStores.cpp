@@ -194,8 +194,8 @@ struct StreamingStoresPass
       store.setNontemporal(true);
       store.setAlignment(storedBytes(store));
     });
-    // Non-temporal stores are weakly ordered: each thread fences its own
-    // before the loop's end makes them visible to the other threads.
+    // Non-temporal stores are weakly ordered: every iteration (a thread tile)
+    // fences its own before the loop's end makes them visible to the others.
     b.setInsertionPoint(streaming.getTerminator());
     LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
   }

@@ -891,7 +891,7 @@ def StreamingStores : Pass<"aotc-streaming-stores", "mlir::func::FuncOp"> {
     so the loop is versioned on the buffers' addresses: `scf.if` every
     address is a multiple of the vector size, the loop with
     `vector.store {nontemporal = true, alignment = N}` and an `llvm.fence`
-    at the end of each thread's body (non-temporal stores are weakly
+    at the end of each iteration, a thread tile (non-temporal stores are weakly
     ordered), else the loop unchanged. Buffers read in the loop, partial or
     unaligned stores, and buffers below `min-bytes` (which a consumer may
     still find in the cache) are left alone.
