@@ -45,11 +45,6 @@ struct ErfRational : OpRewritePattern<math::ErfOp> {
         0.0148466937f, 0.00114550465f, 3.78746008e-05f};
     static constexpr float kClamp = 3.92f; // R(3.92) rounds to 1
     Location loc = op.getLoc();
-    auto getConstantAttr = [](Value value) -> Attribute {
-      Attribute attr;
-      matchPattern(value, m_Constant(&attr));
-      return attr;
-    };
     auto constant = [&](float value) -> Value {
       FloatAttr attr = rewriter.getF32FloatAttr(value);
       if (auto shaped = dyn_cast<ShapedType>(type))
@@ -61,19 +56,13 @@ struct ErfRational : OpRewritePattern<math::ErfOp> {
     // evaluated at a * (1 / c), one rounding of the argument more (<= 0.5
     // ulp) instead of a division per element.
     Value x = op.getOperand();
-    if (auto division = x.getDefiningOp<arith::DivFOp>()) {
-      FloatAttr divisor;
-      if (auto splat = dyn_cast_or_null<SplatElementsAttr>(
-              getConstantAttr(division.getRhs())))
-        divisor = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>());
-      else
-        divisor = dyn_cast_or_null<FloatAttr>(
-            getConstantAttr(division.getRhs()));
-      if (divisor && divisor.getValueAsDouble() != 0.0)
-        x = arith::MulFOp::create(
-            rewriter, loc, division.getLhs(),
-            constant(static_cast<float>(1.0 / divisor.getValueAsDouble())));
-    }
+    APFloat divisor(0.0f);
+    if (auto division = x.getDefiningOp<arith::DivFOp>();
+        division && matchPattern(division.getRhs(), m_ConstantFloat(&divisor)) &&
+        !divisor.isZero())
+      x = arith::MulFOp::create(
+          rewriter, loc, division.getLhs(),
+          constant(static_cast<float>(1.0 / divisor.convertToDouble())));
     // Clamped by compare + select so that NaN passes through.
     Value high = constant(kClamp), low = constant(-kClamp);
     x = arith::SelectOp::create(

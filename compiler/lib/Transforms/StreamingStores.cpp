@@ -3,7 +3,7 @@
 // This file implements the aotc-streaming-stores pass: a thread loop that
 // only writes a buffer larger than the caches writes it with non-temporal
 // vector stores, which skip the read of every line before its write (a
-// third of such a loop's memory traffic when it reads two buffers) and do
+// quarter of such a loop's memory traffic when it reads two buffers) and do
 // not evict the data the loop reads. Stores become non-temporal only where
 // they are aligned to their vector size: statically for the offsets, by a
 // run-time check of the buffer's address (the ABI only guarantees element
