@@ -3,35 +3,46 @@
 // Google Benchmark of aotc-compiled CUDA programs (--on-device-tensors, so a
 // call only enqueues kernels on the stream) next to a peer in the same
 // process: f32 GEMMs next to cublasSgemm, a fused elementwise chain and a
-// row softmax next to a device-to-device copy of the same bytes. Every
+// row softmax next to a device-to-device copy of the same bytes, and the
+// operator cases of gen_ops.py (the CPU benchmark's ResNet-18 / MobileNetV2
+// convolutions, softmax and LayerNorm rows, bias + GELU + residual), built
+// from the same ONNX files: convolutions and softmax next to cuDNN (NCHW,
+// FP32 FMA math, the fastest algorithm cudnnFind reports, bias added by
+// cudnnAddTensor), LayerNorm and the chain next to a D2D copy. Every
 // iteration is timed with CUDA events recorded on the stream around the
 // call. Each benchmark reports TFLOP/s (GEMM) or GB/s and the fraction of
 // the chip's roofline (FP32 FMA peak from SM count x cores x clock; DRAM
 // bandwidth from memory clock x bus width); a summary of ours/peer per case
 // follows the run. Results are checked against the peer (GEMM) or a host
-// reference before timing.
+// reference before timing (operators: cuDNN, or a host reference for
+// LayerNorm and the chain; without cuDNN, convolutions and softmax are timed
+// without a peer or a check).
 //
 // Without a CUDA device the program prints why and exits 0 (skipped).
 //
 //===----------------------------------------------------------------------===//
 
 #include "aot_abi/aot_abi.h"
+#include "bench_cases.h"
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#if AOTC_BENCH_CUDNN
+#include <cudnn.h>
+#endif
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 using GemmFn = aot_status_t (*)(const float *, const float *, float *, void *,
                                 size_t, aot_stream_t);
-using InfoFn = const aot_model_info_t *(*)(void);
 struct GemmShape {
   int m, n, k;
   GemmFn fn;
@@ -41,6 +52,7 @@ struct GemmShape {
 #include "gpu_eltwise.h"
 #include "gpu_gemm_shapes.h"
 #include "gpu_softmax.h"
+#include "ops_cases.h"
 
 namespace {
 
@@ -361,6 +373,292 @@ void BM_stream(benchmark::State &state, std::string name, bool peer) {
   bandwidthCounters(state, name, key);
 }
 
+//===----------------------------------------------------------------------===//
+// The operators of gen_ops.py vs cuDNN and a device-to-device copy
+//===----------------------------------------------------------------------===//
+
+size_t elements(const aot_tensor_info_t &t) {
+  size_t n = 1;
+  for (int i = 0; i < t.rank; ++i)
+    n *= static_cast<size_t>(t.shape[i]);
+  return n;
+}
+
+/// Device inputs (random, also kept on the host), output and pool of one
+/// case, and the call of its entry point.
+struct GpuOpRun {
+  explicit GpuOpRun(const OpCase &c) : c(c), pool(c.info()->pool_bytes) {
+    const aot_model_info_t *info = c.info();
+    for (int i = 0; i < info->num_inputs; ++i) {
+      host.push_back(randomVector(elements(info->inputs[i]), 7 + i));
+      inputs.push_back(
+          std::make_unique<DeviceBuffer>(host.back().size() * sizeof(float)));
+      inputs.back()->upload(host.back());
+    }
+    output = std::make_unique<DeviceBuffer>(elements(info->outputs[0]) *
+                                            sizeof(float));
+  }
+  void call() {
+    aot_status_t status;
+    if (inputs.size() == 1)
+      status = reinterpret_cast<aot_status_t (*)(
+          const float *, float *, void *, size_t, aot_stream_t)>(c.fn)(
+          inputs[0]->f(), output->f(), pool.data, pool.bytes, gStream);
+    else
+      status = reinterpret_cast<aot_status_t (*)(
+          const float *, const float *, float *, void *, size_t,
+          aot_stream_t)>(c.fn)(inputs[0]->f(), inputs[1]->f(), output->f(),
+                               pool.data, pool.bytes, gStream);
+    check(status, c.label);
+  }
+  const OpCase &c;
+  std::vector<std::vector<float>> host;
+  std::vector<std::unique_ptr<DeviceBuffer>> inputs;
+  std::unique_ptr<DeviceBuffer> output;
+  DeviceBuffer pool;
+};
+
+#if AOTC_BENCH_CUDNN
+cudnnHandle_t gCudnn;
+
+void check(cudnnStatus_t status, const char *what) {
+  if (status != CUDNN_STATUS_SUCCESS) {
+    std::fprintf(stderr, "bench_gpu: %s: %s\n", what,
+                 cudnnGetErrorString(status));
+    std::exit(1);
+  }
+}
+
+/// cuDNN's convolution (+ bias) or softmax of one case, reading `x` (the
+/// same device data as our input 0) and writing its own output.
+struct CudnnRun {
+  CudnnRun(const OpCase &c, const DeviceBuffer &x)
+      : c(c), x(x), y(elements(c.info()->outputs[0]) * sizeof(float)) {
+    check(cudnnCreateTensorDescriptor(&xDesc), "cudnnCreateTensorDescriptor");
+    check(cudnnCreateTensorDescriptor(&yDesc), "cudnnCreateTensorDescriptor");
+    const int *p = c.params;
+    if (c.kind == bench::kSoftmax) {
+      // Rows as images of C channels: MODE_INSTANCE normalises each row.
+      check(cudnnSetTensor4dDescriptor(xDesc, CUDNN_TENSOR_NCHW,
+                                       CUDNN_DATA_FLOAT, p[0], p[1], 1, 1),
+            "cudnnSetTensor4dDescriptor");
+      check(cudnnSetTensor4dDescriptor(yDesc, CUDNN_TENSOR_NCHW,
+                                       CUDNN_DATA_FLOAT, p[0], p[1], 1, 1),
+            "cudnnSetTensor4dDescriptor");
+      return;
+    }
+    int ci = p[0], co = p[1], k = p[4], s = p[5], pad = p[6], g = p[7];
+    int ho = bench::convOutput(c, p[2]), wo = bench::convOutput(c, p[3]);
+    check(cudnnSetTensor4dDescriptor(xDesc, CUDNN_TENSOR_NCHW,
+                                     CUDNN_DATA_FLOAT, 1, ci, p[2], p[3]),
+          "cudnnSetTensor4dDescriptor");
+    check(cudnnSetTensor4dDescriptor(yDesc, CUDNN_TENSOR_NCHW,
+                                     CUDNN_DATA_FLOAT, 1, co, ho, wo),
+          "cudnnSetTensor4dDescriptor");
+    check(cudnnCreateTensorDescriptor(&biasDesc), "cudnnCreateTensor");
+    check(cudnnSetTensor4dDescriptor(biasDesc, CUDNN_TENSOR_NCHW,
+                                     CUDNN_DATA_FLOAT, 1, co, 1, 1),
+          "cudnnSetTensor4dDescriptor");
+    check(cudnnCreateFilterDescriptor(&wDesc), "cudnnCreateFilterDescriptor");
+    check(cudnnSetFilter4dDescriptor(wDesc, CUDNN_DATA_FLOAT,
+                                     CUDNN_TENSOR_NCHW, co, ci / g, k, k),
+          "cudnnSetFilter4dDescriptor");
+    check(cudnnCreateConvolutionDescriptor(&convDesc),
+          "cudnnCreateConvolutionDescriptor");
+    check(cudnnSetConvolution2dDescriptor(convDesc, pad, pad, s, s, 1, 1,
+                                          CUDNN_CROSS_CORRELATION,
+                                          CUDNN_DATA_FLOAT),
+          "cudnnSetConvolution2dDescriptor");
+    check(cudnnSetConvolutionGroupCount(convDesc, g),
+          "cudnnSetConvolutionGroupCount");
+    // FP32 FMA math, as our kernels: no TF32 tensor cores.
+    check(cudnnSetConvolutionMathType(convDesc, CUDNN_FMA_MATH),
+          "cudnnSetConvolutionMathType");
+    // gen_ops.py's weights and bias.
+    std::vector<float> hw = bench::detValues(
+        size_t(co) * (ci / g) * k * k, 1.0 / std::sqrt(double(ci / g) * k * k));
+    weights = std::make_unique<DeviceBuffer>(hw.size() * sizeof(float));
+    weights->upload(hw);
+    bias = std::make_unique<DeviceBuffer>(co * sizeof(float));
+    bias->upload(bench::detValues(co, 0.1));
+    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    int found = 0;
+    check(cudnnFindConvolutionForwardAlgorithm(
+              gCudnn, xDesc, wDesc, convDesc, yDesc,
+              CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &found, perf),
+          "cudnnFindConvolutionForwardAlgorithm");
+    int best = 0;
+    while (best < found && perf[best].status != CUDNN_STATUS_SUCCESS)
+      ++best;
+    if (best == found) {
+      std::fprintf(stderr, "bench_gpu: conv/%s: no cuDNN algorithm\n",
+                   c.label);
+      std::exit(1);
+    }
+    algo = perf[best].algo;
+    workspace = std::make_unique<DeviceBuffer>(perf[best].memory);
+  }
+  CudnnRun(const CudnnRun &) = delete;
+  ~CudnnRun() {
+    cudnnDestroyTensorDescriptor(xDesc);
+    cudnnDestroyTensorDescriptor(yDesc);
+    if (c.kind == bench::kConv) {
+      cudnnDestroyTensorDescriptor(biasDesc);
+      cudnnDestroyFilterDescriptor(wDesc);
+      cudnnDestroyConvolutionDescriptor(convDesc);
+    }
+  }
+  void run() {
+    const float one = 1.f, zero = 0.f;
+    if (c.kind == bench::kSoftmax) {
+      check(cudnnSoftmaxForward(gCudnn, CUDNN_SOFTMAX_ACCURATE,
+                                CUDNN_SOFTMAX_MODE_INSTANCE, &one, xDesc,
+                                x.data, &zero, yDesc, y.data),
+            "cudnnSoftmaxForward");
+      return;
+    }
+    check(cudnnConvolutionForward(gCudnn, &one, xDesc, x.data, wDesc,
+                                  weights->data, convDesc, algo,
+                                  workspace->data, workspace->bytes, &zero,
+                                  yDesc, y.data),
+          "cudnnConvolutionForward");
+    check(cudnnAddTensor(gCudnn, &one, biasDesc, bias->data, &one, yDesc,
+                         y.data),
+          "cudnnAddTensor");
+  }
+  const OpCase &c;
+  const DeviceBuffer &x;
+  DeviceBuffer y;
+  cudnnTensorDescriptor_t xDesc = nullptr, yDesc = nullptr, biasDesc = nullptr;
+  cudnnFilterDescriptor_t wDesc = nullptr;
+  cudnnConvolutionDescriptor_t convDesc = nullptr;
+  cudnnConvolutionFwdAlgo_t algo{};
+  std::unique_ptr<DeviceBuffer> weights, bias, workspace;
+};
+#endif
+
+bool hasCudnnPeer(const OpCase &c) {
+  return AOTC_BENCH_CUDNN &&
+         (c.kind == bench::kConv || c.kind == bench::kSoftmax);
+}
+
+/// A host reference of the cases no library computes: LayerNorm (gen_ops.py's
+/// scale and shift, eps 1e-5) and the erf GELU chain, in double.
+std::vector<float> hostReference(const GpuOpRun &run) {
+  const OpCase &c = run.c;
+  int rows = c.params[0], cols = c.params[1];
+  const std::vector<float> &x = run.host[0];
+  std::vector<float> ref(x.size());
+  if (c.kind == bench::kEltwise) {
+    std::vector<float> bias = bench::detValues(cols, 0.1);
+    for (size_t i = 0; i < x.size(); ++i) {
+      double t = double(x[i]) + bias[i % cols];
+      ref[i] = float(0.5 * t * (1.0 + std::erf(t / std::sqrt(2.0))) +
+                     run.host[1][i]);
+    }
+    return ref;
+  }
+  std::vector<float> scale = bench::detValues(cols, 0.25),
+                     shift = bench::detValues(cols, 0.1);
+  for (int r = 0; r < rows; ++r) {
+    const float *row = &x[size_t(r) * cols];
+    double mean = 0, var = 0;
+    for (int j = 0; j < cols; ++j)
+      mean += row[j];
+    mean /= cols;
+    for (int j = 0; j < cols; ++j)
+      var += (row[j] - mean) * (row[j] - mean);
+    double inv = 1.0 / std::sqrt(var / cols + 1e-5);
+    for (int j = 0; j < cols; ++j)
+      ref[size_t(r) * cols + j] = float(
+          (row[j] - mean) * inv * (scale[j] + 1.0f) + shift[j]);
+  }
+  return ref;
+}
+
+/// Exits if the case disagrees with cuDNN or the host reference
+/// (max |ours - ref| <= 1e-3 (1 + max |ref|), as bench_ops).
+void checkOp(const OpCase &c) {
+  GpuOpRun ours(c);
+  ours.call();
+  check(cudaStreamSynchronize(gStream), "cudaStreamSynchronize");
+  std::vector<float> got = ours.output->download(), ref;
+  const char *peer = "cuDNN";
+  if (c.kind == bench::kEltwise || c.kind == bench::kLayerNorm) {
+    ref = hostReference(ours);
+    peer = "the host reference";
+  } else {
+#if AOTC_BENCH_CUDNN
+    CudnnRun cudnn(c, *ours.inputs[0]);
+    cudnn.run();
+    check(cudaStreamSynchronize(gStream), "cudaStreamSynchronize");
+    ref = cudnn.y.download();
+#else
+    return;
+#endif
+  }
+  double worst = 0, scale = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    worst = std::max(worst, std::fabs(double(got[i]) - ref[i]));
+    scale = std::max(scale, std::fabs(double(ref[i])));
+  }
+  if (!(worst <= 1e-3 * (1.0 + scale))) {
+    std::fprintf(stderr, "bench_gpu: %s/%s differs from %s by %g\n",
+                 c.kindName, c.label, peer, worst);
+    std::exit(1);
+  }
+}
+
+std::string opKey(const OpCase &c) {
+  return std::string(c.kindName) + "/" + c.label;
+}
+
+/// FLOP/s of a convolution against the FP32 peak, bytes/s of the others
+/// against DRAM bandwidth.
+void opCounters(benchmark::State &state, const OpCase &c,
+                const std::string &key, bool copyPeer) {
+  double seconds = meanSeconds(key);
+  if (seconds <= 0)
+    return;
+  double rate = bench::workPerCall(c, copyPeer) / seconds;
+  if (c.kind == bench::kConv) {
+    state.counters["TFLOPS"] = rate * 1e-12;
+    state.counters["of_fp32_peak"] = rate / gRoofline.flops;
+  } else {
+    state.counters["GBps"] = rate * 1e-9;
+    state.counters["of_dram_peak"] = rate / gRoofline.bytesPerSecond;
+  }
+}
+
+void BM_opAotc(benchmark::State &state, const OpCase *c) {
+  GpuOpRun ours(*c);
+  std::string key = opKey(*c) + "/aotc";
+  timeOnStream(state, key, [&] { ours.call(); });
+  opCounters(state, *c, key, false);
+}
+
+void BM_opPeer(benchmark::State &state, const OpCase *c) {
+  std::string key = opKey(*c) + "/peer";
+  if (hasCudnnPeer(*c)) {
+#if AOTC_BENCH_CUDNN
+    GpuOpRun ours(*c);
+    CudnnRun cudnn(*c, *ours.inputs[0]);
+    timeOnStream(state, key, [&] { cudnn.run(); });
+    opCounters(state, *c, key, false);
+#endif
+    return;
+  }
+  // A D2D copy that reads and writes half of the case's bytes each.
+  size_t bytes = size_t(bench::workPerCall(*c, /*copyPeer=*/true) / 2);
+  DeviceBuffer from(bytes), to(bytes);
+  timeOnStream(state, key, [&] {
+    check(cudaMemcpyAsync(to.data, from.data, bytes, cudaMemcpyDeviceToDevice,
+                          gStream),
+          "cudaMemcpyAsync");
+  });
+  opCounters(state, *c, key, true);
+}
+
 void printSummary() {
   std::printf("\nbench_gpu on %s: FP32 peak %.1f TFLOP/s, DRAM %.0f GB/s\n",
               gRoofline.chip.c_str(), gRoofline.flops * 1e-12,
@@ -386,8 +684,22 @@ void printSummary() {
                 peer * 1e3, peer / ours,
                 100.0 * streamBytes(name) / ours / gRoofline.bytesPerSecond);
   }
+  for (const OpCase &c : kOpCases) {
+    std::string base = opKey(c);
+    double ours = meanSeconds(base + "/aotc"),
+           peer = meanSeconds(base + "/peer");
+    if (ours <= 0)
+      continue;
+    double roof = c.kind == bench::kConv ? gRoofline.flops
+                                         : gRoofline.bytesPerSecond;
+    std::printf("%-26s %12.4f %12.4f %10.3f %11.1f%%\n", base.c_str(),
+                ours * 1e3, peer * 1e3, peer > 0 ? peer / ours : 0.0,
+                100.0 * bench::workPerCall(c) / ours / roof);
+  }
   std::printf("(ours/peer: peer time / aotc time, > 1 means aotc is faster; "
-              "peers: cublasSgemm, cudaMemcpyAsync D2D of the same bytes)\n");
+              "peers: cublasSgemm, cuDNN for conv and softmax rows%s, "
+              "cudaMemcpyAsync D2D of the same bytes for the others)\n",
+              AOTC_BENCH_CUDNN ? "" : " (not built: no cuDNN)");
 }
 
 } // namespace
@@ -430,9 +742,25 @@ int main(int argc, char **argv) {
           BM_stream, std::string(name), peer)
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
+#if AOTC_BENCH_CUDNN
+  check(cudnnCreate(&gCudnn), "cudnnCreate");
+  check(cudnnSetStream(gCudnn, gStream), "cudnnSetStream");
+#endif
+  for (const OpCase &c : kOpCases) {
+    checkOp(c);
+    for (bool peer : {false, true})
+      benchmark::RegisterBenchmark(
+          (opKey(c) + (peer ? "/peer" : "/aotc")).c_str(),
+          peer ? BM_opPeer : BM_opAotc, &c)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   printSummary();
+#if AOTC_BENCH_CUDNN
+  cudnnDestroy(gCudnn);
+#endif
   cublasDestroy(gCublas);
   cudaStreamDestroy(gStream);
   return 0;

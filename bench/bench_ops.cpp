@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "aot_abi/aot_abi.h"
+#include "bench_cases.h"
 
 #include <benchmark/benchmark.h>
 #include <dnnl.hpp>
@@ -43,25 +44,13 @@
 #include <utility>
 #include <vector>
 
-using InfoFn = const aot_model_info_t *(*)(void);
-
-/// One benchmark case of ops_cases.h (see gen_ops.py for `params`).
-struct OpCase {
-  int kind;
-  const char *kindName;
-  const char *label;
-  int params[9];
-  void (*fn)();
-  InfoFn info;
-};
-
 #include "ops_cases.h"
 
 extern "C" void omp_set_num_threads(int);
 
 namespace {
 
-enum Kind { kConv = 0, kEltwise = 1, kSoftmax = 2, kLayerNorm = 3 };
+using namespace bench;
 
 //===----------------------------------------------------------------------===//
 // Buffers and the constants of gen_ops.py
@@ -78,17 +67,6 @@ struct Buffer {
   size_t size;
   float *data;
 };
-
-/// gen_ops.py's det_values(): n floats in [-scale, scale).
-std::vector<float> detValues(size_t n, double scale) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t h = static_cast<uint32_t>(i) * 2654435761u;
-    float x = static_cast<float>((h >> 16) & 0xFFFF);
-    v[i] = (x / 65536.0f - 0.5f) * static_cast<float>(2.0 * scale);
-  }
-  return v;
-}
 
 void fillRandom(Buffer &b, unsigned seed) {
   std::mt19937 rng(seed);
@@ -342,22 +320,6 @@ void check(const OpCase &c) {
     std::printf("conv/%s: oneDNN layout: %s\n", c.label, peer.layout.c_str());
 }
 
-/// Work per call: FLOPs (conv) or bytes read + written (the others).
-double workPerCall(const OpCase &c, bool memcpyPeer = false) {
-  const int *p = c.params;
-  switch (c.kind) {
-  case kConv: {
-    double ho = (p[2] + 2 * p[6] - p[4]) / p[5] + 1;
-    double wo = (p[3] + 2 * p[6] - p[4]) / p[5] + 1;
-    return 2.0 * p[1] * ho * wo * (p[0] / p[7]) * p[4] * p[4];
-  }
-  case kEltwise:
-    return (memcpyPeer ? 2.0 : 3.0) * 4.0 * p[0] * p[1];
-  default:
-    return 2.0 * 4.0 * p[0] * p[1];
-  }
-}
-
 void setCounter(benchmark::State &state, const OpCase &c, double work) {
   state.counters[c.kind == kConv ? "GFLOPS" : "GBps"] = benchmark::Counter(
       work * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
@@ -400,7 +362,7 @@ void BM_memcpy(benchmark::State &state, const OpCase *c) {
     }
     benchmark::ClobberMemory();
   }
-  setCounter(state, *c, workPerCall(*c, /*memcpyPeer=*/true));
+  setCounter(state, *c, workPerCall(*c, /*copyPeer=*/true));
 }
 
 /// Registers `<kind>/<label>/<impl>/<threads>`.
