@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-#define AOT_RUNTIME_GPU_VERSION 1
+#define AOT_RUNTIME_GPU_VERSION 2
 
 /*===----------------------------------------------------------------------===*
  * Module cache
@@ -66,6 +66,19 @@ typedef struct aot_gpu_module_cache_t {
   void *modules[AOT_GPU_MODULE_CACHE_SLOTS]; /* CUmodule / hipModule_t */
 } aot_gpu_module_cache_t;
 
+/** A global variable of a device module that the runtime fills from host
+ *  memory when it loads the module (once per CUDA context / HIP device):
+ *  aotc keeps large constants (weights) once, in the object's host read-only
+ *  data, instead of in the code object of every chip, and declares them in
+ *  the device module as uninitialised globals of the same size.
+ *  Ownership: `name` and `data` are borrowed for the life of the process
+ *  (read-only data of the generated object). */
+typedef struct aot_gpu_global_init_t {
+  const char *name; /* the global's symbol in the device module */
+  const void *data; /* host bytes to copy into it */
+  uint64_t bytes;   /* how many; the device global has at least this many */
+} aot_gpu_global_init_t;
+
 /*===----------------------------------------------------------------------===*
  * CUDA (library aot_runtime_cuda; driver API from libcuda.so.1)
  *===----------------------------------------------------------------------===*/
@@ -98,6 +111,23 @@ aot_status_t aot_cuda_get_function(aot_gpu_module_cache_t *cache,
                                    const void *image, const char *kernel_name,
                                    void **function);
 
+/** aot_cuda_get_function for a module with globals to fill: when this call
+ *  loads `image` into the current context (its first use there), it copies
+ *  each of the `num_globals` entries of `globals` into the module's global
+ *  of that name (cuModuleGetGlobal, then a synchronous cuMemcpyHtoD: the one
+ *  copy the runtime makes that is not on the caller's stream, once per
+ *  context) before publishing the module in *cache; later calls find it
+ *  loaded and copy nothing. If a global is missing, smaller than `bytes`,
+ *  or its copy fails, the module is unloaded again, nothing is published
+ *  and the status is AOT_ERROR_DEVICE (missing/small: the text names the
+ *  global), so a later call retries. `globals` may be NULL when
+ *  `num_globals` is 0 (then this is aot_cuda_get_function); otherwise NULL
+ *  is AOT_ERROR_INVALID_ARGUMENT, as are entries with a NULL name, or NULL
+ *  data and `bytes` > 0 (a global of 0 bytes is only looked up). */
+aot_status_t aot_cuda_get_function_with_globals(
+    aot_gpu_module_cache_t *cache, const void *image,
+    const aot_gpu_global_init_t *globals, uint32_t num_globals,
+    const char *kernel_name, void **function);
 /** Enqueues `function` on `stream` (a CUstream; NULL is the legacy default
  *  stream) with the given grid and block sizes, dynamic shared memory bytes
  *  and kernel arguments (`args[i]` points at the i-th argument, as for
@@ -147,6 +177,12 @@ const char *aot_cuda_last_error(void);
 aot_status_t aot_hip_get_function(aot_gpu_module_cache_t *cache,
                                   const void *image, const char *kernel_name,
                                   void **function);
+/** As aot_cuda_get_function_with_globals (hipModuleGetGlobal, hipMemcpyHtoD,
+ *  hipModuleUnload on failure). */
+aot_status_t aot_hip_get_function_with_globals(
+    aot_gpu_module_cache_t *cache, const void *image,
+    const aot_gpu_global_init_t *globals, uint32_t num_globals,
+    const char *kernel_name, void **function);
 aot_status_t aot_hip_launch(void *function, uint32_t grid_x, uint32_t grid_y,
                             uint32_t grid_z, uint32_t block_x, uint32_t block_y,
                             uint32_t block_z, uint32_t shared_bytes,

@@ -2,7 +2,7 @@
  *
  * This file implements the aot_cuda_* functions of aot_runtime_gpu.h on top of
  * the CUDA driver API, loaded at run time: dlopen("libcuda.so.1") and dlsym of
- * the fourteen entry points in aot_cuda_driver_t. Nothing links against
+ * the seventeen entry points in aot_cuda_driver_t. Nothing links against
  * libcuda, and nothing needs cuda.h to build.
  *
  * Global state (all of it guarded by g_mutex for writes):
@@ -13,8 +13,11 @@
  *     driver or device costs one load per call, not a dlopen).
  *   - the primary context of device 0, retained at most once per process,
  *     only if a thread calls in without a current context; never released.
- *   - module loads (see aot_gpu_common.h): serialised on the same mutex.
- * The library handle is never dlclose'd; loaded modules are never unloaded.
+ *   - module loads (see aot_gpu_common.h): serialised on the same mutex,
+ *     and so are the synchronous copies that fill a module's globals.
+ * The library handle is never dlclose'd; loaded modules are never unloaded,
+ * except one whose globals could not be filled (unloaded before anything
+ * is published).
  *
  * Per thread: the text of the last failure (aot_cuda_last_error).
  *
@@ -127,8 +130,12 @@ const char *aot_cuda_load_driver_table(aot_cuda_resolve_fn resolve,
   LOAD(ctx_set_current, "cuCtxSetCurrent");
   LOAD(module_load_data, "cuModuleLoadData");
   LOAD(module_get_function, "cuModuleGetFunction");
+  /* cuda.h maps these names, and the two async copies below, to the _v2
+   * (64-bit CUdeviceptr and size_t) entry points. */
+  LOAD(module_get_global, "cuModuleGetGlobal_v2");
+  LOAD(memcpy_htod, "cuMemcpyHtoD_v2");
+  LOAD(module_unload, "cuModuleUnload");
   LOAD(launch_kernel, "cuLaunchKernel");
-  /* cuda.h maps these names to the _v2 (64-bit size_t) entry points. */
   LOAD(memcpy_htod_async, "cuMemcpyHtoDAsync_v2");
   LOAD(memcpy_dtoh_async, "cuMemcpyDtoHAsync_v2");
   LOAD(stream_synchronize, "cuStreamSynchronize");
@@ -257,14 +264,66 @@ static aot_status_t current_context(aot_cu_context_t *context) {
   return AOT_OK;
 }
 
+/* Copies each of `globals` into the global of that name in `module` (in
+ * the current context): cuModuleGetGlobal, a size check, then a synchronous
+ * cuMemcpyHtoD. A global of zero bytes is only looked up. */
+static aot_status_t fill_globals(aot_cu_module_t module,
+                                 const aot_gpu_global_init_t *globals,
+                                 uint32_t num_globals) {
+  char function[AOT_GPU_ERROR_TEXT_BYTES];
+  uint32_t i;
+  for (i = 0; i < num_globals; ++i) {
+    aot_cu_deviceptr_t global = 0;
+    size_t size = 0;
+    aot_cu_result_t result =
+        g_driver->module_get_global(&global, &size, module, globals[i].name);
+    if (result != AOT_CUDA_SUCCESS) {
+      snprintf(function, sizeof(function), "cuModuleGetGlobal(\"%s\")",
+               globals[i].name);
+      return fail(function, result);
+    }
+    if ((uint64_t)size < globals[i].bytes) {
+      snprintf(t_last_error, sizeof(t_last_error),
+               "cuModuleGetGlobal: global \"%s\" has %llu bytes, "
+               "%llu expected",
+               globals[i].name, (unsigned long long)size,
+               (unsigned long long)globals[i].bytes);
+      return AOT_ERROR_DEVICE;
+    }
+    if (!globals[i].bytes)
+      continue;
+    /* bytes <= size, so it fits in a size_t. */
+    result = g_driver->memcpy_htod(global, globals[i].data,
+                                   (size_t)globals[i].bytes);
+    if (result != AOT_CUDA_SUCCESS) {
+      snprintf(function, sizeof(function), "cuMemcpyHtoD_v2(\"%s\")",
+               globals[i].name);
+      return fail(function, result);
+    }
+  }
+  return AOT_OK;
+}
+
 /* aot_gpu_load_module_fn: runs with g_mutex held by aot_gpu_cache_get. */
-static aot_status_t load_module(const void *image, void **module) {
+static aot_status_t load_module(const void *image,
+                                const aot_gpu_global_init_t *globals,
+                                uint32_t num_globals, void **module) {
   aot_cu_module_t loaded = NULL;
+  aot_status_t status;
   aot_cu_result_t result = g_driver->module_load_data(&loaded, image);
   if (result != AOT_CUDA_SUCCESS)
     return fail("cuModuleLoadData", result);
   if (!loaded) {
     set_error_text("cuModuleLoadData: returned a NULL module");
+    return AOT_ERROR_DEVICE;
+  }
+  status = fill_globals(loaded, globals, num_globals);
+  if (status != AOT_OK) {
+    /* The error text stays the fill's; an unload failure would only leak
+     * the module. */
+    (void)g_driver->module_unload(loaded);
+    /* Any failure to fill the globals is AOT_ERROR_DEVICE (the image does
+     * not match its globals), whatever the driver's code maps to. */
     return AOT_ERROR_DEVICE;
   }
   *module = loaded;
@@ -278,6 +337,14 @@ static aot_status_t load_module(const void *image, void **module) {
 aot_status_t aot_cuda_get_function(aot_gpu_module_cache_t *cache,
                                    const void *image, const char *kernel_name,
                                    void **function) {
+  return aot_cuda_get_function_with_globals(cache, image, NULL, 0, kernel_name,
+                                            function);
+}
+
+aot_status_t aot_cuda_get_function_with_globals(
+    aot_gpu_module_cache_t *cache, const void *image,
+    const aot_gpu_global_init_t *globals, uint32_t num_globals,
+    const char *kernel_name, void **function) {
   aot_cu_context_t context = NULL;
   void *module = NULL;
   aot_cu_function_t found = NULL;
@@ -289,12 +356,17 @@ aot_status_t aot_cuda_get_function(aot_gpu_module_cache_t *cache,
     set_error_text("aot_cuda_get_function: NULL argument");
     return AOT_ERROR_INVALID_ARGUMENT;
   }
+  if (!aot_gpu_globals_valid(globals, num_globals)) {
+    set_error_text("aot_cuda_get_function_with_globals: NULL globals, or a "
+                   "global with a NULL name or data");
+    return AOT_ERROR_INVALID_ARGUMENT;
+  }
   if ((status = ensure_driver()) != AOT_OK)
     return status;
   if ((status = current_context(&context)) != AOT_OK)
     return status;
-  status =
-      aot_gpu_cache_get(cache, &g_mutex, context, image, load_module, &module);
+  status = aot_gpu_cache_get(cache, &g_mutex, context, image, globals,
+                             num_globals, load_module, &module);
   if (status == AOT_ERROR_INTERNAL)
     set_error_text("aot_cuda_get_function: the module cache is full (more "
                    "than AOT_GPU_MODULE_CACHE_SLOTS contexts)");

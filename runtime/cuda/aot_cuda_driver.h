@@ -54,6 +54,12 @@ typedef struct aot_cuda_driver_t {
   aot_cu_result_t (*module_get_function)(aot_cu_function_t *function,
                                          aot_cu_module_t module,
                                          const char *name);
+  aot_cu_result_t (*module_get_global)(aot_cu_deviceptr_t *global,
+                                       size_t *bytes, aot_cu_module_t module,
+                                       const char *name); /* _v2 */
+  aot_cu_result_t (*memcpy_htod)(aot_cu_deviceptr_t dst, const void *src,
+                                 size_t bytes); /* cuMemcpyHtoD_v2 */
+  aot_cu_result_t (*module_unload)(aot_cu_module_t module); /* cuModuleUnload */
   aot_cu_result_t (*launch_kernel)(aot_cu_function_t function,
                                    unsigned int grid_x, unsigned int grid_y,
                                    unsigned int grid_z, unsigned int block_x,
@@ -79,10 +85,11 @@ typedef void *(*aot_cuda_resolve_fn)(void *handle, const char *symbol);
 /** Fills *table with `resolve(handle, "<symbol>")` for every member above
  *  (cuInit, cuDeviceGetCount, cuDeviceGet, cuDevicePrimaryCtxRetain,
  *  cuCtxGetCurrent, cuCtxSetCurrent, cuModuleLoadData, cuModuleGetFunction,
- *  cuLaunchKernel, cuMemcpyHtoDAsync_v2, cuMemcpyDtoHAsync_v2,
- *  cuStreamSynchronize, cuGetErrorName, cuGetErrorString). Returns NULL on
- *  success, or the name of the first symbol that did not resolve. This is the
- *  code the dlopen path runs; tests call it with a recording resolver. */
+ *  cuModuleGetGlobal_v2, cuMemcpyHtoD_v2, cuModuleUnload, cuLaunchKernel,
+ *  cuMemcpyHtoDAsync_v2, cuMemcpyDtoHAsync_v2, cuStreamSynchronize,
+ *  cuGetErrorName, cuGetErrorString). Returns NULL on success, or the name
+ *  of the first symbol that did not resolve. This is the code the dlopen
+ *  path runs; tests call it with a recording resolver. */
 const char *aot_cuda_load_driver_table(aot_cuda_resolve_fn resolve,
                                        void *handle, aot_cuda_driver_t *table);
 

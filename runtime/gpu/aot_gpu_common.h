@@ -25,10 +25,28 @@
 /** Size of the per-thread and remembered error texts (truncated to fit). */
 #define AOT_GPU_ERROR_TEXT_BYTES 320
 
-/** Loads `image` into the current context/device; returns AOT_OK and the
- *  module, or a status (the callback records the driver error itself). */
-typedef aot_status_t (*aot_gpu_load_module_fn)(const void *image,
-                                               void **module);
+/** Loads `image` into the current context/device and fills its
+ *  `num_globals` `globals` (aot_gpu_global_init_t; `globals` may be NULL
+ *  when there are none); returns AOT_OK and the module, or a status (the
+ *  callback records the driver error itself, and unloads a module it loaded
+ *  before failing, so a failure leaves nothing behind). */
+typedef aot_status_t (*aot_gpu_load_module_fn)(
+    const void *image, const aot_gpu_global_init_t *globals,
+    uint32_t num_globals, void **module);
+
+/** Non-zero if `globals` can be handed to aot_gpu_cache_get: NULL only
+ *  with `num_globals` 0, every entry with a name, and with data unless its
+ *  `bytes` is 0. Checked before any driver call. */
+static inline int aot_gpu_globals_valid(const aot_gpu_global_init_t *globals,
+                                        uint32_t num_globals) {
+  uint32_t i;
+  if (!globals)
+    return num_globals == 0;
+  for (i = 0; i < num_globals; ++i)
+    if (!globals[i].name || (globals[i].bytes && !globals[i].data))
+      return 0;
+  return 1;
+}
 
 /** Lock-free lookup: the module published for `key`, or NULL. */
 static inline void *aot_gpu_cache_find(aot_gpu_module_cache_t *cache,
@@ -43,16 +61,17 @@ static inline void *aot_gpu_cache_find(aot_gpu_module_cache_t *cache,
   return NULL;
 }
 
-/** The module for `key`, loading it with `load` on a miss. Exactly one load
- *  per (cache, key) succeeds however many threads race here: misses
- *  serialise on `mutex` and re-check before loading. A failed load publishes
- *  nothing, so a later call tries again. Returns AOT_ERROR_INTERNAL when all
- *  slots hold other keys. */
-static inline aot_status_t aot_gpu_cache_get(aot_gpu_module_cache_t *cache,
-                                             pthread_mutex_t *mutex,
-                                             const void *key, const void *image,
-                                             aot_gpu_load_module_fn load,
-                                             void **module) {
+/** The module for `key`, loading it with `load` (which also fills
+ *  `globals`) on a miss. Exactly one load per (cache, key) succeeds however
+ *  many threads race here: misses serialise on `mutex` and re-check before
+ *  loading. A failed load publishes nothing, so a later call tries again; a
+ *  hit calls nothing, so the globals are filled once per (cache, key).
+ *  Returns AOT_ERROR_INTERNAL when all slots hold other keys. */
+static inline aot_status_t
+aot_gpu_cache_get(aot_gpu_module_cache_t *cache, pthread_mutex_t *mutex,
+                  const void *key, const void *image,
+                  const aot_gpu_global_init_t *globals, uint32_t num_globals,
+                  aot_gpu_load_module_fn load, void **module) {
   aot_status_t status = AOT_OK;
   uint32_t n;
   *module = aot_gpu_cache_find(cache, key);
@@ -65,7 +84,7 @@ static inline aot_status_t aot_gpu_cache_get(aot_gpu_module_cache_t *cache,
     if (n >= AOT_GPU_MODULE_CACHE_SLOTS) {
       status = AOT_ERROR_INTERNAL;
     } else {
-      status = load(image, module);
+      status = load(image, globals, num_globals, module);
       if (status == AOT_OK) {
         cache->keys[n] = (void *)(uintptr_t)key;
         cache->modules[n] = *module;

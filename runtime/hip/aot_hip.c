@@ -2,7 +2,7 @@
  *
  * This file implements the aot_hip_* functions of aot_runtime_gpu.h on top of
  * the HIP module API, loaded at run time: dlopen of libamdhip64.so (then
- * .so.7, .so.6, .so.5) and dlsym of the eleven entry points in
+ * .so.7, .so.6, .so.5) and dlsym of the fourteen entry points in
  * aot_hip_driver_t. Nothing links against libamdhip64, and nothing needs the
  * HIP headers to build.
  *
@@ -10,10 +10,13 @@
  *   - the library: tried once per process (dlopen, dlsym, hipInit(0),
  *     hipGetDeviceCount); success or failure is published with a release
  *     store of g_driver_state and remembered.
- *   - module loads (see aot_gpu_common.h): serialised on the same mutex.
+ *   - module loads (see aot_gpu_common.h): serialised on the same mutex,
+ *     and so are the synchronous copies that fill a module's globals.
  *     The cache key is the calling thread's device (hipGetDevice) + 1; HIP
  *     loads modules into that device's primary context.
- * The library handle is never dlclose'd; loaded modules are never unloaded.
+ * The library handle is never dlclose'd; loaded modules are never unloaded,
+ * except one whose globals could not be filled (unloaded before anything
+ * is published).
  *
  * Per thread: the text of the last failure (aot_hip_last_error).
  *
@@ -110,6 +113,9 @@ const char *aot_hip_load_driver_table(aot_hip_resolve_fn resolve, void *handle,
   LOAD(get_device, "hipGetDevice");
   LOAD(module_load_data, "hipModuleLoadData");
   LOAD(module_get_function, "hipModuleGetFunction");
+  LOAD(module_get_global, "hipModuleGetGlobal");
+  LOAD(memcpy_htod, "hipMemcpyHtoD");
+  LOAD(module_unload, "hipModuleUnload");
   LOAD(module_launch_kernel, "hipModuleLaunchKernel");
   LOAD(memcpy_htod_async, "hipMemcpyHtoDAsync");
   LOAD(memcpy_dtoh_async, "hipMemcpyDtoHAsync");
@@ -202,14 +208,68 @@ static aot_status_t ensure_driver(void) {
   return g_driver_failure;
 }
 
+/* Copies each of `globals` into the global of that name in `module` (on
+ * the current device): hipModuleGetGlobal, a size check, then a synchronous
+ * hipMemcpyHtoD. A global of zero bytes is only looked up. */
+static aot_status_t fill_globals(aot_hip_module_t module,
+                                 const aot_gpu_global_init_t *globals,
+                                 uint32_t num_globals) {
+  char function[AOT_GPU_ERROR_TEXT_BYTES];
+  uint32_t i;
+  for (i = 0; i < num_globals; ++i) {
+    aot_hip_deviceptr_t global = NULL;
+    size_t size = 0;
+    void *data;
+    aot_hip_error_t result =
+        g_driver->module_get_global(&global, &size, module, globals[i].name);
+    if (result != AOT_HIP_SUCCESS) {
+      snprintf(function, sizeof(function), "hipModuleGetGlobal(\"%s\")",
+               globals[i].name);
+      return fail(function, result);
+    }
+    if ((uint64_t)size < globals[i].bytes) {
+      snprintf(t_last_error, sizeof(t_last_error),
+               "hipModuleGetGlobal: global \"%s\" has %llu bytes, "
+               "%llu expected",
+               globals[i].name, (unsigned long long)size,
+               (unsigned long long)globals[i].bytes);
+      return AOT_ERROR_DEVICE;
+    }
+    if (!globals[i].bytes)
+      continue;
+    /* hipMemcpyHtoD takes a non-const source it never writes; bytes <= size,
+     * so it fits in a size_t. */
+    memcpy(&data, &globals[i].data, sizeof(data));
+    result = g_driver->memcpy_htod(global, data, (size_t)globals[i].bytes);
+    if (result != AOT_HIP_SUCCESS) {
+      snprintf(function, sizeof(function), "hipMemcpyHtoD(\"%s\")",
+               globals[i].name);
+      return fail(function, result);
+    }
+  }
+  return AOT_OK;
+}
+
 /* aot_gpu_load_module_fn: runs with g_mutex held by aot_gpu_cache_get. */
-static aot_status_t load_module(const void *image, void **module) {
+static aot_status_t load_module(const void *image,
+                                const aot_gpu_global_init_t *globals,
+                                uint32_t num_globals, void **module) {
   aot_hip_module_t loaded = NULL;
+  aot_status_t status;
   aot_hip_error_t result = g_driver->module_load_data(&loaded, image);
   if (result != AOT_HIP_SUCCESS)
     return fail("hipModuleLoadData", result);
   if (!loaded) {
     set_error_text("hipModuleLoadData: returned a NULL module");
+    return AOT_ERROR_DEVICE;
+  }
+  status = fill_globals(loaded, globals, num_globals);
+  if (status != AOT_OK) {
+    /* The error text stays the fill's; an unload failure would only leak
+     * the module. */
+    (void)g_driver->module_unload(loaded);
+    /* Any failure to fill the globals is AOT_ERROR_DEVICE (the image does
+     * not match its globals), whatever the driver's code maps to. */
     return AOT_ERROR_DEVICE;
   }
   *module = loaded;
@@ -223,6 +283,14 @@ static aot_status_t load_module(const void *image, void **module) {
 aot_status_t aot_hip_get_function(aot_gpu_module_cache_t *cache,
                                   const void *image, const char *kernel_name,
                                   void **function) {
+  return aot_hip_get_function_with_globals(cache, image, NULL, 0, kernel_name,
+                                           function);
+}
+
+aot_status_t aot_hip_get_function_with_globals(
+    aot_gpu_module_cache_t *cache, const void *image,
+    const aot_gpu_global_init_t *globals, uint32_t num_globals,
+    const char *kernel_name, void **function) {
   int device = -1;
   void *module = NULL;
   aot_hip_function_t found = NULL;
@@ -232,6 +300,11 @@ aot_status_t aot_hip_get_function(aot_gpu_module_cache_t *cache,
     *function = NULL;
   if (!cache || !image || !kernel_name || !function) {
     set_error_text("aot_hip_get_function: NULL argument");
+    return AOT_ERROR_INVALID_ARGUMENT;
+  }
+  if (!aot_gpu_globals_valid(globals, num_globals)) {
+    set_error_text("aot_hip_get_function_with_globals: NULL globals, or a "
+                   "global with a NULL name or data");
     return AOT_ERROR_INVALID_ARGUMENT;
   }
   if ((status = ensure_driver()) != AOT_OK)
@@ -245,7 +318,7 @@ aot_status_t aot_hip_get_function(aot_gpu_module_cache_t *cache,
   }
   status =
       aot_gpu_cache_get(cache, &g_mutex, (const void *)((uintptr_t)device + 1),
-                        image, load_module, &module);
+                        image, globals, num_globals, load_module, &module);
   if (status == AOT_ERROR_INTERNAL)
     set_error_text("aot_hip_get_function: the module cache is full (more "
                    "than AOT_GPU_MODULE_CACHE_SLOTS devices)");

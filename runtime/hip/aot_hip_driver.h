@@ -46,6 +46,12 @@ typedef struct aot_hip_driver_t {
   aot_hip_error_t (*module_get_function)(aot_hip_function_t *function,
                                          aot_hip_module_t module,
                                          const char *name);
+  aot_hip_error_t (*module_get_global)(aot_hip_deviceptr_t *global,
+                                       size_t *bytes, aot_hip_module_t module,
+                                       const char *name);
+  aot_hip_error_t (*memcpy_htod)(aot_hip_deviceptr_t dst, void *src,
+                                 size_t bytes); /* hipMemcpyHtoD */
+  aot_hip_error_t (*module_unload)(aot_hip_module_t module);
   aot_hip_error_t (*module_launch_kernel)(
       aot_hip_function_t function, unsigned int grid_x, unsigned int grid_y,
       unsigned int grid_z, unsigned int block_x, unsigned int block_y,
@@ -65,10 +71,10 @@ typedef void *(*aot_hip_resolve_fn)(void *handle, const char *symbol);
 
 /** Fills *table with `resolve(handle, "<symbol>")` for every member above
  *  (hipInit, hipGetDeviceCount, hipGetDevice, hipModuleLoadData,
- *  hipModuleGetFunction, hipModuleLaunchKernel, hipMemcpyHtoDAsync,
- *  hipMemcpyDtoHAsync, hipStreamSynchronize, hipGetErrorName,
- *  hipGetErrorString). Returns NULL on success, or the name of the first
- *  symbol that did not resolve. */
+ *  hipModuleGetFunction, hipModuleGetGlobal, hipMemcpyHtoD, hipModuleUnload,
+ *  hipModuleLaunchKernel, hipMemcpyHtoDAsync, hipMemcpyDtoHAsync,
+ *  hipStreamSynchronize, hipGetErrorName, hipGetErrorString). Returns NULL
+ *  on success, or the name of the first symbol that did not resolve. */
 const char *aot_hip_load_driver_table(aot_hip_resolve_fn resolve, void *handle,
                                       aot_hip_driver_t *table);
 

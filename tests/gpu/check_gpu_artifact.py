@@ -46,6 +46,12 @@
 #      the portable sm_90 PTX keep mma.sync. Without it, no entry is
 #      arch-specific.
 # Both:
+#   8. weights are not in the code objects: every data symbol of a cubin /
+#      code object of at least 1024 bytes lies in a NOBITS section (an
+#      uninitialised global of aotc-hoist-device-constants), and the host
+#      object's table of globals to fill at load (__aotc_<module>_globals,
+#      24-byte aot_gpu_global_init_t entries) has one entry per such
+#      global, whose name the object holds.
 #   4. the object links with aot_runtime_<cuda|hip> + aot_runtime into an
 #      executable and a shared library; both call the entry point with host
 #      buffers and, without a GPU, get AOT_ERROR_NO_DEVICE with every output
@@ -145,6 +151,45 @@ def host_kernels(readelf, obj):
                   re.finditer(r"__aotc_kernel_(\w+)\s*$", symbols, re.M))
 
 
+# aotc-hoist-device-constants' default min-bytes, sizeof(aot_gpu_global_init_t).
+HOISTED_MIN_BYTES = 1024
+GLOBAL_INIT_BYTES = 24
+
+
+def check_device_globals(readelf, obj, data, chip, code):
+    """Check 8 for one code object (a cubin or an AMDGPU ELF path)."""
+    nobits = set()
+    for m in re.finditer(r"^\s*\[\s*(\d+)\]\s+(\S+)\s+(\S+)",
+                         run([readelf, "-S", "--wide", code]), re.M):
+        if m.group(3) == "NOBITS":
+            nobits.add(m.group(1))
+    hoisted, stored = {}, []
+    for line in run([readelf, "-s", "--wide", code]).splitlines():
+        f = line.split()
+        if len(f) < 8 or f[3] != "OBJECT" or not f[2].isdigit():
+            continue
+        if int(f[2]) < HOISTED_MIN_BYTES:
+            continue
+        if f[6] in nobits:
+            hoisted[f[7]] = int(f[2])
+        else:
+            stored.append(f"{f[7]} ({f[2]} bytes, section {f[6]})")
+    if stored:
+        fail(f"{chip}: the code object stores constants: {stored[:5]}")
+    tables = re.findall(r"^\s*\d+:\s+\S+\s+(\d+)\s+OBJECT\s.*\s"
+                        r"__aotc_\w+_globals\s*$",
+                        run([readelf, "-s", "--wide", obj]), re.M)
+    entries = sum(int(size) for size in tables) // GLOBAL_INIT_BYTES
+    if entries != len(hoisted):
+        fail(f"{chip}: {len(hoisted)} uninitialised device globals "
+             f"{sorted(hoisted)[:5]}, the host table has {entries} entries")
+    for name in hoisted:
+        if (b"\0" + name.encode() + b"\0") not in data:
+            fail(f"{chip}: the host object does not name global {name}")
+    print(f"{chip}: {len(hoisted)} device globals ({sum(hoisted.values())} "
+          f"bytes) uninitialised, filled from host data at load")
+
+
 def check_hip(args, data, obj, tmp):
     chips = args.chips.split(",")
     bundles = parse_bundles(data)
@@ -183,6 +228,7 @@ def check_hip(args, data, obj, tmp):
         print(f"{chip}: e_machine {machine}, notes name {chip}, "
               f"{len(kernels)} kernels = host launches, 0 SGPR/VGPR spills, "
               f"max {max(vgprs)} VGPRs")
+        check_device_globals(readelf, obj, data, chip, path)
         if args.shared_kernels:
             check_hip_shared(args, chip, path, notes)
         if args.mma_kernels:
@@ -366,11 +412,11 @@ def check(args, tmp):
     if args.target == "hip":
         check_hip(args, data, obj, tmp)
     else:
-        check_cuda(args, data, chips, tmp)
+        check_cuda(args, data, obj, chips, tmp)
     check_calls(args, obj, manifest, chips, tmp)
 
 
-def check_cuda(args, data, chips, tmp):
+def check_cuda(args, data, obj, chips, tmp):
     sms = sorted(int(re.match(r"sm_(\d+)", c).group(1)) for c in chips)
     # 1. One fatbin: ELF per chip, PTX for the newest.
     arch_specific = set()
@@ -455,6 +501,7 @@ def check_cuda(args, data, chips, tmp):
         print(f"{chip}: {len(kernels)} kernels in cubin and PTX, llvm-readelf "
               f"flags {chip}, ptxas -v: 0 bytes spill, max {max(registers)} "
               f"registers")
+        check_device_globals(readelf, obj, data, chip, path)
         if args.shared_kernels:
             check_cuda_shared(args, chip, ptx[chip], report, path)
         if args.mma_kernels and chip != plain:

@@ -8,6 +8,11 @@
 //     get_function 1000 times each at once, and a new load for a new context;
 //   - the primary context of device 0 is retained once when no context is
 //     current;
+//   - get_function_with_globals fills a module's globals (lookup, size check,
+//     synchronous copy of the host bytes) once per load, i.e. once per
+//     context / device however many threads call, and on a missing or too
+//     small global or a failed copy unloads the module, publishes nothing
+//     and names the global; a later call retries;
 //   - launches and copies reach the driver with the caller's stream, grid,
 //     block, shared bytes, arguments and pointers, and nothing synchronises
 //     unless asked;
@@ -27,6 +32,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -67,7 +73,24 @@ struct Copy {
 struct FakeModule {
   const void *owner;
   const void *image;
+  bool unloaded;
 };
+
+/// A recorded synchronous host-to-device copy into a module global
+/// (cuMemcpyHtoD / hipMemcpyHtoD), with the global the fake found at `dst`.
+struct GlobalCopy {
+  const void *owner; // the context/device current during the copy
+  void *module;      // the module owning the destination global
+  std::string name;  // that global
+  const void *dst, *src;
+  size_t bytes;
+};
+
+/// Host data for two module globals, as a generated object holds weights.
+const float kW0[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+const unsigned char kW1[6] = {0xa1, 0xb2, 0xc3, 0xd4, 0xe5, 0xf6};
+const aot_gpu_global_init_t kTwoGlobals[] = {{"w0", kW0, sizeof(kW0)},
+                                             {"w1", kW1, sizeof(kW1)}};
 
 /// State shared by both fakes: call counts, records and injected failures.
 /// Results are plain ints: set them before the calls under test.
@@ -83,10 +106,19 @@ struct FakeDriver {
   std::vector<void *> synchronizedStreams;
   std::vector<int> deviceOrdinals;
   std::vector<const void *> contextsMadeCurrent;
+  /// The globals every loaded module declares (name -> bytes); a name not
+  /// here is not found.
+  std::map<std::string, size_t> globalSizes;
+  /// Each (module, global)'s device memory, created on lookup (stable
+  /// addresses: map nodes never move, the vectors never grow).
+  std::map<std::pair<void *, std::string>, std::vector<unsigned char>>
+      globalMemory;
+  std::vector<GlobalCopy> globalCopies;
+  std::vector<void *> unloadedModules;
 
   int initResult = 0, deviceCount = 1, loadResult = 0, getFunctionResult = 0;
   int launchResult = 0, copyResult = 0, syncResult = 0, getCurrentResult = 0;
-  int retainResult = 0;
+  int retainResult = 0, globalCopyResult = 0;
 
   int count(const std::string &name) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -101,15 +133,56 @@ struct FakeDriver {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     std::lock_guard<std::mutex> lock(mutex);
     ++loadsPerOwner[owner];
-    modules.push_back({owner, image});
+    modules.push_back({owner, image, false});
     return &modules.back();
+  }
+  void unload(void *module) {
+    std::lock_guard<std::mutex> lock(mutex);
+    static_cast<FakeModule *>(module)->unloaded = true;
+    unloadedModules.push_back(module);
+  }
+  /// The device memory of global `name` in `module` and its size; nullptr if
+  /// the module has no such global (or is not loaded).
+  unsigned char *global(void *module, const char *name, size_t *bytes) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto size = globalSizes.find(name);
+    if (size == globalSizes.end() ||
+        static_cast<FakeModule *>(module)->unloaded)
+      return nullptr;
+    auto &memory = globalMemory[{module, name}];
+    if (memory.empty())
+      memory.assign(std::max<size_t>(size->second, 1), 0xee);
+    *bytes = size->second;
+    return memory.data();
+  }
+  /// Copies into the global that holds [dst, dst + bytes) of a module loaded
+  /// in `owner`, as the driver would; 1 (INVALID_VALUE in both APIs) if
+  /// there is none.
+  int copyToGlobal(const void *owner, void *dst, const void *src,
+                   size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (globalCopyResult)
+      return globalCopyResult;
+    auto *target = static_cast<unsigned char *>(dst);
+    for (auto &[key, memory] : globalMemory) {
+      auto *module = static_cast<FakeModule *>(key.first);
+      if (target < memory.data() ||
+          target + bytes > memory.data() + memory.size())
+        continue;
+      if (module->owner != owner || module->unloaded)
+        return 1;
+      std::memcpy(target, src, bytes);
+      globalCopies.push_back({owner, key.first, key.second, dst, src, bytes});
+      return 0;
+    }
+    return 1;
   }
   /// A stable handle per (module, name); nullptr if the module is not loaded
   /// in `owner` (a module cached for the wrong context).
   void *function(void *module, const char *name, const void *owner) {
     std::lock_guard<std::mutex> lock(mutex);
     auto *fake = static_cast<FakeModule *>(module);
-    if (fake->owner != owner)
+    if (fake->owner != owner || fake->unloaded)
       return nullptr;
     auto &slot = functions[{module, name}];
     if (!slot)
@@ -117,6 +190,33 @@ struct FakeDriver {
     return slot.get();
   }
 };
+
+/// Expects fake.globalCopies[first] and [first + 1] to have filled
+/// kTwoGlobals into `module`, loaded in `owner`: each copy went to that
+/// module's global of the entry's name, from the entry's host data with its
+/// byte count, and the global now holds those bytes.
+void expectTwoGlobalsFilled(FakeDriver &fake, size_t first, void *module,
+                            const void *owner) {
+  ASSERT_GE(fake.globalCopies.size(), first + 2);
+  auto *loaded = static_cast<FakeModule *>(module);
+  EXPECT_EQ(loaded->owner, owner);
+  EXPECT_FALSE(loaded->unloaded);
+  for (size_t i = 0; i < 2; ++i) {
+    const GlobalCopy &copy = fake.globalCopies[first + i];
+    const aot_gpu_global_init_t &global = kTwoGlobals[i];
+    EXPECT_EQ(copy.owner, owner);
+    EXPECT_EQ(copy.module, module);
+    EXPECT_EQ(copy.name, global.name);
+    const std::vector<unsigned char> &memory =
+        fake.globalMemory.at({module, global.name});
+    EXPECT_EQ(copy.dst, memory.data());
+    EXPECT_EQ(copy.src, global.data);
+    EXPECT_EQ(copy.bytes, global.bytes);
+    ASSERT_GE(memory.size(), global.bytes);
+    EXPECT_EQ(std::memcmp(memory.data(), global.data, global.bytes), 0)
+        << global.name;
+  }
+}
 
 //===----------------------------------------------------------------------===//
 // Fake CUDA driver
@@ -202,6 +302,27 @@ aot_cu_result_t cuModuleGetFunctionFake(aot_cu_function_t *function,
   *function = gCuda->function(module, name, tCudaContext);
   return *function ? AOT_CUDA_SUCCESS : 201 /* CUDA_ERROR_INVALID_CONTEXT */;
 }
+aot_cu_result_t cuModuleGetGlobalFake(aot_cu_deviceptr_t *global, size_t *bytes,
+                                      aot_cu_module_t module,
+                                      const char *name) {
+  gCuda->record("cuModuleGetGlobal_v2");
+  unsigned char *memory = gCuda->global(module, name, bytes);
+  if (!memory)
+    return AOT_CUDA_ERROR_NOT_FOUND;
+  *global = reinterpret_cast<uintptr_t>(memory);
+  return AOT_CUDA_SUCCESS;
+}
+aot_cu_result_t cuMemcpyHtoDFake(aot_cu_deviceptr_t dst, const void *src,
+                                 size_t bytes) {
+  gCuda->record("cuMemcpyHtoD_v2");
+  return gCuda->copyToGlobal(tCudaContext, reinterpret_cast<void *>(dst), src,
+                             bytes);
+}
+aot_cu_result_t cuModuleUnloadFake(aot_cu_module_t module) {
+  gCuda->record("cuModuleUnload");
+  gCuda->unload(module);
+  return AOT_CUDA_SUCCESS;
+}
 aot_cu_result_t cuLaunchKernelFake(aot_cu_function_t f, unsigned gx,
                                    unsigned gy, unsigned gz, unsigned bx,
                                    unsigned by, unsigned bz, unsigned shared,
@@ -255,6 +376,9 @@ aot_cuda_driver_t makeCudaTable() {
   table.ctx_set_current = cuCtxSetCurrentFake;
   table.module_load_data = cuModuleLoadDataFake;
   table.module_get_function = cuModuleGetFunctionFake;
+  table.module_get_global = cuModuleGetGlobalFake;
+  table.memcpy_htod = cuMemcpyHtoDFake;
+  table.module_unload = cuModuleUnloadFake;
   table.launch_kernel = cuLaunchKernelFake;
   table.memcpy_htod_async = cuMemcpyHtoDAsyncFake;
   table.memcpy_dtoh_async = cuMemcpyDtoHAsyncFake;
@@ -279,10 +403,13 @@ protected:
   }
 
   /// Calls get_function from kThreads threads at once, kCallsPerThread times
-  /// each, alternating two kernels, with `context` current on every thread.
-  /// Returns the function handles seen per kernel name.
-  std::map<std::string, std::set<void *>> hammer(aot_gpu_module_cache_t *cache,
-                                                 void *context) {
+  /// each, alternating two kernels, with `context` current on every thread;
+  /// get_function_with_globals instead if `globals` is given. Returns the
+  /// function handles seen per kernel name.
+  std::map<std::string, std::set<void *>>
+  hammer(aot_gpu_module_cache_t *cache, void *context,
+         const aot_gpu_global_init_t *globals = nullptr,
+         uint32_t numGlobals = 0) {
     std::atomic<bool> go{false};
     std::atomic<int> failures{0};
     std::mutex seenMutex;
@@ -297,8 +424,11 @@ protected:
         for (int i = 0; i < kCallsPerThread; ++i) {
           const char *name = (i % 2) ? "kernel_b" : "kernel_a";
           void *function = nullptr;
-          if (aot_cuda_get_function(cache, kImage, name, &function) != AOT_OK ||
-              !function)
+          aot_status_t status =
+              globals ? aot_cuda_get_function_with_globals(
+                            cache, kImage, globals, numGlobals, name, &function)
+                      : aot_cuda_get_function(cache, kImage, name, &function);
+          if (status != AOT_OK || !function)
             ++failures;
           local[name].insert(function);
         }
@@ -332,6 +462,9 @@ TEST_F(CudaRuntimeTest, OneModuleLoadPerContextUnderConcurrency) {
   // The context was current: the primary context is never touched.
   EXPECT_EQ(fake.count("cuDevicePrimaryCtxRetain"), 0);
   EXPECT_EQ(fake.count("cuCtxSetCurrent"), 0);
+  // No globals: none looked up or copied.
+  EXPECT_EQ(fake.count("cuModuleGetGlobal_v2"), 0);
+  EXPECT_EQ(fake.count("cuMemcpyHtoD_v2"), 0);
   ASSERT_EQ(seenA.size(), 2u);
   EXPECT_EQ(seenA["kernel_a"].size(), 1u);
   EXPECT_EQ(seenA["kernel_b"].size(), 1u);
@@ -392,6 +525,177 @@ TEST_F(CudaRuntimeTest, CacheHoldsAFixedNumberOfContexts) {
   EXPECT_EQ(function, nullptr);
   EXPECT_NE(std::strstr(aot_cuda_last_error(), "cache is full"), nullptr);
   EXPECT_EQ(fake.count("cuModuleLoadData"), AOT_GPU_MODULE_CACHE_SLOTS);
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA: module globals
+//===----------------------------------------------------------------------===//
+
+TEST_F(CudaRuntimeTest, GlobalsAreFilledOncePerContext) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = nullptr;
+  // w1 is larger on the device than its host data: only the data is copied.
+  fake.globalSizes = {{"w0", sizeof(kW0)}, {"w1", 8}};
+  tCudaContext = &gContextA;
+  ASSERT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                               "k", &function),
+            AOT_OK)
+      << aot_cuda_last_error();
+  EXPECT_NE(function, nullptr);
+  EXPECT_EQ(fake.count("cuModuleLoadData"), 1);
+  EXPECT_EQ(fake.count("cuModuleGetGlobal_v2"), 2);
+  EXPECT_EQ(fake.count("cuMemcpyHtoD_v2"), 2);
+  ASSERT_EQ(cache.count, 1u);
+  expectTwoGlobalsFilled(fake, 0, cache.modules[0], &gContextA);
+  // Synchronous copies only: nothing on a stream, nothing synchronised.
+  EXPECT_TRUE(fake.copies.empty());
+  EXPECT_EQ(fake.count("cuStreamSynchronize"), 0);
+
+  // Cached: a second call, then many threads at once, copy nothing more.
+  ASSERT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                               "k", &function),
+            AOT_OK);
+  hammer(&cache, &gContextA, kTwoGlobals, 2);
+  EXPECT_EQ(fake.count("cuModuleLoadData"), 1);
+  EXPECT_EQ(fake.count("cuModuleGetGlobal_v2"), 2);
+  EXPECT_EQ(fake.count("cuMemcpyHtoD_v2"), 2);
+
+  // A second context, first used by many threads at once: one more load,
+  // whose globals are filled once.
+  hammer(&cache, &gContextB, kTwoGlobals, 2);
+  EXPECT_EQ(fake.count("cuModuleLoadData"), 2);
+  EXPECT_EQ(fake.loadsPerOwner[&gContextB], 1);
+  EXPECT_EQ(fake.count("cuModuleGetGlobal_v2"), 4);
+  EXPECT_EQ(fake.count("cuMemcpyHtoD_v2"), 4);
+  ASSERT_EQ(cache.count, 2u);
+  EXPECT_NE(cache.modules[1], cache.modules[0]);
+  expectTwoGlobalsFilled(fake, 2, cache.modules[1], &gContextB);
+  EXPECT_EQ(fake.count("cuModuleUnload"), 0);
+}
+
+TEST_F(CudaRuntimeTest, MissingGlobalUnloadsAndIsRetried) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = &cache;
+  fake.globalSizes = {{"w0", sizeof(kW0)}}; // no w1
+  tCudaContext = &gContextA;
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                               "k", &function),
+            AOT_ERROR_DEVICE);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_STREQ(aot_cuda_last_error(), "cuModuleGetGlobal(\"w1\"): "
+                                      "CUDA_ERROR_NOT_FOUND (500): fake "
+                                      "driver message");
+  EXPECT_EQ(cache.count, 0u);
+  EXPECT_EQ(fake.count("cuModuleLoadData"), 1);
+  ASSERT_EQ(fake.unloadedModules.size(), 1u);
+  EXPECT_EQ(fake.unloadedModules[0], &fake.modules[0]);
+  EXPECT_EQ(fake.count("cuModuleGetFunction"), 0);
+
+  // Once the module has the global, the next call loads again and succeeds.
+  fake.globalSizes["w1"] = sizeof(kW1);
+  ASSERT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                               "k", &function),
+            AOT_OK)
+      << aot_cuda_last_error();
+  EXPECT_NE(function, nullptr);
+  EXPECT_EQ(fake.count("cuModuleLoadData"), 2);
+  EXPECT_EQ(fake.unloadedModules.size(), 1u);
+  ASSERT_EQ(cache.count, 1u);
+  EXPECT_EQ(cache.modules[0], &fake.modules[1]);
+  // The failed attempt had copied w0 into the module it then unloaded.
+  ASSERT_EQ(fake.globalCopies.size(), 3u);
+  EXPECT_EQ(fake.globalCopies[0].module, &fake.modules[0]);
+  expectTwoGlobalsFilled(fake, 1, cache.modules[0], &gContextA);
+}
+
+TEST_F(CudaRuntimeTest, TooSmallGlobalUnloads) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = &cache;
+  fake.globalSizes = {{"w0", 16}, {"w1", sizeof(kW1)}};
+  tCudaContext = &gContextA;
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                               "k", &function),
+            AOT_ERROR_DEVICE);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_STREQ(aot_cuda_last_error(),
+               "cuModuleGetGlobal: global \"w0\" has 16 bytes, 64 expected");
+  EXPECT_EQ(cache.count, 0u);
+  ASSERT_EQ(fake.unloadedModules.size(), 1u);
+  EXPECT_EQ(fake.unloadedModules[0], &fake.modules[0]);
+  EXPECT_EQ(fake.count("cuMemcpyHtoD_v2"), 0);
+  EXPECT_EQ(fake.count("cuModuleGetFunction"), 0);
+}
+
+TEST_F(CudaRuntimeTest, GlobalArgumentErrors) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = &cache;
+  tCudaContext = &gContextA;
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, nullptr, 1, "k",
+                                               &function),
+            AOT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_NE(std::strstr(aot_cuda_last_error(), "NULL globals"), nullptr);
+  const aot_gpu_global_init_t noName[] = {{"w0", kW0, 4}, {nullptr, kW1, 4}};
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, noName, 2, "k",
+                                               &function),
+            AOT_ERROR_INVALID_ARGUMENT);
+  const aot_gpu_global_init_t noData[] = {{"w0", nullptr, 4}};
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, noData, 1, "k",
+                                               &function),
+            AOT_ERROR_INVALID_ARGUMENT);
+  // The NULL checks of aot_cuda_get_function apply too.
+  EXPECT_EQ(aot_cuda_get_function_with_globals(nullptr, kImage, kTwoGlobals, 2,
+                                               "k", &function),
+            AOT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                               "k", nullptr),
+            AOT_ERROR_INVALID_ARGUMENT);
+  // Argument errors never reach the driver, not even cuInit.
+  EXPECT_EQ(fake.count("cuInit"), 0);
+  EXPECT_EQ(cache.count, 0u);
+
+  // No globals (NULL, 0) is aot_cuda_get_function.
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, nullptr, 0, "k",
+                                               &function),
+            AOT_OK);
+  EXPECT_EQ(fake.count("cuModuleGetGlobal_v2"), 0);
+  // A global of zero bytes may have NULL data: it is looked up, not copied.
+  aot_gpu_module_cache_t other = {};
+  fake.globalSizes = {{"empty", 0}};
+  const aot_gpu_global_init_t empty[] = {{"empty", nullptr, 0}};
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&other, kImage, empty, 1, "k",
+                                               &function),
+            AOT_OK)
+      << aot_cuda_last_error();
+  EXPECT_EQ(fake.count("cuModuleGetGlobal_v2"), 1);
+  EXPECT_EQ(fake.count("cuMemcpyHtoD_v2"), 0);
+}
+
+TEST_F(CudaRuntimeTest, GlobalCopyFailureUnloads) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = &cache;
+  fake.globalSizes = {{"w0", sizeof(kW0)}, {"w1", sizeof(kW1)}};
+  fake.globalCopyResult = AOT_CUDA_ERROR_INVALID_VALUE;
+  tCudaContext = &gContextA;
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                               "k", &function),
+            AOT_ERROR_DEVICE);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_STREQ(aot_cuda_last_error(), "cuMemcpyHtoD_v2(\"w0\"): "
+                                      "CUDA_ERROR_INVALID_VALUE (1): fake "
+                                      "driver message");
+  EXPECT_EQ(cache.count, 0u);
+  ASSERT_EQ(fake.unloadedModules.size(), 1u);
+  EXPECT_EQ(fake.unloadedModules[0], &fake.modules[0]);
+  EXPECT_EQ(fake.count("cuModuleGetFunction"), 0);
+  // Whatever the code (this one is AOT_ERROR_NO_DEVICE elsewhere), a module
+  // whose globals could not be filled is a device error.
+  fake.globalCopyResult = AOT_CUDA_ERROR_NO_DEVICE;
+  EXPECT_EQ(aot_cuda_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                               "k", &function),
+            AOT_ERROR_DEVICE);
+  EXPECT_EQ(fake.unloadedModules.size(), 2u);
+  EXPECT_EQ(cache.count, 0u);
 }
 
 //===----------------------------------------------------------------------===//
@@ -494,6 +798,8 @@ std::vector<aot_status_t> callEveryCudaEntryPoint() {
   float host[4] = {};
   std::vector<aot_status_t> statuses;
   statuses.push_back(aot_cuda_get_function(&cache, kImage, "k", &function));
+  statuses.push_back(aot_cuda_get_function_with_globals(
+      &cache, kImage, kTwoGlobals, 2, "k", &function));
   statuses.push_back(
       aot_cuda_launch(&cache, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr));
   statuses.push_back(
@@ -657,6 +963,9 @@ TEST(GpuRuntimeLoaderTest, CudaAsksForExactlyTheDriverEntryPoints) {
                                              "cuCtxSetCurrent",
                                              "cuModuleLoadData",
                                              "cuModuleGetFunction",
+                                             "cuModuleGetGlobal_v2",
+                                             "cuMemcpyHtoD_v2",
+                                             "cuModuleUnload",
                                              "cuLaunchKernel",
                                              "cuMemcpyHtoDAsync_v2",
                                              "cuMemcpyDtoHAsync_v2",
@@ -688,6 +997,9 @@ TEST(GpuRuntimeLoaderTest, HipAsksForExactlyTheRuntimeEntryPoints) {
                                              "hipGetDevice",
                                              "hipModuleLoadData",
                                              "hipModuleGetFunction",
+                                             "hipModuleGetGlobal",
+                                             "hipMemcpyHtoD",
+                                             "hipModuleUnload",
                                              "hipModuleLaunchKernel",
                                              "hipMemcpyHtoDAsync",
                                              "hipMemcpyDtoHAsync",
@@ -720,6 +1032,10 @@ const char *hipErrorName(int error) {
     return "hipErrorInvalidImage";
   case AOT_HIP_ERROR_LAUNCH_FAILURE:
     return "hipErrorLaunchFailure";
+  case AOT_HIP_ERROR_NOT_FOUND:
+    return "hipErrorNotFound";
+  case AOT_HIP_ERROR_INVALID_VALUE:
+    return "hipErrorInvalidValue";
   default:
     return nullptr;
   }
@@ -755,6 +1071,26 @@ aot_hip_error_t hipModuleGetFunctionFake(aot_hip_function_t *function,
     return gHip->getFunctionResult;
   *function = gHip->function(module, name, &gHipDevices[tHipDevice]);
   return *function ? AOT_HIP_SUCCESS : 400 /* hipErrorInvalidHandle */;
+}
+aot_hip_error_t hipModuleGetGlobalFake(aot_hip_deviceptr_t *global,
+                                       size_t *bytes, aot_hip_module_t module,
+                                       const char *name) {
+  gHip->record("hipModuleGetGlobal");
+  unsigned char *memory = gHip->global(module, name, bytes);
+  if (!memory)
+    return AOT_HIP_ERROR_NOT_FOUND;
+  *global = memory;
+  return AOT_HIP_SUCCESS;
+}
+aot_hip_error_t hipMemcpyHtoDFake(aot_hip_deviceptr_t dst, void *src,
+                                  size_t bytes) {
+  gHip->record("hipMemcpyHtoD");
+  return gHip->copyToGlobal(&gHipDevices[tHipDevice], dst, src, bytes);
+}
+aot_hip_error_t hipModuleUnloadFake(aot_hip_module_t module) {
+  gHip->record("hipModuleUnload");
+  gHip->unload(module);
+  return AOT_HIP_SUCCESS;
 }
 aot_hip_error_t hipModuleLaunchKernelFake(aot_hip_function_t f, unsigned gx,
                                           unsigned gy, unsigned gz, unsigned bx,
@@ -802,6 +1138,9 @@ aot_hip_driver_t makeHipTable() {
   table.get_device = hipGetDeviceFake;
   table.module_load_data = hipModuleLoadDataFake;
   table.module_get_function = hipModuleGetFunctionFake;
+  table.module_get_global = hipModuleGetGlobalFake;
+  table.memcpy_htod = hipMemcpyHtoDFake;
+  table.module_unload = hipModuleUnloadFake;
   table.module_launch_kernel = hipModuleLaunchKernelFake;
   table.memcpy_htod_async = hipMemcpyHtoDAsyncFake;
   table.memcpy_dtoh_async = hipMemcpyDtoHAsyncFake;
@@ -826,7 +1165,9 @@ protected:
   }
 
   /// As CudaRuntimeTest::hammer, with `device` current on every thread.
-  std::set<void *> hammer(aot_gpu_module_cache_t *cache, int device) {
+  std::set<void *> hammer(aot_gpu_module_cache_t *cache, int device,
+                          const aot_gpu_global_init_t *globals = nullptr,
+                          uint32_t numGlobals = 0) {
     std::atomic<bool> go{false};
     std::atomic<int> failures{0};
     std::mutex seenMutex;
@@ -840,9 +1181,12 @@ protected:
           std::this_thread::yield();
         for (int i = 0; i < kCallsPerThread; ++i) {
           void *function = nullptr;
-          if (aot_hip_get_function(cache, kImage, "kernel", &function) !=
-                  AOT_OK ||
-              !function)
+          aot_status_t status =
+              globals
+                  ? aot_hip_get_function_with_globals(
+                        cache, kImage, globals, numGlobals, "kernel", &function)
+                  : aot_hip_get_function(cache, kImage, "kernel", &function);
+          if (status != AOT_OK || !function)
             ++failures;
           local.insert(function);
         }
@@ -880,6 +1224,133 @@ TEST_F(HipRuntimeTest, OneModuleLoadPerDeviceUnderConcurrency) {
   hammer(&cache, 0);
   EXPECT_EQ(fake.count("hipModuleLoadData"), 2);
   EXPECT_EQ(cache.count, 2u);
+}
+
+TEST_F(HipRuntimeTest, GlobalsAreFilledOncePerDevice) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = nullptr;
+  fake.globalSizes = {{"w0", sizeof(kW0)}, {"w1", 8}};
+  ASSERT_EQ(aot_hip_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                              "k", &function),
+            AOT_OK)
+      << aot_hip_last_error();
+  EXPECT_NE(function, nullptr);
+  EXPECT_EQ(fake.count("hipModuleLoadData"), 1);
+  EXPECT_EQ(fake.count("hipModuleGetGlobal"), 2);
+  EXPECT_EQ(fake.count("hipMemcpyHtoD"), 2);
+  ASSERT_EQ(cache.count, 1u);
+  expectTwoGlobalsFilled(fake, 0, cache.modules[0], &gHipDevices[0]);
+  EXPECT_TRUE(fake.copies.empty());
+  EXPECT_EQ(fake.count("hipStreamSynchronize"), 0);
+
+  ASSERT_EQ(aot_hip_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                              "k", &function),
+            AOT_OK);
+  hammer(&cache, 0, kTwoGlobals, 2);
+  EXPECT_EQ(fake.count("hipModuleLoadData"), 1);
+  EXPECT_EQ(fake.count("hipModuleGetGlobal"), 2);
+  EXPECT_EQ(fake.count("hipMemcpyHtoD"), 2);
+
+  // A second device, first used by many threads at once.
+  hammer(&cache, 1, kTwoGlobals, 2);
+  EXPECT_EQ(fake.count("hipModuleLoadData"), 2);
+  EXPECT_EQ(fake.loadsPerOwner[&gHipDevices[1]], 1);
+  EXPECT_EQ(fake.count("hipModuleGetGlobal"), 4);
+  EXPECT_EQ(fake.count("hipMemcpyHtoD"), 4);
+  ASSERT_EQ(cache.count, 2u);
+  EXPECT_NE(cache.modules[1], cache.modules[0]);
+  expectTwoGlobalsFilled(fake, 2, cache.modules[1], &gHipDevices[1]);
+  EXPECT_EQ(fake.count("hipModuleUnload"), 0);
+}
+
+TEST_F(HipRuntimeTest, MissingGlobalUnloadsAndIsRetried) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = &cache;
+  fake.globalSizes = {{"w0", sizeof(kW0)}};
+  EXPECT_EQ(aot_hip_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                              "k", &function),
+            AOT_ERROR_DEVICE);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_STREQ(aot_hip_last_error(), "hipModuleGetGlobal(\"w1\"): "
+                                     "hipErrorNotFound (500): fake hip "
+                                     "message");
+  EXPECT_EQ(cache.count, 0u);
+  ASSERT_EQ(fake.unloadedModules.size(), 1u);
+  EXPECT_EQ(fake.unloadedModules[0], &fake.modules[0]);
+  EXPECT_EQ(fake.count("hipModuleGetFunction"), 0);
+
+  fake.globalSizes["w1"] = sizeof(kW1);
+  ASSERT_EQ(aot_hip_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                              "k", &function),
+            AOT_OK)
+      << aot_hip_last_error();
+  EXPECT_NE(function, nullptr);
+  EXPECT_EQ(fake.count("hipModuleLoadData"), 2);
+  EXPECT_EQ(fake.unloadedModules.size(), 1u);
+  ASSERT_EQ(cache.count, 1u);
+  EXPECT_EQ(cache.modules[0], &fake.modules[1]);
+  ASSERT_EQ(fake.globalCopies.size(), 3u);
+  expectTwoGlobalsFilled(fake, 1, cache.modules[0], &gHipDevices[0]);
+}
+
+TEST_F(HipRuntimeTest, TooSmallGlobalUnloads) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = &cache;
+  fake.globalSizes = {{"w0", 16}, {"w1", sizeof(kW1)}};
+  EXPECT_EQ(aot_hip_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                              "k", &function),
+            AOT_ERROR_DEVICE);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_STREQ(aot_hip_last_error(),
+               "hipModuleGetGlobal: global \"w0\" has 16 bytes, 64 expected");
+  EXPECT_EQ(cache.count, 0u);
+  ASSERT_EQ(fake.unloadedModules.size(), 1u);
+  EXPECT_EQ(fake.count("hipMemcpyHtoD"), 0);
+}
+
+TEST_F(HipRuntimeTest, GlobalArgumentErrors) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = &cache;
+  EXPECT_EQ(aot_hip_get_function_with_globals(&cache, kImage, nullptr, 1, "k",
+                                              &function),
+            AOT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_NE(std::strstr(aot_hip_last_error(), "NULL globals"), nullptr);
+  const aot_gpu_global_init_t noName[] = {{nullptr, kW0, 4}};
+  EXPECT_EQ(aot_hip_get_function_with_globals(&cache, kImage, noName, 1, "k",
+                                              &function),
+            AOT_ERROR_INVALID_ARGUMENT);
+  const aot_gpu_global_init_t noData[] = {{"w0", kW0, 4}, {"w1", nullptr, 1}};
+  EXPECT_EQ(aot_hip_get_function_with_globals(&cache, kImage, noData, 2, "k",
+                                              &function),
+            AOT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(aot_hip_get_function_with_globals(&cache, nullptr, kTwoGlobals, 2,
+                                              "k", &function),
+            AOT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(fake.count("hipInit"), 0);
+  EXPECT_EQ(cache.count, 0u);
+  EXPECT_EQ(aot_hip_get_function_with_globals(&cache, kImage, nullptr, 0, "k",
+                                              &function),
+            AOT_OK);
+  EXPECT_EQ(fake.count("hipModuleGetGlobal"), 0);
+}
+
+TEST_F(HipRuntimeTest, GlobalCopyFailureUnloads) {
+  aot_gpu_module_cache_t cache = {};
+  void *function = &cache;
+  fake.globalSizes = {{"w0", sizeof(kW0)}, {"w1", sizeof(kW1)}};
+  fake.globalCopyResult = AOT_HIP_ERROR_INVALID_VALUE;
+  EXPECT_EQ(aot_hip_get_function_with_globals(&cache, kImage, kTwoGlobals, 2,
+                                              "k", &function),
+            AOT_ERROR_DEVICE);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_STREQ(aot_hip_last_error(), "hipMemcpyHtoD(\"w0\"): "
+                                     "hipErrorInvalidValue (1): fake hip "
+                                     "message");
+  EXPECT_EQ(cache.count, 0u);
+  ASSERT_EQ(fake.unloadedModules.size(), 1u);
+  EXPECT_EQ(fake.unloadedModules[0], &fake.modules[0]);
+  EXPECT_EQ(fake.count("hipModuleGetFunction"), 0);
 }
 
 TEST_F(HipRuntimeTest, LaunchCopiesAndSyncOnlyWhenAsked) {
@@ -931,6 +1402,8 @@ std::vector<aot_status_t> callEveryHipEntryPoint() {
   float host[4] = {};
   std::vector<aot_status_t> statuses;
   statuses.push_back(aot_hip_get_function(&cache, kImage, "k", &function));
+  statuses.push_back(aot_hip_get_function_with_globals(
+      &cache, kImage, kTwoGlobals, 2, "k", &function));
   statuses.push_back(
       aot_hip_launch(&cache, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr));
   statuses.push_back(

@@ -24,7 +24,7 @@
 
 /* C99 has no static_assert; a negative array size fails the compile. */
 #define GPU_CHECK(name, cond) typedef char gpu_check_##name[(cond) ? 1 : -1]
-GPU_CHECK(version, AOT_RUNTIME_GPU_VERSION == 1);
+GPU_CHECK(version, AOT_RUNTIME_GPU_VERSION == 2);
 /* The layout the code generator emits as a zero-filled global. */
 GPU_CHECK(cache_size, sizeof(aot_gpu_module_cache_t) ==
                           8 + 2 * AOT_GPU_MODULE_CACHE_SLOTS * sizeof(void *));
@@ -34,6 +34,10 @@ GPU_CHECK(cache_count_first, offsetof(aot_gpu_module_cache_t, count) == 0);
 static aot_gpu_module_cache_t cuda_cache;
 static aot_gpu_module_cache_t hip_cache;
 static const unsigned char kImage[16] = {0};
+/* A global to fill, as a generated object declares its weights. */
+static const float kWeights[4] = {1, 2, 3, 4};
+static const aot_gpu_global_init_t kGlobals[1] = {
+    {"weights", kWeights, sizeof(kWeights)}};
 
 static int report(const char *backend, const char *what, aot_status_t status,
                   const char *detail, int allow_device_error) {
@@ -43,6 +47,20 @@ static int report(const char *backend, const char *what, aot_status_t status,
     return 0;
   if (allow_device_error && status == AOT_ERROR_DEVICE)
     return 0;
+  return 1;
+}
+
+/* NULL globals with a non-zero count is an argument error whatever the
+ * driver: 0 if so (and *function was reset), 1 otherwise. */
+static int expect_invalid(const char *backend, aot_status_t status,
+                          const char *detail, const void *function) {
+  printf("%-4s %-22s -> %s\n     %s\n", backend, "NULL globals",
+         aot_status_string(status), detail);
+  if (status == AOT_ERROR_INVALID_ARGUMENT && function == NULL)
+    return 0;
+  printf("%s: NULL globals with num_globals 1 is not "
+         "AOT_ERROR_INVALID_ARGUMENT\n",
+         backend);
   return 1;
 }
 
@@ -61,6 +79,22 @@ int main(void) {
     ++failures;
   }
   no_device_everywhere &= status == AOT_ERROR_NO_DEVICE;
+  function = (void *)&cuda_cache;
+  status = aot_cuda_get_function_with_globals(&cuda_cache, kImage, kGlobals, 1,
+                                              "kernel", &function);
+  failures += report("cuda", "get_function_with_globals", status,
+                     aot_cuda_last_error(), 1);
+  if (status != AOT_OK && function != NULL) {
+    printf("cuda get_function_with_globals left *function set on error\n");
+    ++failures;
+  }
+  no_device_everywhere &= status == AOT_ERROR_NO_DEVICE;
+  function = (void *)&cuda_cache;
+  failures +=
+      expect_invalid("cuda",
+                     aot_cuda_get_function_with_globals(
+                         &cuda_cache, kImage, NULL, 1, "kernel", &function),
+                     aot_cuda_last_error(), function);
   if (status == AOT_ERROR_NO_DEVICE) {
     /* Without a driver every call fails the same way, without crashing. */
     status = aot_cuda_launch(&cuda_cache, 1, 1, 1, 1, 1, 1, 0, NULL, NULL);
@@ -86,6 +120,22 @@ int main(void) {
     ++failures;
   }
   no_device_everywhere &= status == AOT_ERROR_NO_DEVICE;
+  function = (void *)&hip_cache;
+  status = aot_hip_get_function_with_globals(&hip_cache, kImage, kGlobals, 1,
+                                             "kernel", &function);
+  failures += report("hip", "get_function_with_globals", status,
+                     aot_hip_last_error(), 1);
+  if (status != AOT_OK && function != NULL) {
+    printf("hip get_function_with_globals left *function set on error\n");
+    ++failures;
+  }
+  no_device_everywhere &= status == AOT_ERROR_NO_DEVICE;
+  function = (void *)&hip_cache;
+  failures +=
+      expect_invalid("hip",
+                     aot_hip_get_function_with_globals(&hip_cache, kImage, NULL,
+                                                       1, "kernel", &function),
+                     aot_hip_last_error(), function);
   if (status == AOT_ERROR_NO_DEVICE) {
     status = aot_hip_launch(&hip_cache, 1, 1, 1, 1, 1, 1, 0, NULL, NULL);
     failures += report("hip", "launch", status, aot_hip_last_error(), 0);

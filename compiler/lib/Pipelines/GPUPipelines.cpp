@@ -82,6 +82,9 @@ static void addHostLowering(OpPassManager &pm, StringRef runtime,
 
 void buildCUDADevicePipeline(OpPassManager &pm,
                              const CUDADeviceOptions &options) {
+  // Weights keep their bytes once, in host data; the runtime fills the
+  // device globals when it loads the module.
+  pm.addPass(createHoistDeviceConstants());
   // One NVVM target per chip; PTX 8.0 is the first that knows sm_90.
   // Kernels with a wgmma variant: a module clone for sm_90a keeps it, the
   // module of every other chip the mma.sync body.
@@ -115,6 +118,8 @@ void buildCUDALoweringPipeline(OpPassManager &pm,
 
 void buildHIPDevicePipeline(OpPassManager &pm,
                             const HIPDeviceOptions &options) {
+  // Weights once, in host data (as for CUDA).
+  pm.addPass(createHoistDeviceConstants());
   // One ROCDL target per chip; kernels to ROCDL (math through the ROCm
   // device libraries' ocml; tanh, which becomes an LLVM intrinsic the
   // AMDGPU backend cannot lower, is first expanded into exp).

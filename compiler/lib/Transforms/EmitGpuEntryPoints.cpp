@@ -3,7 +3,9 @@
 // This file implements the aotc-emit-gpu-entry-points pass. On the LLVM
 // dialect after gpu-to-llvm, the embedded device image becomes a constant
 // global, every gpu.launch_func a pair of thin-runtime calls (look the kernel
-// up in the per-context module cache, launch it on the caller's stream), and
+// up in the per-context module cache, launch it on the caller's stream; a
+// module with device globals to fill from host data, see
+// aotc-hoist-device-constants, is looked up with its table of them), and
 // each entry point gets the public C ABI of DESIGN.md §1: a wrapper that
 // checks every argument before any work, stages host tensors through the
 // device pool when they are host pointers, and NAME_info().
@@ -55,9 +57,16 @@ private:
   /// Calls `aot_<runtime>_<name>`.
   Value callRuntime(StringRef name, ArrayRef<Type> params, ValueRange args);
 
+  /// The aot_gpu_global_init_t table of the device globals that
+  /// aotc-hoist-device-constants listed for `binary` (none: a null global).
+  FailureOr<LLVM::GlobalOp> globalsTable(StringRef binary, ArrayAttr entries);
+
   std::string runtime;
   /// gpu.binary name -> (image global, module cache global).
   llvm::StringMap<std::pair<LLVM::GlobalOp, LLVM::GlobalOp>> images;
+  /// gpu.binary name -> (globals table, its length), for modules with
+  /// device globals filled at load.
+  llvm::StringMap<std::pair<LLVM::GlobalOp, int32_t>> globalTables;
   llvm::StringMap<LLVM::GlobalOp> kernelNames;
 };
 
@@ -85,7 +94,48 @@ Value GpuHostEmitter::callRuntime(StringRef name, ArrayRef<Type> params,
   return LLVM::CallOp::create(b, loc, func, args).getResult();
 }
 
+FailureOr<LLVM::GlobalOp> GpuHostEmitter::globalsTable(StringRef binary,
+                                                       ArrayAttr entries) {
+  std::string prefix = ("__aotc_" + binary + "_global").str();
+  SmallVector<std::tuple<LLVM::GlobalOp, LLVM::GlobalOp, int64_t>> rows;
+  for (auto [i, entry] : llvm::enumerate(entries.getAsRange<ArrayAttr>())) {
+    auto name = entry.size() == 3 ? dyn_cast<StringAttr>(entry[0]) : nullptr;
+    auto host =
+        entry.size() == 3 ? dyn_cast<FlatSymbolRefAttr>(entry[1]) : nullptr;
+    auto bytes = entry.size() == 3 ? dyn_cast<IntegerAttr>(entry[2]) : nullptr;
+    auto data = host ? module.lookupSymbol<LLVM::GlobalOp>(host) : nullptr;
+    if (!name || !bytes || !data)
+      return module.emitError("malformed aotc.device_globals entry ")
+             << entry << " for '" << binary << "'";
+    rows.emplace_back(stringGlobal((prefix + "_name_" + Twine(i)).str(),
+                                   name.getValue()),
+                      data, bytes.getInt());
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  // struct aot_gpu_global_init_t { const char *; const void *; uint64_t; }
+  auto rowType = LLVM::LLVMStructType::getLiteral(ctx, {ptrType, ptrType, i64});
+  auto tableType = LLVM::LLVMArrayType::get(rowType, rows.size());
+  auto table = LLVM::GlobalOp::create(b, loc, tableType, /*isConstant=*/true,
+                                      LLVM::Linkage::Internal, prefix + "s",
+                                      Attribute(), /*alignment=*/8);
+  b.setInsertionPointToStart(b.createBlock(&table.getInitializerRegion()));
+  Value array = LLVM::UndefOp::create(b, loc, tableType);
+  for (auto [i, row] : llvm::enumerate(rows)) {
+    auto [name, data, bytes] = row;
+    Value value = LLVM::UndefOp::create(b, loc, rowType);
+    value = insertValue(value, addressOf(name), 0);
+    value = insertValue(value, addressOf(data), 1);
+    value = insertValue(value, constI64(bytes), 2);
+    array = insertValue(array, value, i);
+  }
+  LLVM::ReturnOp::create(b, loc, array);
+  return table;
+}
+
 LogicalResult GpuHostEmitter::embedBinaries() {
+  auto deviceGlobals =
+      module->getAttrOfType<DictionaryAttr>("aotc.device_globals");
   for (auto binary : llvm::to_vector(module.getOps<gpu::BinaryOp>())) {
     if (binary.getObjects().size() != 1)
       return binary.emitError("expected one device image per gpu.binary, got ")
@@ -107,8 +157,19 @@ LogicalResult GpuHostEmitter::embedBinaries() {
         b, loc, cacheType, /*isConstant=*/false, LLVM::Linkage::Internal,
         prefix + "_cache", zeros, /*alignment=*/8);
     images[binary.getName()] = {image, cache};
+    if (auto entries = deviceGlobals
+                           ? deviceGlobals.getAs<ArrayAttr>(binary.getName())
+                           : nullptr) {
+      FailureOr<LLVM::GlobalOp> table =
+          globalsTable(binary.getName(), entries);
+      if (failed(table))
+        return failure();
+      globalTables[binary.getName()] = {*table,
+                                        static_cast<int32_t>(entries.size())};
+    }
     binary.erase();
   }
+  module->removeAttr("aotc.device_globals");
   return success();
 }
 
@@ -176,9 +237,18 @@ LogicalResult GpuHostEmitter::lowerLaunches(LLVM::LLVMFuncOp impl) {
 
     loc = launch.getLoc();
     b.setInsertionPoint(launch);
-    Value status = callRuntime(
-        "get_function", {ptrType, ptrType, ptrType, ptrType},
-        {addressOf(cache), addressOf(image), addressOf(name), functionSlot});
+    Value status;
+    auto globals = globalTables.find(launch.getKernelModuleName());
+    if (globals != globalTables.end())
+      status = callRuntime(
+          "get_function_with_globals",
+          {ptrType, ptrType, ptrType, i32, ptrType, ptrType},
+          {addressOf(cache), addressOf(image), addressOf(globals->second.first),
+           constI32(globals->second.second), addressOf(name), functionSlot});
+    else
+      status = callRuntime(
+          "get_function", {ptrType, ptrType, ptrType, ptrType},
+          {addressOf(cache), addressOf(image), addressOf(name), functionSlot});
     checkStatus(status, fail);
     Value function = LLVM::LoadOp::create(b, loc, ptrType, functionSlot);
     for (auto [i, operand] : llvm::enumerate(operands)) {

@@ -5,21 +5,27 @@
 // sm_80 + sm_90: @kernels keeps the mma.sync branch and both chips'
 // targets; a clone @kernels_sm_90a, for sm_90a only, keeps the wgmma
 // branch with 128-byte aligned workgroup buffers. A module without
-// variants only gets the targets.
+// variants only gets the targets. Every kernel asks for one block per SM
+// (nvvm.minctasm = 1: ptxas sizes registers for the code, not for an
+// occupancy target); other functions are left alone.
 // CHECK-LABEL: gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, #nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
 // CHECK:         gpu.func @f
+// CHECK-SAME:      kernel attributes {nvvm.minctasm = 1 : i32}
 // CHECK-NOT:       unrealized_conversion_cast
 // CHECK-NOT:       scf.if
 // CHECK-NOT:       nvvm.wgmma
 // CHECK:           gpu.barrier
 // CHECK-NEXT:      gpu.return
 // CHECK-LABEL: gpu.module @kernels_sm_90a [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
-// CHECK:         gpu.func @f(%{{.*}}: memref<4xf32>) workgroup(%{{.*}} : memref<64xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}) kernel
+// CHECK:         gpu.func @f(%{{.*}}: memref<4xf32>) workgroup(%{{.*}} : memref<64xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}) kernel attributes {nvvm.minctasm = 1 : i32}
 // CHECK-NOT:       unrealized_conversion_cast
 // CHECK-NOT:       scf.if
 // CHECK:           nvvm.wgmma.fence.aligned
 // CHECK-NEXT:      gpu.return
 // CHECK-LABEL: gpu.module @plain [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">, #nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">]
+// CHECK:         gpu.func @g() kernel attributes {nvvm.minctasm = 1 : i32}
+// CHECK:         gpu.func @helper()
+// CHECK-NOT:       nvvm.minctasm
 // CHECK-NOT:   gpu.module
 
 // Chips newer than sm_90 get the first PTX version LLVM's NVPTX backend
@@ -47,6 +53,9 @@ module attributes {gpu.container_module} {
   }
   gpu.module @plain {
     gpu.func @g() kernel {
+      gpu.return
+    }
+    gpu.func @helper() {
       gpu.return
     }
   }

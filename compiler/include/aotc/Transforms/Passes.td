@@ -1411,6 +1411,47 @@ def LinkCudaFatbin : Pass<"aotc-link-cuda-fatbin", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def HoistDeviceConstants
+    : Pass<"aotc-hoist-device-constants", "mlir::ModuleOp"> {
+  let summary = "Keep large device-module constants once, in host data";
+  let description = [{
+    Runs before the device modules are lowered. A constant `memref.global`
+    of a `gpu.module` (a weight) of at least `min-bytes` bytes would be
+    written into the code object of every chip (and, as text, into the
+    PTX): a model's weights two to three times over in the object, and
+    `ptxas` parsing them once per chip. Instead, its value moves to a
+    private constant `memref.global` of the host module named
+    `__aotc_<module>_<global>` (64-byte aligned), and the device global
+    becomes a public, uninitialised, writable global of the same type, which
+    no code object stores. The host module's `aotc.device_globals`
+    dictionary maps each device module to `[device symbol, host global,
+    bytes]` triples; `aotc-emit-gpu-entry-points` passes them to
+    `aot_<cuda|hip>_get_function_with_globals`, which fills the device
+    globals from the host data when it loads the module (once per context).
+
+    Before:
+    ```mlir
+    gpu.module @kernels {
+      memref.global "private" constant @w : memref<512x512xf32> = dense<...>
+    }
+    ```
+    After:
+    ```mlir
+    module attributes {aotc.device_globals = {kernels = [["w", @__aotc_kernels_w, 1048576]]}} {
+      memref.global "private" constant @__aotc_kernels_w : memref<512x512xf32> = dense<...> {alignment = 64 : i64}
+      gpu.module @kernels {
+        memref.global @w : memref<512x512xf32> = uninitialized
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"1024",
+           "Constants smaller than this stay in the device module">,
+  ];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def LinkHipBundle : Pass<"aotc-link-hip-bundle", "mlir::ModuleOp"> {
   let summary = "Pack per-chip AMDGPU code objects into one offload bundle";
   let description = [{
