@@ -8,6 +8,9 @@
 #                    vs oneDNN; bias + GELU + residual chain vs memcpy
 #   bench_models.py  resnet18, mobilenet_v2, squeezenet1_1, bert_encoder
 #                    vs ONNX Runtime (if importable) and PyTorch
+#   bench_gpu, bench_models_gpu.py  (built with the CUDA toolkit) the same
+#                    on a CUDA device vs cuBLAS / cuDNN / PyTorch; they skip
+#                    themselves without one
 # Google Benchmark repetitions are randomly interleaved (ours and the peer's
 # alternate through the run, so they share the machine's noise); the models
 # are timed in interleaved rounds (see bench_models.py).
@@ -91,6 +94,21 @@ else
   echo "== model libraries not built (tests/models disabled?): skipped"
 fi
 
+# GPU (CUDA): both skip themselves, saying why, where there is no device;
+# on a GPU machine they print their own ours/peer tables and write raw JSON
+# next to the others (not merged into the CPU report).
+if [ -x "$AOTC_BUILD/bench/bench_gpu" ]; then
+  echo "== GPU: GEMM vs cuBLAS, operators vs cuDNN / D2D copy"
+  "$AOTC_BUILD/bench/bench_gpu" "${gbench_args[@]}" \
+    --benchmark_out="$out/gpu.json"
+fi
+if [ -e "$AOTC_BUILD/bench/libbench_gpu_model_resnet18.so" ]; then
+  echo "== GPU: models vs PyTorch (and ONNX Runtime's CUDA provider)"
+  /usr/bin/python3 "$AOTC_ROOT/bench/bench_models_gpu.py" \
+    --models-dir "$AOTC_BUILD/tests/models" --lib-dir "$AOTC_BUILD/bench" \
+    --export-script "$AOTC_ROOT/tests/models/export_models.py" \
+    --runs "$runs" --out "$out/models_gpu.json"
+fi
 /usr/bin/python3 "$AOTC_ROOT/bench/report.py" "${runs_json[@]}" \
   --command "AOTC_BENCH_MIN_TIME=$min_time AOTC_BENCH_REPS=$reps AOTC_BENCH_RUNS=$runs AOTC_BENCH_THREADS=$max_threads scripts/bench.sh" \
   --note "$load_at_start" \

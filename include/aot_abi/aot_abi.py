@@ -18,6 +18,17 @@ AOT_ERROR_NO_DEVICE = 4
 AOT_ERROR_DEVICE = 5
 AOT_ERROR_INTERNAL = 6
 
+AOT_DTYPE_F32 = 1
+AOT_DTYPE_F64 = 2
+AOT_DTYPE_F16 = 3
+AOT_DTYPE_BF16 = 4
+AOT_DTYPE_I8 = 5
+AOT_DTYPE_U8 = 6
+AOT_DTYPE_I16 = 7
+AOT_DTYPE_I32 = 8
+AOT_DTYPE_I64 = 9
+AOT_DTYPE_BOOL = 10
+
 
 class TensorInfo(ctypes.Structure):
     """aot_tensor_info_t; shape holds -1 for a symbolic dimension."""
