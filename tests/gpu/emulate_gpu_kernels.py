@@ -24,10 +24,17 @@
 # (so it cannot pass by no longer tiling anything) or if any output is
 # outside the tolerances of docs/contracts.md.
 #
+# With --source MODEL.onnx --reference MODEL.npz --atol[-file] A (a model of
+# tests/models, its PyTorch reference and tolerance), the program is the
+# ONNX import that `aotc --dump-dir` writes (MODEL.input.mlir: linalg on
+# tensors, weights as constants) and every output must be within A of the
+# reference.
+#
 #===----------------------------------------------------------------------===#
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -63,19 +70,46 @@ def main():
                         "too and run those (sm_90a kernels)")
     p.add_argument("--min-mma-kernels", type=int, default=0)
     p.add_argument("--keep", help="keep the intermediate files here")
+    p.add_argument("--source", help="an ONNX model instead of the e2e "
+                   "program NAME (imported by --aotc)")
+    p.add_argument("--aotc", help="with --source: the aotc binary")
+    p.add_argument("--reference", help="with --source: .npz of input_<i> "
+                   "and output_<i>")
+    p.add_argument("--atol", type=float,
+                   help="with --source: absolute tolerance of every output")
+    p.add_argument("--atol-file", help="with --source: a file holding it "
+                   "(tests/models' NAME.tol)")
     args = p.parse_args()
+    if args.atol_file:
+        with open(args.atol_file) as f:
+            args.atol = float(f.read())
+    if args.source and not (args.aotc and args.reference and args.atol):
+        p.error("--source needs --aotc, --reference and --atol[-file]")
 
     with tempfile.TemporaryDirectory() as tmp:
         work = args.keep or tmp
         os.makedirs(work, exist_ok=True)
-        npz = os.path.join(work, args.name + ".npz")
-        run([sys.executable, "-B",
-             os.path.join(runner.HERE, args.name + ".py"), npz])
-        ref = dict(np.load(npz))
-        source = runner.PROGRAMS.get(args.name) or os.path.join(
-            runner.HERE, args.name + ".mlir")
+        if args.source:
+            run([args.aotc, args.source, "--target=cpu", "--name=" + args.name,
+                 "--emit=header", "-o", work, "--dump-dir", work])
+            ref = dict(np.load(args.reference))
+            source = os.path.join(work, args.name + ".input.mlir")
+        else:
+            npz = os.path.join(work, args.name + ".npz")
+            run([sys.executable, "-B",
+                 os.path.join(runner.HERE, args.name + ".py"), npz])
+            ref = dict(np.load(npz))
+            source = runner.PROGRAMS.get(args.name) or os.path.join(
+                runner.HERE, args.name + ".mlir")
         with open(source) as f:
-            text, outs = runner.wrapper(f.read(), ref)
+            program = f.read()
+        if args.source:
+            # The dump is `#map = ...` aliases, then `module { ... }`: keep
+            # the aliases and the module's body, so that @main joins it.
+            m = re.search(r"^module\b[^{\n]*\{\s*$", program, re.M)
+            program = (program[:m.start()] +
+                       program[m.end():program.rstrip().rfind("}")])
+        text, outs = runner.wrapper(program, ref)
         paths = {s: os.path.join(work, s + ".mlir")
                  for s in ("wrapped", "library", "bufferized", "tiled",
                            "emulated", "llvm")}
@@ -142,7 +176,15 @@ def main():
                       "-e", "main", "-entry-point-result=void",
                       f"-shared-libs={libs}"], env=env)
         got = runner.parse_printed(result.stdout, outs)
-        return 0 if runner.compare(args.name, got, outs) else 1
+        if not args.source:
+            return 0 if runner.compare(args.name, got, outs) else 1
+        ok = True
+        for i, (g, e) in enumerate(zip(got, outs)):
+            err = float(np.max(np.abs(g.astype(np.float64) - e)))
+            print(f"  output_{i} {list(e.shape)}: max abs err {err:.3g} "
+                  f"(atol {args.atol:g}) {'ok' if err <= args.atol else 'MISMATCH'}")
+            ok &= err <= args.atol
+        return 0 if ok else 1
 
 
 if __name__ == "__main__":
