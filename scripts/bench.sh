@@ -9,8 +9,10 @@
 #   bench_models.py  resnet18, mobilenet_v2, squeezenet1_1, bert_encoder
 #                    vs ONNX Runtime (if importable) and PyTorch
 #   bench_gpu, bench_models_gpu.py  (built with the CUDA toolkit) the same
-#                    on a CUDA device vs cuBLAS / cuDNN / PyTorch; they skip
-#                    themselves without one
+#                    on a CUDA device vs cuBLAS / cuDNN / PyTorch;
+#   bench_gpu_hip    (HIP headers + ROCm device libs) the same programs on
+#                    an AMD GPU vs a D2D copy and the roofline; the GPU ones
+#                    skip themselves without a device
 # Google Benchmark repetitions are randomly interleaved (ours and the peer's
 # alternate through the run, so they share the machine's noise); the models
 # are timed in interleaved rounds (see bench_models.py).
@@ -101,6 +103,11 @@ if [ -x "$AOTC_BUILD/bench/bench_gpu" ]; then
   echo "== GPU: GEMM vs cuBLAS, operators vs cuDNN / D2D copy"
   "$AOTC_BUILD/bench/bench_gpu" "${gbench_args[@]}" \
     --benchmark_out="$out/gpu.json"
+fi
+if [ -x "$AOTC_BUILD/bench/bench_gpu_hip" ]; then
+  echo "== GPU (HIP): the same programs vs a D2D copy and the roofline"
+  "$AOTC_BUILD/bench/bench_gpu_hip" "${gbench_args[@]}" \
+    --benchmark_out="$out/gpu_hip.json"
 fi
 if [ -e "$AOTC_BUILD/bench/libbench_gpu_model_resnet18.so" ]; then
   echo "== GPU: models vs PyTorch (and ONNX Runtime's CUDA provider)"
