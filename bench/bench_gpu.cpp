@@ -591,40 +591,6 @@ bool hasCudnnPeer(const OpCase &c) {
          (c.kind == bench::kConv || c.kind == bench::kSoftmax);
 }
 
-/// A host reference of the cases no library computes: LayerNorm (gen_ops.py's
-/// scale and shift, eps 1e-5) and the erf GELU chain, in double.
-std::vector<float> hostReference(const GpuOpRun &run) {
-  const OpCase &c = run.c;
-  int rows = c.params[0], cols = c.params[1];
-  const std::vector<float> &x = run.host[0];
-  std::vector<float> ref(x.size());
-  if (c.kind == bench::kEltwise) {
-    std::vector<float> bias = bench::detValues(cols, 0.1);
-    for (size_t i = 0; i < x.size(); ++i) {
-      double t = double(x[i]) + bias[i % cols];
-      ref[i] = float(0.5 * t * (1.0 + std::erf(t / std::sqrt(2.0))) +
-                     run.host[1][i]);
-    }
-    return ref;
-  }
-  std::vector<float> scale = bench::detValues(cols, 0.25),
-                     shift = bench::detValues(cols, 0.1);
-  for (int r = 0; r < rows; ++r) {
-    const float *row = &x[size_t(r) * cols];
-    double mean = 0, var = 0;
-    for (int j = 0; j < cols; ++j)
-      mean += row[j];
-    mean /= cols;
-    for (int j = 0; j < cols; ++j)
-      var += (row[j] - mean) * (row[j] - mean);
-    double inv = 1.0 / std::sqrt(var / cols + 1e-5);
-    for (int j = 0; j < cols; ++j)
-      ref[size_t(r) * cols + j] = float(
-          (row[j] - mean) * inv * (scale[j] + 1.0f) + shift[j]);
-  }
-  return ref;
-}
-
 /// Exits if the case disagrees with cuDNN or the host reference
 /// (max |ours - ref| <= 1e-3 (1 + max |ref|), as bench_ops).
 void checkOp(const OpCase &c) {
@@ -632,18 +598,16 @@ void checkOp(const OpCase &c) {
   ours.call();
   check(gpuStreamSynchronize(gStream), "gpuStreamSynchronize");
   std::vector<float> got = ours.output->download(), ref;
-  const char *peer = "cuDNN";
-  if (c.kind == bench::kEltwise || c.kind == bench::kLayerNorm) {
-    ref = hostReference(ours);
-    peer = "the host reference";
+  const char *peer = "the host reference";
+  if (!hasCudnnPeer(c)) {
+    ref = bench::hostReference(c, ours.host);
   } else {
 #if AOTC_BENCH_CUDNN
     CudnnRun cudnn(c, *ours.inputs[0]);
     cudnn.run();
     check(gpuStreamSynchronize(gStream), "gpuStreamSynchronize");
     ref = cudnn.y.download();
-#else
-    return;
+    peer = "cuDNN";
 #endif
   }
   double worst = 0, scale = 0;
@@ -809,12 +773,17 @@ int main(int argc, char **argv) {
 #endif
   for (const OpCase &c : kOpCases) {
     checkOp(c);
-    for (bool peer : {false, true})
+    // A convolution's only peer is cuDNN (a copy would not be one).
+    bool noPeer = !hasCudnnPeer(c) && c.kind == bench::kConv;
+    for (bool peer : {false, true}) {
+      if (peer && noPeer)
+        continue;
       benchmark::RegisterBenchmark(
           (opKey(c) + (peer ? "/peer" : "/aotc")).c_str(),
           peer ? BM_opPeer : BM_opAotc, &c)
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
+    }
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
