@@ -58,7 +58,8 @@ private:
   Value callRuntime(StringRef name, ArrayRef<Type> params, ValueRange args);
 
   /// The aot_gpu_global_init_t table of the device globals that
-  /// aotc-hoist-device-constants listed for `binary` (none: a null global).
+  /// aotc-hoist-device-constants listed for `binary` (`entries`: [device
+  /// symbol, host global, bytes] each); an error on a malformed entry.
   FailureOr<LLVM::GlobalOp> globalsTable(StringRef binary, ArrayAttr entries);
 
   std::string runtime;
