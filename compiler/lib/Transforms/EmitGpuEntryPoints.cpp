@@ -136,7 +136,7 @@ FailureOr<LLVM::GlobalOp> GpuHostEmitter::globalsTable(StringRef binary,
 
 LogicalResult GpuHostEmitter::embedBinaries() {
   auto deviceGlobals =
-      module->getAttrOfType<DictionaryAttr>("aotc.device_globals");
+      module->getAttrOfType<DictionaryAttr>(aotc::kDeviceGlobalsAttrName);
   for (auto binary : llvm::to_vector(module.getOps<gpu::BinaryOp>())) {
     if (binary.getObjects().size() != 1)
       return binary.emitError("expected one device image per gpu.binary, got ")
@@ -170,7 +170,7 @@ LogicalResult GpuHostEmitter::embedBinaries() {
     }
     binary.erase();
   }
-  module->removeAttr("aotc.device_globals");
+  module->removeAttr(aotc::kDeviceGlobalsAttrName);
   return success();
 }
 

@@ -81,7 +81,7 @@ struct HoistDeviceConstantsPass
             b.getNamedAttr(gpuModule.getName(), b.getArrayAttr(entries)));
     }
     if (!perModule.empty())
-      module->setAttr("aotc.device_globals", b.getDictionaryAttr(perModule));
+      module->setAttr(aotc::kDeviceGlobalsAttrName, b.getDictionaryAttr(perModule));
   }
 };
 

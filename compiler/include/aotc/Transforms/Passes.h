@@ -34,6 +34,11 @@ namespace aotc {
 inline constexpr llvm::StringLiteral kEntryAttrName = "aotc.entry";
 /// Name of the function attribute holding the applied memory plan.
 inline constexpr llvm::StringLiteral kPoolAttrName = "aotc.pool";
+/// Module attribute of aotc-hoist-device-constants: for each gpu.module,
+/// [device symbol, host global, bytes] of the globals the runtime fills
+/// from host data at load (read by aotc-emit-gpu-entry-points).
+inline constexpr llvm::StringLiteral kDeviceGlobalsAttrName =
+    "aotc.device_globals";
 /// Argument/result attribute naming a tensor in the ABI.
 inline constexpr llvm::StringLiteral kTensorNameAttrName = "aotc.name";
 /// Argument/result attribute overriding the ABI dtype of a tensor whose MLIR
