@@ -2,7 +2,9 @@
 //
 // This file implements the aotc-distribute-to-forall pass: the outer parallel
 // loops of each linalg op become an scf.forall, the unit of multithreading
-// (one OpenMP parallel region per op after lowering).
+// (one OpenMP parallel region per op after lowering). A reducing op's init
+// producer (its fill or bias) and elementwise consumer (its activation or
+// residual add) are computed in its thread tiles, not in loops of their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,10 +43,10 @@ constexpr int64_t kMinTransposed = 16;
 /// static tiles, outermost loops first; 0 leaves a loop untiled. For a
 /// contraction the register-tile row loop is split first, then the lane
 /// loop, each into tiles no smaller than the minimums above.
-SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
-                                            int64_t targetTiles,
-                                            int64_t minColumns =
-                                                kMinContractionColumns) {
+SmallVector<int64_t> computeForallTileSizes(
+    linalg::LinalgOp op, int64_t targetTiles,
+    int64_t minColumns = kMinContractionColumns,
+    int64_t minRows = kMinContractionRows) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> sizes(ranges.size(), 0);
@@ -60,7 +62,10 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
     minSizes.back() = kMinInnermost;
   if (auto dims = aotc::contractionTileDims(op)) {
     auto [row, lane] = *dims;
-    minSizes[row] = kMinContractionRows;
+    minSizes[row] = minRows;
+    // Below the cache-block minimum, tiles hold whole register tiles.
+    if (minRows < kMinContractionRows)
+      multiples[row] = aotc::kContractionRows;
     // Columns in panels: whole panels, as many as make the minimum columns.
     unsigned columns = lane;
     if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane)) {
@@ -156,36 +161,56 @@ int64_t workOf(linalg::LinalgOp op) {
   return work;
 }
 
-/// Where each dim of `type` ends up through `reshape` (a collapse_shape or
-/// expand_shape applied to it): its new position when it is alone in its
-/// reassociation group, -1 when it is merged or split.
-void followReshape(Operation *reshape, SmallVectorImpl<int64_t> &positions) {
-  SmallVector<ReassociationIndices> groups;
-  bool collapse = isa<tensor::CollapseShapeOp>(reshape);
-  if (auto c = dyn_cast<tensor::CollapseShapeOp>(reshape))
-    groups = c.getReassociationIndices();
-  else
-    groups = cast<tensor::ExpandShapeOp>(reshape).getReassociationIndices();
-  for (int64_t &position : positions) {
-    if (position < 0)
-      continue;
-    int64_t next = -1;
-    for (auto [g, group] : llvm::enumerate(groups)) {
-      if (collapse && llvm::is_contained(group, position))
-        next = group.size() == 1 ? static_cast<int64_t>(g) : -1;
-      if (!collapse && static_cast<int64_t>(g) == position)
-        next = group.size() == 1 ? group.front() : -1;
+/// Where each dim of a value ends up through `reshape` (a collapse_shape,
+/// expand_shape or linalg.transpose applied to it): `positions[d]` lists the
+/// dims that dim d became, outermost first. A dim split by an expand_shape
+/// becomes its group; a dim merged with others by a collapse_shape is lost
+/// (empty list), unless the collapse merges exactly the dims it was split
+/// into; a transpose moves each dim where its permutation puts it.
+void followReshape(Operation *reshape,
+                   SmallVectorImpl<SmallVector<int64_t>> &positions) {
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(reshape)) {
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    for (SmallVector<int64_t> &dims : positions)
+      for (int64_t &dim : dims)
+        dim = llvm::find(permutation, dim) - permutation.begin();
+    return;
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape)) {
+    SmallVector<ReassociationIndices> groups =
+        expand.getReassociationIndices();
+    for (SmallVector<int64_t> &dims : positions) {
+      SmallVector<int64_t> next;
+      for (int64_t dim : dims)
+        llvm::append_range(next, groups[dim]);
+      dims = next;
     }
-    position = next;
+    return;
+  }
+  SmallVector<ReassociationIndices> groups =
+      cast<tensor::CollapseShapeOp>(reshape).getReassociationIndices();
+  for (SmallVector<int64_t> &dims : positions) {
+    if (dims.empty())
+      continue;
+    auto group = llvm::find_if(
+        groups, [&](const ReassociationIndices &g) {
+          return llvm::is_contained(g, dims.front());
+        });
+    bool whole = ArrayRef<int64_t>(*group) == ArrayRef<int64_t>(dims);
+    dims.clear();
+    if (whole)
+      dims.push_back(group - groups.begin());
   }
 }
 
 /// A contraction whose init is a fill or a broadcast reached through
-/// reshapes (a convolution's bias, collapsed with the image and split into
-/// panels) or shared with other ops: the producer is rebuilt in the init's
-/// shape for this contraction alone when its inputs index only dims the
-/// reshapes keep whole, so it can be fused into the contraction's tiles
-/// (`aotc::fuseInitProducer`).
+/// reshapes and transposes (a convolution's bias, collapsed with the image,
+/// transposed for a contraction computed transposed and split into panels)
+/// or shared with other ops: the producer is rebuilt in the init's shape for
+/// this contraction alone when its inputs index only dims the reshapes keep
+/// whole, so it can be fused into the contraction's tiles
+/// (`aotc::fuseInitProducer`) instead of filling, and transposing, a whole
+/// buffer first.
 void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1)
     return;
@@ -195,7 +220,8 @@ void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
     return;
   SmallVector<Operation *> chain;
   while (Operation *def = value.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def) ||
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+             linalg::TransposeOp>(def) ||
         !value.hasOneUse())
       break;
     chain.push_back(def);
@@ -209,26 +235,50 @@ void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
       producer.hasIndexSemantics() ||
       !isa<linalg::FillOp, linalg::GenericOp>(producer))
     return;
-  SmallVector<int64_t> positions =
-      llvm::to_vector(llvm::seq<int64_t>(0, producer.getNumLoops()));
+  SmallVector<SmallVector<int64_t>> positions;
+  for (int64_t d = 0, e = producer.getNumLoops(); d < e; ++d)
+    positions.push_back({d});
   for (Operation *reshape : llvm::reverse(chain))
     followReshape(reshape, positions);
   MLIRContext *ctx = op.getContext();
   unsigned rank = initType.getRank();
+  // Each input reads the dims its own dims became; an input dim whose loop
+  // was split (a bias along channels split into panels) is expanded the
+  // same way (a constant bias folds into a reshaped constant).
   SmallVector<AffineMap> maps;
+  SmallVector<SmallVector<ReassociationIndices>> inputGroups;
+  SmallVector<SmallVector<int64_t>> inputShapes;
   for (OpOperand *input : producer.getDpsInputOperands()) {
     AffineMap map = producer.getMatchingIndexingMap(input);
     SmallVector<AffineExpr> exprs;
+    SmallVector<ReassociationIndices> &groups = inputGroups.emplace_back();
+    SmallVector<int64_t> &shape = inputShapes.emplace_back();
     for (AffineExpr e : map.getResults()) {
       auto dim = dyn_cast<AffineDimExpr>(e);
-      if (!dim || positions[dim.getPosition()] < 0)
+      if (!dim || positions[dim.getPosition()].empty())
         return;
-      exprs.push_back(getAffineDimExpr(positions[dim.getPosition()], ctx));
+      groups.emplace_back();
+      for (int64_t p : positions[dim.getPosition()]) {
+        groups.back().push_back(static_cast<int64_t>(exprs.size()));
+        exprs.push_back(getAffineDimExpr(p, ctx));
+        shape.push_back(initType.getDimSize(p));
+      }
     }
     maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
   }
-  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
   rewriter.setInsertionPoint(op);
+  SmallVector<Value> inputs;
+  for (auto [input, groups, shape] : llvm::zip_equal(
+           producer.getDpsInputOperands(), inputGroups, inputShapes)) {
+    Value value = input->get();
+    if (shape.size() != groups.size())
+      value = tensor::ExpandShapeOp::create(
+          rewriter, producer.getLoc(),
+          RankedTensorType::get(shape, getElementTypeOrSelf(value.getType())),
+          value, groups);
+    inputs.push_back(value);
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
   Location loc = producer.getLoc();
   Value empty = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
                                         initType.getElementType());
@@ -238,8 +288,7 @@ void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
                   .getResult(0);
   } else {
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{initType}, producer.getDpsInputs(),
-        ValueRange{empty}, maps,
+        rewriter, loc, TypeRange{initType}, inputs, ValueRange{empty}, maps,
         SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
     IRMapping mapping;
     producer->getRegion(0).cloneInto(&generic.getRegion(), mapping);
@@ -251,6 +300,202 @@ void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
     rewriter.eraseOp(reshape);
   if (producer->use_empty())
     rewriter.eraseOp(producer);
+}
+
+/// A contraction too small for thread tiles of 64 rows or whole column
+/// blocks (a 7 x 7 image's 49 pixels times 5 panels of output channels,
+/// which would run on one thread): when its rows hold at least two register
+/// tiles, the rows beyond the last whole register tile are split off into an
+/// op of their own (49 -> 48 + 1) and the bulk is returned, to be tiled by
+/// whole register tiles (each tile then reads all of the right-hand side).
+/// None when the rows are too few; `op` itself when nothing is split off.
+std::optional<linalg::LinalgOp> splitRowRemainder(RewriterBase &rewriter,
+                                                  linalg::LinalgOp op) {
+  unsigned row = aotc::contractionTileDims(op)->first;
+  int64_t rows = op.getStaticLoopRanges()[row];
+  int64_t bulk = rows / aotc::kContractionRows * aotc::kContractionRows;
+  if (bulk < 2 * aotc::kContractionRows)
+    return std::nullopt;
+  if (bulk == rows)
+    return op;
+  rewriter.setInsertionPoint(op);
+  auto [head, tail] = linalg::splitOp(
+      rewriter, cast<TilingInterface>(op.getOperation()), row,
+      rewriter.getIndexAttr(bulk));
+  return cast<linalg::LinalgOp>(head.getOperation());
+}
+
+/// The reshapes (collapse_shape, expand_shape) and crops (extract_slice:
+/// the image inside a flattened convolution's padded grid) that carry
+/// `value` to its only other user, each the only user of the value before
+/// it, in order; sets `end` to the last value of the chain.
+SmallVector<Operation *> singleUseReshapeChain(Value value, Value &end) {
+  SmallVector<Operation *> chain;
+  while (value.hasOneUse()) {
+    Operation *user = *value.getUsers().begin();
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+             tensor::ExtractSliceOp>(user) ||
+        user->getOperand(0) != value)
+      break;
+    chain.push_back(user);
+    value = user->getResult(0);
+  }
+  end = value;
+  return chain;
+}
+
+/// `value` (shaped like the end of `chain`) carried back to the shape of
+/// the chain's start: each reshape undone, last first.
+Value undoReshapes(RewriterBase &rewriter, Location loc, Value value,
+                   ArrayRef<Operation *> chain) {
+  for (Operation *reshape : llvm::reverse(chain)) {
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape))
+      value = tensor::CollapseShapeOp::create(
+          rewriter, loc, value, expand.getReassociationIndices());
+    else
+      value = tensor::ExpandShapeOp::create(
+          rewriter, loc, cast<tensor::CollapseShapeOp>(reshape).getSrcType(),
+          value,
+          cast<tensor::CollapseShapeOp>(reshape).getReassociationIndices());
+  }
+  return value;
+}
+
+/// True when `consumer`'s payload may run on elements nobody reads (the
+/// padding columns of a convolution's grid): floating-point arithmetic,
+/// never an integer division that could trap on them.
+bool mayComputeExtraElements(linalg::GenericOp consumer) {
+  if (!isa<FloatType>(getElementTypeOrSelf(consumer.getResult(0).getType())))
+    return false;
+  return !consumer.getBody()
+              ->walk([](Operation *op) {
+                return isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+                           arith::RemUIOp, arith::CeilDivSIOp,
+                           arith::CeilDivUIOp, arith::FloorDivSIOp>(op)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
+}
+
+/// Elementwise consumers (an activation, a residual add) of a reducing op
+/// (a contraction, a convolution), reached through reshapes: rebuilt right
+/// after the op in the shape of its result, so that they can be computed
+/// on each of its thread tiles (`fuseElementwiseConsumer`) instead of in a
+/// pass of their own over the whole result. The consumer must be the only
+/// user of the chain, all-parallel with identity maps for its output and
+/// every shaped operand (others are scalars), and its other operands must be
+/// defined before the op. Through a crop (a flattened convolution's image
+/// inside its grid), only a consumer of that result and scalars, writing in
+/// place or into a new tensor, is moved: it then also computes the grid's
+/// padding columns, which nobody reads. Returns the rebuilt consumer, or
+/// null.
+linalg::GenericOp moveElementwiseConsumer(RewriterBase &rewriter,
+                                          linalg::LinalgOp op,
+                                          Operation *&erased) {
+  if (op->getNumResults() != 1 || op.getNumReductionLoops() == 0)
+    return {};
+  Value result = op->getResult(0);
+  Value end;
+  SmallVector<Operation *> chain = singleUseReshapeChain(result, end);
+  if (!end.hasOneUse())
+    return {};
+  auto consumer = dyn_cast<linalg::GenericOp>(*end.getUsers().begin());
+  if (!consumer || consumer->getBlock() != op->getBlock() ||
+      consumer.getNumResults() != 1 || consumer.getNumDpsInits() != 1 ||
+      !consumer.hasPureTensorSemantics() || consumer.hasIndexSemantics() ||
+      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+      consumer.getResult(0).getType() != end.getType())
+    return {};
+  bool cropped = llvm::any_of(chain, [](Operation *link) {
+    return isa<tensor::ExtractSliceOp>(link);
+  });
+  if (cropped && !mayComputeExtraElements(consumer))
+    return {};
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    AffineMap map = consumer.getMatchingIndexingMap(&operand);
+    Value v = operand.get();
+    if (map.getNumResults() == 0 && !consumer.isDpsInit(&operand))
+      continue;
+    if (!map.isIdentity() || v.getType() != end.getType())
+      return {};
+    if (v == end || v.getDefiningOp<tensor::EmptyOp>())
+      continue;
+    if (cropped)
+      return {};
+    Operation *def = v.getDefiningOp();
+    if (def && (def->getBlock() != op->getBlock() || !def->isBeforeInBlock(op)))
+      return {};
+  }
+  for (Value v : consumer.getDpsInputs())
+    if (Operation *def = v.getDefiningOp();
+        def && def->getBlock() == op->getBlock() && !def->isBeforeInBlock(op) &&
+        v != end)
+      return {};
+
+  Location loc = consumer.getLoc();
+  // Other operands are reshaped before the op (they dominate its thread
+  // loop, which the consumer joins); the consumer itself follows the op.
+  rewriter.setInsertionPoint(op);
+  auto shapedType = cast<RankedTensorType>(result.getType());
+  auto carry = [&](Value v) -> Value {
+    if (v == end)
+      return result;
+    if (v.getDefiningOp<tensor::EmptyOp>())
+      return tensor::EmptyOp::create(rewriter, loc, shapedType.getShape(),
+                                     shapedType.getElementType());
+    return undoReshapes(rewriter, loc, v, chain);
+  };
+  unsigned rank = shapedType.getRank();
+  MLIRContext *ctx = op.getContext();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    AffineMap map = consumer.getMatchingIndexingMap(input);
+    inputs.push_back(map.getNumResults() == 0 ? input->get()
+                                              : carry(input->get()));
+    maps.push_back(map.getNumResults() == 0
+                       ? AffineMap::get(rank, 0, {}, ctx)
+                       : AffineMap::getMultiDimIdentityMap(rank, ctx));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Value init = carry(consumer.getDpsInits()[0]);
+  rewriter.setInsertionPointAfter(op);
+  auto moved = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{shapedType}, inputs, ValueRange{init}, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
+  IRMapping mapping;
+  consumer.getRegion().cloneInto(&moved.getRegion(), mapping);
+  // The consumer's users see the moved result through the same reshapes.
+  rewriter.setInsertionPoint(consumer);
+  Value replacement = moved.getResult(0);
+  for (Operation *reshape : chain) {
+    IRMapping carried;
+    carried.map(reshape->getOperand(0), replacement);
+    replacement = rewriter.clone(*reshape, carried)->getResult(0);
+  }
+  erased = consumer;
+  rewriter.replaceOp(consumer, replacement);
+  for (Operation *reshape : llvm::reverse(chain))
+    rewriter.eraseOp(reshape);
+  return moved;
+}
+
+/// `consumer` (from `moveElementwiseConsumer`) computed on each thread tile
+/// of the op tiled into `tiled` (`aotc::fuseElementwiseConsumer`).
+LogicalResult fuseConsumerIntoThreadTiles(RewriterBase &rewriter,
+                                          Operation *tiled,
+                                          linalg::GenericOp consumer) {
+  auto forall = tiled->getParentOfType<scf::ForallOp>();
+  if (!forall || forall->getNumResults() != 1 ||
+      tiled->getParentOp() != forall.getOperation())
+    return failure();
+  auto inserts = llvm::to_vector(
+      forall.getTerminator().getOps<tensor::ParallelInsertSliceOp>());
+  if (inserts.size() != 1)
+    return failure();
+  return aotc::fuseElementwiseConsumer(rewriter, tiled, inserts.front(),
+                                       forall->getResult(0), consumer);
 }
 
 struct DistributeToForallPass
@@ -266,6 +511,7 @@ struct DistributeToForallPass
       return tiledWhole;
     SmallVector<linalg::LinalgOp> parts = splitRemainder(
         rewriter, whole, std::min<int64_t>(maxTiles, workOf(whole) / minWork));
+    bool split = false;
     for (linalg::LinalgOp op : parts) {
       int64_t work = workOf(op);
       if (work < minWork)
@@ -276,13 +522,23 @@ struct DistributeToForallPass
       if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         sizes = computeForallTileSizes(op, targetTiles,
                                        kMinContractionHalfColumns);
+      if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+        if (std::optional<linalg::LinalgOp> bulk =
+                splitRowRemainder(rewriter, op)) {
+          // A split-off remainder keeps the init producer out of the tiles.
+          split |= bulk->getOperation() != op.getOperation();
+          op = *bulk;
+          sizes = computeForallTileSizes(op, targetTiles,
+                                         kMinContractionHalfColumns,
+                                         aotc::kContractionRows);
+        }
       if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         continue;
       FailureOr<Operation *> tiled = aotc::tileAndReplace(
           rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
       if (failed(tiled))
         return failure();
-      if (parts.size() == 1)
+      if (parts.size() == 1 && !split)
         tiledWhole = *tiled;
     }
     return tiledWhole;
@@ -308,6 +564,19 @@ struct DistributeToForallPass
     for (linalg::LinalgOp op : topLevelOps())
       if (aotc::contractionTileDims(op) && workOf(op) >= minWork)
         rebuildReshapedInit(rewriter, op);
+    // Elementwise consumers of reducing ops in the ops' result shapes, to be
+    // computed on the ops' thread tiles.
+    llvm::SmallDenseMap<Operation *, linalg::GenericOp> consumers;
+    llvm::SmallPtrSet<Operation *, 8> moved;
+    for (linalg::LinalgOp op : topLevelOps()) {
+      Operation *erased = nullptr;
+      if (!moved.contains(op) && workOf(op) >= minWork)
+        if (linalg::GenericOp consumer =
+                moveElementwiseConsumer(rewriter, op, erased)) {
+          consumers[op] = consumer;
+          moved.insert(erased);
+        }
+    }
     SmallVector<linalg::LinalgOp> candidates = topLevelOps();
     // Reducing op -> its init producer, and the producers themselves.
     llvm::SmallDenseMap<Operation *, linalg::LinalgOp> initProducers;
@@ -320,18 +589,22 @@ struct DistributeToForallPass
         }
 
     SmallVector<linalg::LinalgOp> unfused;
+    llvm::SmallPtrSet<Operation *, 8> fusedConsumers;
     for (linalg::LinalgOp op : candidates) {
-      if (producers.contains(op))
-        continue; // With its contraction, below.
+      if (producers.contains(op) || fusedConsumers.contains(op))
+        continue; // With its contraction, below; fused into its producer.
       linalg::LinalgOp producer = initProducers.lookup(op);
+      linalg::GenericOp consumer = consumers.lookup(op);
       FailureOr<Operation *> tiled = distribute(rewriter, op);
       if (failed(tiled))
         return signalPassFailure();
-      if (!producer)
-        continue;
-      if (!*tiled || failed(aotc::fuseInitProducer(
-                         rewriter, cast<linalg::LinalgOp>(*tiled), producer)))
+      if (producer &&
+          (!*tiled || failed(aotc::fuseInitProducer(
+                          rewriter, cast<linalg::LinalgOp>(*tiled), producer))))
         unfused.push_back(producer);
+      if (consumer && *tiled &&
+          succeeded(fuseConsumerIntoThreadTiles(rewriter, *tiled, consumer)))
+        fusedConsumers.insert(consumer);
     }
     // Producers whose contraction stayed whole: thread tiles of their own.
     for (linalg::LinalgOp producer : unfused)

@@ -114,6 +114,7 @@ SmallVector<int64_t> computeCacheTileSizes(linalg::LinalgOp op,
   return sizes;
 }
 
+
 struct TileAndVectorizePass
     : aotc::impl::TileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
@@ -163,7 +164,8 @@ struct TileAndVectorizePass
   /// loading a tile it wrote to memory.
   LogicalResult tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
                                  int64_t lanes,
-                                 linalg::LinalgOp initProducer = {}) {
+                                 linalg::LinalgOp initProducer = {},
+                                 linalg::GenericOp consumer = {}) {
     SmallVector<int64_t> sizes = computeVectorTileSizes(op, lanes);
     // Contractions: cache blocks first (column block, then reduction
     // block), register tiles within each block.
@@ -175,8 +177,14 @@ struct TileAndVectorizePass
         return failure();
       op = cast<linalg::LinalgOp>(*blocked);
     }
-    linalg::LinalgOp producerTile;
-    if (initProducer) {
+    linalg::LinalgOp producerTile, consumerTile;
+    // Where the consumer reads the op's result (it reads the loops' result
+    // once the op is tiled).
+    unsigned consumerOperand = 0;
+    if (consumer)
+      consumerOperand = llvm::find(consumer->getOperands(), op->getResult(0)) -
+                        consumer->operand_begin();
+    if (initProducer || consumer) {
       // Parallel loops first (the producer's tile is computed once per
       // register tile), then the reduction loops inside.
       SmallVector<int64_t> parallelSizes(sizes);
@@ -189,13 +197,24 @@ struct TileAndVectorizePass
       if (failed(tiled))
         return failure();
       op = cast<linalg::LinalgOp>(*tiled);
-      FailureOr<linalg::LinalgOp> fused =
-          aotc::fuseInitProducer(rewriter, op, initProducer);
-      if (succeeded(fused))
-        producerTile = *fused;
-      else // The producer is tiled and vectorized on its own.
-        if (failed(tileAndVectorize(rewriter, initProducer, lanes)))
+      if (initProducer) {
+        FailureOr<linalg::LinalgOp> fused =
+            aotc::fuseInitProducer(rewriter, op, initProducer);
+        if (succeeded(fused))
+          producerTile = *fused;
+        else // The producer is tiled and vectorized on its own.
+          if (failed(tileAndVectorize(rewriter, initProducer, lanes)))
+            return failure();
+      }
+      if (consumer) {
+        // The consumer runs on each register tile of accumulators, right
+        // after the reduction loop: in registers once vectorized.
+        consumerTile = aotc::fuseConsumerIntoLoopTile(
+            rewriter, op, consumer->getOperand(consumerOperand), consumer);
+        if (!consumerTile && // Tiled and vectorized on its own.
+            failed(tileAndVectorize(rewriter, consumer, lanes)))
           return failure();
+      }
     }
     FailureOr<Operation *> tiled =
         aotc::tileToRegisterSizes(rewriter, op, sizes);
@@ -204,6 +223,8 @@ struct TileAndVectorizePass
     if (producerTile)
       aotc::vectorizeTile(rewriter, producerTile);
     aotc::vectorizeTile(rewriter, *tiled);
+    if (consumerTile)
+      aotc::vectorizeTile(rewriter, consumerTile);
     return success();
   }
 
@@ -217,8 +238,13 @@ struct TileAndVectorizePass
     IRRewriter rewriter(&getContext());
     // (op, its fused init producer) in order; the producers themselves are
     // handled with their contractions.
-    SmallVector<std::pair<linalg::LinalgOp, linalg::LinalgOp>> work;
+    struct Work {
+      linalg::LinalgOp op, producer;
+      linalg::GenericOp consumer;
+    };
+    SmallVector<Work> work;
     llvm::SmallPtrSet<Operation *, 8> fused;
+    DominanceInfo dominance(getOperation());
     for (linalg::LinalgOp op : candidates) {
       unsigned bits = widestElementBits(op);
       // Convolutions and pooling are aotc-vectorize-convolutions' (those
@@ -227,27 +253,43 @@ struct TileAndVectorizePass
           failed(linalg::vectorizeOpPrecondition(op)))
         continue;
       int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
-      for (linalg::LinalgOp part : splitRemainders(rewriter, op, lanes)) {
-        // Only where no reduction cache block separates the register tile
-        // from the accumulators' start.
+      // An elementwise consumer of a contraction that stays whole.
+      linalg::GenericOp consumer;
+      if (aotc::contractionTileDims(op))
+        consumer = aotc::registerTileConsumer(op, dominance);
+      SmallVector<linalg::LinalgOp> parts = splitRemainders(rewriter, op, lanes);
+      for (linalg::LinalgOp part : parts) {
+        // Only where no cache block separates the register tile from the
+        // accumulators' start (and end).
+        bool blocked = true;
         linalg::LinalgOp producer;
-        if (aotc::contractionTileDims(part) &&
-            computeCacheTileSizes(part, computeVectorTileSizes(part, lanes))
-                .empty())
-          producer = aotc::fusableInitProducer(part);
+        if (aotc::contractionTileDims(part)) {
+          blocked =
+              !computeCacheTileSizes(part, computeVectorTileSizes(part, lanes))
+                   .empty();
+          if (!blocked)
+            producer = aotc::fusableInitProducer(part);
+        }
         if (producer && widestElementBits(producer) != 0 &&
             succeeded(linalg::vectorizeOpPrecondition(producer)))
           fused.insert(producer);
         else
           producer = {};
-        work.push_back({part, producer});
+        linalg::GenericOp partConsumer;
+        if (consumer && parts.size() == 1 && !blocked &&
+            widestElementBits(consumer) != 0 &&
+            succeeded(linalg::vectorizeOpPrecondition(consumer))) {
+          partConsumer = consumer;
+          fused.insert(consumer);
+        }
+        work.push_back({part, producer, partConsumer});
       }
     }
-    for (auto [op, producer] : work) {
+    for (auto [op, producer, consumer] : work) {
       if (fused.contains(op))
         continue;
       int64_t lanes = std::max<int64_t>(1, vectorBits / widestElementBits(op));
-      if (failed(tileAndVectorize(rewriter, op, lanes, producer)))
+      if (failed(tileAndVectorize(rewriter, op, lanes, producer, consumer)))
         return signalPassFailure();
     }
   }

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
@@ -199,6 +200,87 @@ FailureOr<linalg::LinalgOp> fuseInitProducer(RewriterBase &rewriter,
   });
   rewriter.replaceOp(producer, producer.getDpsInits()[0]);
   return producerTile;
+}
+
+linalg::GenericOp registerTileConsumer(linalg::LinalgOp op,
+                                       DominanceInfo &dominance) {
+  if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+    return {};
+  Value result = op->getResult(0);
+  auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  if (!consumer || consumer->getBlock() != op->getBlock() ||
+      consumer.getNumResults() != 1 || consumer.getNumDpsInits() != 1 ||
+      !consumer.hasPureTensorSemantics() || consumer.hasIndexSemantics() ||
+      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+      consumer.getResult(0).getType() != result.getType())
+    return {};
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    Value v = operand.get();
+    AffineMap map = consumer.getMatchingIndexingMap(&operand);
+    if (map.getNumResults() == 0 && !consumer.isDpsInit(&operand) &&
+        dominance.properlyDominates(v, op))
+      continue;
+    if (!map.isIdentity() || v.getType() != result.getType())
+      return {};
+    if (v != result && !dominance.properlyDominates(v, op))
+      return {};
+  }
+  return consumer;
+}
+
+LogicalResult fuseElementwiseConsumer(RewriterBase &rewriter, Operation *tiled,
+                                      Operation *insert, Value loopResult,
+                                      linalg::LinalgOp consumer) {
+  auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(insert);
+  if (!slice || insert->getOperand(0) != tiled->getResult(0) ||
+      !llvm::is_contained(consumer->getOperands(), loopResult))
+    return failure();
+  // The consumer's other operands are sliced before the tile is computed
+  // (they are defined outside the loops); the consumer's tile follows it.
+  rewriter.setInsertionPoint(tiled);
+  FailureOr<TilingResult> tile =
+      cast<TilingInterface>(consumer.getOperation())
+          .getTiledImplementation(rewriter, slice.getMixedOffsets(),
+                                  slice.getMixedSizes());
+  if (failed(tile) || tile->tiledOps.size() != 1)
+    return failure();
+  auto consumerTile = cast<linalg::LinalgOp>(tile->tiledOps.front());
+  rewriter.moveOpAfter(consumerTile, tiled);
+  Value tileValue = tiled->getResult(0);
+  llvm::SetVector<Operation *> replacedSlices;
+  rewriter.modifyOpInPlace(consumerTile, [&] {
+    for (auto [operand, original] : llvm::zip_equal(
+             consumerTile->getOpOperands(), consumer->getOperands())) {
+      if (original != loopResult && !consumerTile.isDpsInit(&operand))
+        continue;
+      if (Operation *def = operand.get().getDefiningOp())
+        replacedSlices.insert(def);
+      operand.set(tileValue);
+    }
+  });
+  // The slices the tiling took of the loops' own result (and of the
+  // consumer's init) are dead: the tile itself takes their place.
+  for (Operation *def : replacedSlices)
+    if (def->use_empty())
+      rewriter.eraseOp(def);
+  rewriter.modifyOpInPlace(insert, [&] {
+    insert->setOperand(0, consumerTile->getResult(0));
+  });
+  rewriter.replaceOp(consumer, loopResult);
+  return success();
+}
+
+linalg::LinalgOp fuseConsumerIntoLoopTile(RewriterBase &rewriter,
+                                          linalg::LinalgOp tile,
+                                          Value loopResult,
+                                          linalg::GenericOp consumer) {
+  Value result = tile->getResult(0);
+  Operation *insert = result.hasOneUse() ? *result.getUsers().begin() : nullptr;
+  if (!insert || !isa<tensor::InsertSliceOp>(insert) ||
+      failed(fuseElementwiseConsumer(rewriter, tile, insert, loopResult,
+                                     consumer)))
+    return {};
+  return cast<linalg::LinalgOp>(insert->getOperand(0).getDefiningOp());
 }
 
 } // namespace aotc

@@ -302,10 +302,18 @@ struct VectorizeConvolutionsPass
     });
 
     IRRewriter rewriter(&getContext());
+    DominanceInfo dominance(getOperation());
     for (linalg::LinalgOp op : candidates) {
       unsigned bits = widestElementBits(op);
       if (bits == 0)
         continue;
+      // An elementwise consumer (the activation fused into the thread tile
+      // by aotc-distribute-to-forall) is computed on each register tile of
+      // output, right after its window loops: on the accumulators.
+      linalg::GenericOp consumer = aotc::registerTileConsumer(op, dominance);
+      if (consumer && (widestElementBits(consumer) != bits ||
+                       failed(linalg::vectorizeOpPrecondition(consumer))))
+        consumer = {};
       // Named convolutions and pools carry the same maps as generics.
       if (!isa<linalg::GenericOp>(op)) {
         rewriter.setInsertionPoint(op);
@@ -318,6 +326,27 @@ struct VectorizeConvolutionsPass
       int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
       int64_t unrolled = unrolledWindowLoops(op);
       SmallVector<int64_t> sizes = computeTileSizes(op, lanes, vectorBits);
+      linalg::LinalgOp consumerTile;
+      if (consumer) {
+        // Output tiles first (the window loops whole), the consumer on each.
+        unsigned operand = llvm::find(consumer->getOperands(),
+                                      op->getResult(0)) -
+                           consumer->operand_begin();
+        SmallVector<int64_t> outputSizes(sizes);
+        for (auto [size, iterator] :
+             llvm::zip_equal(outputSizes, op.getIteratorTypesArray()))
+          if (iterator == utils::IteratorType::reduction)
+            size = 0;
+        FailureOr<Operation *> outputTile =
+            aotc::tileToRegisterSizes(rewriter, op, outputSizes);
+        if (failed(outputTile))
+          return signalPassFailure();
+        if (*outputTile != op.getOperation()) {
+          op = cast<linalg::LinalgOp>(*outputTile);
+          consumerTile = aotc::fuseConsumerIntoLoopTile(
+              rewriter, op, consumer->getOperand(operand), consumer);
+        }
+      }
       FailureOr<Operation *> tiled =
           aotc::tileToRegisterSizes(rewriter, op, sizes);
       if (failed(tiled))
@@ -331,6 +360,8 @@ struct VectorizeConvolutionsPass
       Block *body = (*rewritten)->getBlock();
       if (aotc::vectorizeTile(rewriter, *rewritten))
         unrollWindowLoops(body, unrolled);
+      if (consumerTile)
+        aotc::vectorizeTile(rewriter, consumerTile);
     }
   }
 };

@@ -329,3 +329,236 @@ func.func @shared_fill(%a: tensor<128x64xf32>, %b: tensor<64x256xf32>, %c: tenso
   %m2 = linalg.matmul ins(%a, %c : tensor<128x64xf32>, tensor<64x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
   return %m1, %m2 : tensor<128x256xf32>, tensor<128x256xf32>
 }
+
+// -----
+
+// A 1x1 convolution at 7 x 7 as a contraction (49 pixels x 576 channels
+// times 5 panels of 32 output channels): too few rows for tiles of 64 and
+// too few panels for column blocks, so it would run on one thread. The
+// rows past the last whole register tile of 8 are split off (49 -> 48 + 1)
+// and the 48 are tiled by whole register tiles: 6 tiles of 8 rows.
+
+#pa = affine_map<(m, p, l, k) -> (k, m)>
+#pb = affine_map<(m, p, l, k) -> (p, k, l)>
+#pc = affine_map<(m, p, l, k) -> (m, p, l)>
+// CHECK-LABEL: func.func @few_rows_prime_panels
+// CHECK-SAME:    (%[[A:.*]]: tensor<576x49xf32>, %[[B:.*]]: tensor<5x576x32xf32>, %[[C:.*]]: tensor<49x5x32xf32>)
+// CHECK:         %[[HEAD:.*]] = tensor.extract_slice %[[C]][0, 0, 0] [48, 5, 32] [1, 1, 1]
+// CHECK:         %[[R:.*]] = scf.forall (%[[I:.*]]) = (0) to (48) step (8) shared_outs(%[[O:.*]] = %[[HEAD]])
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<576x8xf32>, tensor<5x576x32xf32>) outs(%{{.*}} : tensor<8x5x32xf32>)
+// CHECK:         %[[INS:.*]] = tensor.insert_slice %[[R]] into %[[C]][0, 0, 0] [48, 5, 32] [1, 1, 1]
+// CHECK-NOT:     scf.forall
+// CHECK:         %[[TAIL:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x5x32xf32>)
+// CHECK:         tensor.insert_slice %[[TAIL]] into %[[INS]][48, 0, 0] [1, 5, 32] [1, 1, 1]
+// OPTS-LABEL: func.func @few_rows_prime_panels
+// OPTS:         scf.forall (%{{.*}}) = (0) to (48) step (8)
+func.func @few_rows_prime_panels(%a: tensor<576x49xf32>, %b: tensor<5x576x32xf32>, %c: tensor<49x5x32xf32>) -> tensor<49x5x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<576x49xf32>, tensor<5x576x32xf32>) outs(%c : tensor<49x5x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<49x5x32xf32>
+  return %0 : tensor<49x5x32xf32>
+}
+
+// -----
+
+// A 1x1 convolution at 7 x 7 computed transposed (aotc-pack-contraction-
+// operands: 49 pixels as rows, 1280 output channels as lanes in 40 panels of
+// 32): its bias broadcast reaches the contraction through a collapse, a
+// transpose and the panel split of the channels. It is rebuilt in the
+// init's shape, the bias itself split into panels the same way, and
+// computed in each thread tile: no broadcast over the whole output and no
+// transpose of it.
+
+#bb = affine_map<(n, g, c, h, w) -> (n, c)>
+#bo = affine_map<(n, g, c, h, w) -> (n, g, c, h, w)>
+#ta = affine_map<(n, g, m, p, l, k) -> (n, g, k, m)>
+#tb = affine_map<(n, g, m, p, l, k) -> (n, p, k, l)>
+#tc = affine_map<(n, g, m, p, l, k) -> (n, g, m, p, l)>
+// CHECK-LABEL: func.func @transposed_bias_init
+// CHECK-SAME:    (%[[A:.*]]: tensor<1x1x320x49xf32>, %[[B:.*]]: tensor<1x40x320x32xf32>, %[[BIAS:.*]]: tensor<1x1280xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         %[[BP:.*]] = tensor.expand_shape %[[BIAS]] {{\[}}[0], [1, 2]] output_shape [1, 40, 32]
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (40) step (8)
+// CHECK:           %[[BS:.*]] = tensor.extract_slice %[[BP]][0, %[[I]], 0] [1, 8, 32]
+// CHECK:           %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<1x8x32xf32>) outs(%{{.*}} : tensor<1x1x49x8x32xf32>)
+// CHECK:           linalg.generic {{.*}} outs(%[[INIT]] : tensor<1x1x49x8x32xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+func.func @transposed_bias_init(%a: tensor<1x1x320x49xf32>, %b: tensor<1x40x320x32xf32>, %bias: tensor<1x1280xf32>) -> tensor<1x1x49x40x32xf32> {
+  %e = tensor.empty() : tensor<1x1x1280x7x7xf32>
+  %init = linalg.generic {indexing_maps = [#bb, #bo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<1x1280xf32>) outs(%e : tensor<1x1x1280x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x1280x7x7xf32>
+  %flat = tensor.collapse_shape %init [[0], [1], [2], [3, 4]] : tensor<1x1x1280x7x7xf32> into tensor<1x1x1280x49xf32>
+  %te = tensor.empty() : tensor<1x1x49x1280xf32>
+  %t = linalg.transpose ins(%flat : tensor<1x1x1280x49xf32>) outs(%te : tensor<1x1x49x1280xf32>) permutation = [0, 1, 3, 2]
+  %panels = tensor.expand_shape %t [[0], [1], [2], [3, 4]] output_shape [1, 1, 49, 40, 32] : tensor<1x1x49x1280xf32> into tensor<1x1x49x40x32xf32>
+  %c = linalg.generic {indexing_maps = [#ta, #tb, #tc], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<1x1x320x49xf32>, tensor<1x40x320x32xf32>) outs(%panels : tensor<1x1x49x40x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x49x40x32xf32>
+  return %c : tensor<1x1x49x40x32xf32>
+}
+
+// -----
+
+// A contraction (a 1x1 convolution: 64 channels x 4096 pixels in panels of
+// 32) whose result reaches a ReLU6 through reshapes, as the ONNX importer's
+// Conv + Clip leave it, and a residual add of an input defined before it:
+// the clamp is rebuilt in the contraction's result shape and computed on
+// each thread tile, in place on the tile, not in a thread loop of its own
+// over the whole result; the add is rebuilt the same way, its other operand
+// reshaped to match.
+
+#ra = affine_map<(m, p, l, k) -> (m, k)>
+#rb = affine_map<(m, p, l, k) -> (p, k, l)>
+#rc = affine_map<(m, p, l, k) -> (m, p, l)>
+#e4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#s4 = affine_map<(n, c, h, w) -> ()>
+// CHECK-LABEL: func.func @relu6_consumer
+// CHECK:         %[[R:.*]] = scf.forall (%[[I:.*]]) = (0) to (128) step (8) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<64x128x32xf32>)
+// CHECK:           %[[T:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<64x8x32xf32>)
+// CHECK:           %[[CL:.*]] = linalg.generic {{.*}} ins(%[[T]], %{{.*}}, %{{.*}} : tensor<64x8x32xf32>, tensor<f32>, tensor<f32>) outs(%[[T]] : tensor<64x8x32xf32>)
+// CHECK:             arith.maximumf
+// CHECK:             arith.minimumf
+// CHECK:           tensor.parallel_insert_slice %[[CL]] into %[[O]][0, %[[I]], 0] [64, 8, 32]
+// CHECK-NOT:     scf.forall
+// CHECK:         tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2]] : tensor<64x128x32xf32> into tensor<64x4096xf32>
+// CHECK:         return
+func.func @relu6_consumer(%a: tensor<64x256xf32>, %b: tensor<128x256x32xf32>, %c: tensor<64x128x32xf32>) -> tensor<1x64x64x64x1xf32> {
+  %lo = arith.constant dense<0.0> : tensor<f32>
+  %hi = arith.constant dense<6.0> : tensor<f32>
+  %0 = linalg.generic {indexing_maps = [#ra, #rb, #rc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x256xf32>, tensor<128x256x32xf32>) outs(%c : tensor<64x128x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128x32xf32>
+  %flat = tensor.collapse_shape %0 [[0], [1, 2]] : tensor<64x128x32xf32> into tensor<64x4096xf32>
+  %img = tensor.expand_shape %flat [[0, 1], [2, 3]] output_shape [1, 64, 64, 64] : tensor<64x4096xf32> into tensor<1x64x64x64xf32>
+  %e = tensor.empty() : tensor<1x64x64x64xf32>
+  %1 = linalg.generic {indexing_maps = [#e4, #s4, #s4, #e4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%img, %lo, %hi : tensor<1x64x64x64xf32>, tensor<f32>, tensor<f32>) outs(%e : tensor<1x64x64x64xf32>) {
+  ^bb0(%x: f32, %l: f32, %h: f32, %o: f32):
+    %mx = arith.maximumf %x, %l : f32
+    %mn = arith.minimumf %mx, %h : f32
+    linalg.yield %mn : f32
+  } -> tensor<1x64x64x64xf32>
+  %r = tensor.expand_shape %1 [[0], [1], [2], [3, 4]] output_shape [1, 64, 64, 64, 1] : tensor<1x64x64x64xf32> into tensor<1x64x64x64x1xf32>
+  return %r : tensor<1x64x64x64x1xf32>
+}
+
+// -----
+
+// The same contraction followed by a residual add: the residual, defined
+// before the contraction, is reshaped to the contraction's result shape
+// and sliced with each tile. A consumer whose other operand is computed
+// after the contraction stays a thread loop of its own.
+
+#qa = affine_map<(m, p, l, k) -> (m, k)>
+#qb = affine_map<(m, p, l, k) -> (p, k, l)>
+#qc = affine_map<(m, p, l, k) -> (m, p, l)>
+#q2 = affine_map<(m, n) -> (m, n)>
+// CHECK-LABEL: func.func @residual_consumer
+// CHECK-SAME:    (%{{.*}}: tensor<64x256xf32>, %{{.*}}: tensor<128x256x32xf32>, %{{.*}}: tensor<64x128x32xf32>, %[[RES:.*]]: tensor<64x4096xf32>)
+// CHECK:         %[[RP:.*]] = tensor.expand_shape %[[RES]] {{\[}}[0], [1, 2]] output_shape [64, 128, 32]
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (128) step (8)
+// CHECK:           %[[RS:.*]] = tensor.extract_slice %[[RP]][0, %[[I]], 0] [64, 8, 32]
+// CHECK:           %[[T:.*]] = linalg.generic {{.*}}"reduction"{{.*}} outs(%{{.*}} : tensor<64x8x32xf32>)
+// CHECK:           %[[ADD:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[RS]] : tensor<64x8x32xf32>, tensor<64x8x32xf32>) outs(%[[T]] : tensor<64x8x32xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[ADD]]
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+func.func @residual_consumer(%a: tensor<64x256xf32>, %b: tensor<128x256x32xf32>, %c: tensor<64x128x32xf32>, %res: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
+  %0 = linalg.generic {indexing_maps = [#qa, #qb, #qc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x256xf32>, tensor<128x256x32xf32>) outs(%c : tensor<64x128x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128x32xf32>
+  %flat = tensor.collapse_shape %0 [[0], [1, 2]] : tensor<64x128x32xf32> into tensor<64x4096xf32>
+  %e = tensor.empty() : tensor<64x4096xf32>
+  %1 = linalg.generic {indexing_maps = [#q2, #q2, #q2], iterator_types = ["parallel", "parallel"]} ins(%flat, %res : tensor<64x4096xf32>, tensor<64x4096xf32>) outs(%e : tensor<64x4096xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<64x4096xf32>
+  return %1 : tensor<64x4096xf32>
+}
+
+// CHECK-LABEL: func.func @late_operand_consumer
+// CHECK:         scf.forall
+// CHECK:           linalg.generic {{.*}}"reduction"
+// CHECK:           tensor.parallel_insert_slice
+// CHECK:         scf.forall
+// CHECK:           arith.mulf
+// CHECK:         scf.forall
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x4096xf32>, tensor<8x4096xf32>)
+// CHECK:             arith.addf
+func.func @late_operand_consumer(%a: tensor<64x256xf32>, %b: tensor<128x256x32xf32>, %c: tensor<64x128x32xf32>, %res: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
+  %0 = linalg.generic {indexing_maps = [#qa, #qb, #qc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x256xf32>, tensor<128x256x32xf32>) outs(%c : tensor<64x128x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128x32xf32>
+  %e0 = tensor.empty() : tensor<64x4096xf32>
+  %late = linalg.generic {indexing_maps = [#q2, #q2], iterator_types = ["parallel", "parallel"]} ins(%res : tensor<64x4096xf32>) outs(%e0 : tensor<64x4096xf32>) {
+  ^bb0(%r: f32, %o: f32):
+    %m = arith.mulf %r, %r : f32
+    linalg.yield %m : f32
+  } -> tensor<64x4096xf32>
+  %flat = tensor.collapse_shape %0 [[0], [1, 2]] : tensor<64x128x32xf32> into tensor<64x4096xf32>
+  %e = tensor.empty() : tensor<64x4096xf32>
+  %1 = linalg.generic {indexing_maps = [#q2, #q2, #q2], iterator_types = ["parallel", "parallel"]} ins(%flat, %late : tensor<64x4096xf32>, tensor<64x4096xf32>) outs(%e : tensor<64x4096xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %s = arith.addf %x, %r : f32
+    linalg.yield %s : f32
+  } -> tensor<64x4096xf32>
+  return %1 : tensor<64x4096xf32>
+}
+
+// -----
+
+// A depthwise convolution on flattened images (256 channels, a 4 x 16 grid
+// each, its last elements padding) whose image is cropped out of the grid and clamped in
+// place: the clamp moves through the crop onto the whole grid (computing the
+// padding elements too, which nobody reads) and joins the convolution's
+// thread tiles; the crop is taken of the loop's result.
+
+#cx = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 16 + l + kh * 8 + kw)>
+#cw = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
+#co = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, m, r, l)>
+#c3 = affine_map<(n, g, m, p) -> (n, g, m, p)>
+// CHECK-LABEL: func.func @cropped_relu
+// CHECK:         %[[R:.*]] = scf.forall (%[[G:.*]]) = (0) to (256) step
+// CHECK:           %[[T:.*]] = linalg.generic {{.*}}"reduction", "reduction", "reduction"]
+// CHECK:           %[[RELU:.*]] = linalg.generic {{.*}} outs(%[[T]] : tensor<1x{{[0-9]+}}x1x4x16xf32>)
+// CHECK:             arith.maximumf
+// CHECK:           tensor.parallel_insert_slice %[[RELU]]
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %[[R]]
+// CHECK:         %[[C:.*]] = tensor.extract_slice %[[F]][0, 0, 0, 0] [1, 256, 1, 49]
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[C]]
+func.func @cropped_relu(%x: tensor<1x256x1x96xf32>, %w: tensor<256x1x1x3x3xf32>, %o: tensor<1x256x1x4x16xf32>) -> tensor<1x256x1x49xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [#cx, #cw, #co], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x256x1x96xf32>, tensor<256x1x1x3x3xf32>) outs(%o : tensor<1x256x1x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x256x1x4x16xf32>
+  %flat = tensor.collapse_shape %r [[0], [1], [2], [3, 4]] : tensor<1x256x1x4x16xf32> into tensor<1x256x1x64xf32>
+  %crop = tensor.extract_slice %flat[0, 0, 0, 0] [1, 256, 1, 49] [1, 1, 1, 1] : tensor<1x256x1x64xf32> to tensor<1x256x1x49xf32>
+  %relu = linalg.generic {indexing_maps = [#c3], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%crop : tensor<1x256x1x49xf32>) {
+  ^bb0(%v: f32):
+    %mx = arith.maximumf %v, %zero : f32
+    linalg.yield %mx : f32
+  } -> tensor<1x256x1x49xf32>
+  return %relu : tensor<1x256x1x49xf32>
+}

@@ -300,3 +300,45 @@ func.func @conv(%i: tensor<1x8x8x4xf32>, %f: tensor<3x3x4x8xf32>, %o: tensor<1x6
   %0 = linalg.conv_2d_nhwc_hwcf ins(%i, %f : tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) outs(%o : tensor<1x6x6x8xf32>) -> tensor<1x6x6x8xf32>
   return %0 : tensor<1x6x6x8xf32>
 }
+
+// -----
+
+// A contraction (register tiles of 8 rows x 32 lanes, K = 64: no cache
+// block) whose result only an in-place ReLU6 reads (fused into its thread
+// tile by aotc-distribute-to-forall): the clamp is computed on each
+// register tile right after its reduction loop, before the tile is
+// inserted, not in a loop nest of its own over the whole result.
+
+#ma = affine_map<(m, p, l, k) -> (m, k)>
+#mb = affine_map<(m, p, l, k) -> (p, k, l)>
+#mc = affine_map<(m, p, l, k) -> (m, p, l)>
+#id3 = affine_map<(m, p, l) -> (m, p, l)>
+// CHECK-LABEL: func.func @matmul_relu6
+// CHECK:         scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:           scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK:             %[[K:.*]] = scf.for {{.*}} -> (tensor<8x1x32xf32>)
+// CHECK:               vector.multi_reduction <add>
+// CHECK:             %[[V:.*]] = vector.transfer_read %[[K]]{{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
+// CHECK:             %[[LO:.*]] = arith.maximumf %[[V]], %{{.*}} : vector<8x1x32xf32>
+// CHECK:             %[[HI:.*]] = arith.minimumf %[[LO]], %{{.*}} : vector<8x1x32xf32>
+// CHECK:             %[[W:.*]] = vector.transfer_write %[[HI]], %[[K]]
+// CHECK:             tensor.insert_slice %[[W]] into %[[ACC]][%[[M]], %[[P]], 0] [8, 1, 32]
+// CHECK-NOT:     arith.maximumf
+// CHECK:         return
+func.func @matmul_relu6(%a: tensor<16x64xf32>, %b: tensor<2x64x32xf32>, %c: tensor<16x2x32xf32>) -> tensor<16x2x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#ma, #mb, #mc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<16x64xf32>, tensor<2x64x32xf32>) outs(%c : tensor<16x2x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x2x32xf32>
+  %lo = arith.constant 0.0 : f32
+  %hi = arith.constant 6.0 : f32
+  %1 = linalg.generic {indexing_maps = [#id3], iterator_types = ["parallel", "parallel", "parallel"]} outs(%0 : tensor<16x2x32xf32>) {
+  ^bb0(%o: f32):
+    %mx = arith.maximumf %o, %lo : f32
+    %mn = arith.minimumf %mx, %hi : f32
+    linalg.yield %mn : f32
+  } -> tensor<16x2x32xf32>
+  return %1 : tensor<16x2x32xf32>
+}

@@ -190,3 +190,38 @@ func.func @flat_image(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, %o: t
   } -> tensor<1x2x1x4x16xf32>
   return %r : tensor<1x2x1x4x16xf32>
 }
+
+// -----
+
+// The same convolution followed by an in-place ReLU on its result (fused
+// into the thread tile by aotc-distribute-to-forall): the ReLU is computed
+// on each register tile of output right after the window loop, on the
+// accumulated vector, before it is written.
+
+#rxmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 16 + l + kh * 8 + kw)>
+#rwmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
+#romap = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, m, r, l)>
+#rid = affine_map<(n, g, m, r, l) -> (n, g, m, r, l)>
+// CHECK-LABEL: func.func @flat_image_relu
+// CHECK:         scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[ACC:.*]] = scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step {{.*}} -> (tensor<1x1x1x4x16xf32>)
+// CHECK:             arith.addf %{{.*}}, %{{.*}} : vector<1x1x1x4x16xf32>
+// CHECK:           %[[V:.*]] = vector.transfer_read %[[ACC]]{{.*}} : tensor<1x1x1x4x16xf32>, vector<1x1x1x4x16xf32>
+// CHECK:           %[[R:.*]] = arith.maximumf %[[V]], %{{.*}} : vector<1x1x1x4x16xf32>
+// CHECK:           vector.transfer_write %[[R]], %[[ACC]]
+// CHECK-NOT:     linalg.generic
+func.func @flat_image_relu(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, %o: tensor<1x2x1x4x16xf32>) -> tensor<1x2x1x4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [#rxmap, #rwmap, #romap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x2x1x96xf32>, tensor<2x1x1x3x3xf32>) outs(%o : tensor<1x2x1x4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x1x4x16xf32>
+  %relu = linalg.generic {indexing_maps = [#rid], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%r : tensor<1x2x1x4x16xf32>) {
+  ^bb0(%v: f32):
+    %mx = arith.maximumf %v, %zero : f32
+    linalg.yield %mx : f32
+  } -> tensor<1x2x1x4x16xf32>
+  return %relu : tensor<1x2x1x4x16xf32>
+}

@@ -407,7 +407,10 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     along their register-tile rows first (tiles of at least 64 rows, which
     share each cache block of the right-hand side), then along their
     columns (at least 256, one cache block; 128 when that would leave the
-    contraction in one piece, as 64 x 256 outputs). Any other op whose outermost
+    contraction in one piece, as 64 x 256 outputs; when even that leaves it
+    whole, as a 1x1 convolution at 7 x 7 with 49 pixels x 5 panels, the rows
+    past the last whole register tile of 8 are split off, 48 + 1, and the 48
+    are tiled by whole register tiles). Any other op whose outermost
     parallel dimension has no divisor near the wanted tile count (197 rows)
     is first split into a bulk that divides evenly and a remainder (196 + 1
     rows), each distributed on its own if it has enough work. Thread tiles
@@ -419,10 +422,18 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     grid rows, the lanes unsplit. The init of a reducing op (contraction,
     convolution, pooling) made by an all-parallel op used only there (the
     zero fill, a bias broadcast; for a contraction rebuilt in the init's
-    shape when reshapes sit between them and its inputs index only dims the
-    reshapes keep) is computed in each thread tile right before the op's
-    tile instead of in a pass of its own (not when the op is first split
-    into a bulk and a remainder).
+    shape when reshapes or transposes sit between them, its inputs reshaped
+    the same way where the reshapes split a dim they index) is computed in
+    each thread tile right before the op's tile instead of in a pass of its
+    own (not when the op is first split into a bulk and a remainder). An
+    elementwise consumer of a reducing op's result (an activation, a
+    residual add), reached through reshapes, is rebuilt in the op's result
+    shape and computed on each thread tile right after the op's tile, in
+    place on it, instead of in a thread loop of its own over the whole
+    result; through the crop of a flattened convolution's image only a
+    floating-point consumer of that result and scalars (it then also
+    computes the grid's padding). Its other shaped operands must be defined
+    before the op.
 
     Before:
     ```mlir
@@ -508,7 +519,11 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
     producer in the same block (see aotc-distribute-to-forall) is computed in
     each register tile before the reduction loop when no reduction cache
     block intervenes, so the accumulators start from it in registers and the
-    output is never read. An op that reads an input across its rows (a
+    output is never read. Likewise an elementwise consumer of a whole
+    contraction's result in the same block (the activation or residual add
+    aotc-distribute-to-forall put in its thread tile) is computed on each
+    register tile right after the reduction loop, on the accumulators,
+    instead of in loops of its own. An op that reads an input across its rows (a
     transpose) gets square lanes x lanes tiles: whole input rows are read
     and transposed in registers instead of gathered element by element. Ops
     the vectorizer does not support (convolutions and pools left by
@@ -560,7 +575,10 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
     read through a projected permutation, and the tile is vectorized by the
     linalg vectorizer: per reduction step one vector per row of the window
     input, the filter value broadcast, and one FMA per row into accumulators
-    that later hoisting keeps in registers.
+    that later hoisting keeps in registers. An elementwise consumer of the
+    op's result in the same block (an activation fused into its thread tile
+    by aotc-distribute-to-forall) is computed on each register tile right
+    after the window loops, on the accumulators.
 
     Before (NCHW 3x3 convolution, stride 1):
     ```mlir

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/Dominance.h"
 
 namespace aotc {
 
@@ -100,6 +101,39 @@ mlir::linalg::LinalgOp fusableInitProducer(mlir::linalg::LinalgOp op);
 mlir::FailureOr<mlir::linalg::LinalgOp>
 fuseInitProducer(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp tiled,
                  mlir::linalg::LinalgOp producer);
+
+/// The elementwise consumer of `op`'s result that can be computed on its
+/// register tiles (`fuseElementwiseConsumer`): the only user of the result,
+/// in the same block, all-parallel, with identity maps for its output and
+/// for every operand that is not a scalar, each shaped like the result, and
+/// its other operands defined before `op` (an activation or a residual add
+/// that aotc-distribute-to-forall fused into a thread tile). Null otherwise.
+mlir::linalg::GenericOp registerTileConsumer(mlir::linalg::LinalgOp op,
+                                             mlir::DominanceInfo &dominance);
+
+/// An elementwise `consumer` of an op's whole result computed on each tile
+/// of it: `tiled` computes one tile and `insert` (a tensor.insert_slice or
+/// tensor.parallel_insert_slice of `tiled`'s result) places it in
+/// `loopResult`, the loops' result that `consumer` reads (as an input or as
+/// its init). The consumer's tile, sliced like `insert`, runs right after
+/// `tiled`, in place on its tile, and is inserted instead; the loops' result
+/// replaces the consumer. The consumer must be all-parallel with identity
+/// maps for every operand that is not a scalar, and its other operands must
+/// be defined outside the loops.
+mlir::LogicalResult fuseElementwiseConsumer(mlir::RewriterBase &rewriter,
+                                            mlir::Operation *tiled,
+                                            mlir::Operation *insert,
+                                            mlir::Value loopResult,
+                                            mlir::linalg::LinalgOp consumer);
+
+/// `fuseElementwiseConsumer` for a `tile` of an op tiled with scf.for loops
+/// (`tileToRegisterSizes`) whose result `loopResult` the consumer reads:
+/// the consumer's tile, or null (the consumer left as it was) when `tile`
+/// is not inserted by a tensor.insert_slice.
+mlir::linalg::LinalgOp fuseConsumerIntoLoopTile(mlir::RewriterBase &rewriter,
+                                                mlir::linalg::LinalgOp tile,
+                                                mlir::Value loopResult,
+                                                mlir::linalg::GenericOp consumer);
 
 } // namespace aotc
 
