@@ -401,11 +401,7 @@ linalg::GenericOp moveElementwiseConsumer(RewriterBase &rewriter,
   if (!end.hasOneUse())
     return {};
   auto consumer = dyn_cast<linalg::GenericOp>(*end.getUsers().begin());
-  if (!consumer || consumer->getBlock() != op->getBlock() ||
-      consumer.getNumResults() != 1 || consumer.getNumDpsInits() != 1 ||
-      !consumer.hasPureTensorSemantics() || consumer.hasIndexSemantics() ||
-      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
-      consumer.getResult(0).getType() != end.getType())
+  if (!aotc::isElementwiseConsumer(consumer, op->getBlock(), end.getType()))
     return {};
   bool cropped = llvm::any_of(chain, [](Operation *link) {
     return isa<tensor::ExtractSliceOp>(link);

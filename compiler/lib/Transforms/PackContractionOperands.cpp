@@ -30,22 +30,30 @@ namespace {
 /// pays: each packed element is then read by at least this many rows.
 constexpr int64_t kMinRowsToPack = 64;
 
-/// The constant `v` holds, when it is one or the leading columns of one
-/// (an extract_slice at offset 0 of the last dimension only, as
-/// linalg::splitOp makes); `columns` is then the slice's width.
-DenseElementsAttr constantColumns(Value v, int64_t &columns) {
+/// The constant `v` holds, when it is one or the leading part of one along
+/// dimension `dim` (an extract_slice at offset 0 of that dimension only, as
+/// linalg::splitOp makes); `extent` is then the slice's size along `dim`.
+DenseElementsAttr constantPrefix(Value v, unsigned dim, int64_t &extent) {
   auto type = cast<RankedTensorType>(v.getType());
-  columns = type.getShape().back();
+  extent = type.getDimSize(dim);
   DenseElementsAttr attr;
   if (matchPattern(v, m_Constant(&attr)))
     return attr;
   auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
   if (!slice || !matchPattern(slice.getSource(), m_Constant(&attr)) ||
       !slice.hasUnitStride() || !slice.hasZeroOffset() ||
-      slice.getSourceType().getShape().drop_back() !=
-          type.getShape().drop_back())
+      slice.getSourceType().getRank() != type.getRank())
     return {};
+  for (unsigned d = 0, e = type.getRank(); d < e; ++d)
+    if (d != dim && slice.getSourceType().getDimSize(d) != type.getDimSize(d))
+      return {};
   return attr;
+}
+
+/// `constantPrefix` along the last dimension: the leading columns.
+DenseElementsAttr constantColumns(Value v, int64_t &columns) {
+  return constantPrefix(v, cast<RankedTensorType>(v.getType()).getRank() - 1,
+                        columns);
 }
 
 /// A contraction whose right-hand side `rhs` (input operand number) is read
@@ -84,11 +92,11 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
       continue;
     if (!map.isProjectedPermutation() || n < 2)
       return std::nullopt;
-    // (..., lane, k): only a whole constant, packed at compile time.
+    // (..., lane, k): only a constant, packed at compile time (lanes beyond
+    // the last whole panel are split off below and read it as it is).
     if (map.getDimPosition(n - 1) == depth &&
         map.getDimPosition(n - 2) == lane &&
-        op.getDpsInputs()[i].getDefiningOp<arith::ConstantOp>() &&
-        ranges[lane] % panel == 0)
+        op.getDpsInputs()[i].getDefiningOp<arith::ConstantOp>())
       return Candidate{op, i, lane, depth, /*transposed=*/true};
     if (map.getDimPosition(n - 1) != lane || map.getDimPosition(n - 2) != depth)
       return std::nullopt;
@@ -229,18 +237,108 @@ Value splitLastDim(OpBuilder &b, Location loc, Value v, int64_t panel) {
       b, loc, RankedTensorType::get(shape, type.getElementType()), v, groups);
 }
 
+/// A contraction with a unit reduction loop besides its real one (a
+/// classifier's [1, 1, C] activations times [N, 1, C] weights, as Flatten +
+/// Gemm leave it) loses it, so that it has one reduction loop and its
+/// right-hand side can be packed; a constant operand reshaped by that is
+/// folded into a reshaped constant.
+void dropUnitReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!linalg::isaContractionOpInterface(op) || !op.hasPureTensorSemantics() ||
+      op.hasDynamicShape())
+    return;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> unit;
+  unsigned reductions = 0;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    ++reductions;
+    if (ranges[d] == 1)
+      unit.push_back(d);
+  }
+  if (unit.empty() || unit.size() == reductions)
+    return;
+  linalg::ControlDropUnitDims control;
+  control.controlFn = [&](Operation *) { return unit; };
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, op, control);
+  if (failed(dropped))
+    return;
+  rewriter.replaceOp(op, dropped->replacements);
+  Operation *contraction = dropped->resultOp.getOperation();
+  for (OpOperand &operand : contraction->getOpOperands()) {
+    auto collapse = operand.get().getDefiningOp<tensor::CollapseShapeOp>();
+    DenseElementsAttr attr;
+    if (!collapse ||
+        !matchPattern(collapse.getSrc(), m_Constant(&attr)))
+      continue;
+    rewriter.setInsertionPoint(contraction);
+    Value folded = arith::ConstantOp::create(
+        rewriter, collapse.getLoc(),
+        attr.reshape(cast<ShapedType>(collapse.getResultType())));
+    rewriter.modifyOpInPlace(contraction, [&] { operand.set(folded); });
+    if (collapse->use_empty())
+      rewriter.eraseOp(collapse);
+  }
+}
+
+/// `operand`, an extract_slice of rows [offset, offset + size) of dimension
+/// rank - 2 of an f32 constant (all of every other dimension), replaced by
+/// a constant holding just those rows.
+void foldConstantSlice(RewriterBase &rewriter, OpOperand *operand) {
+  auto slice = operand->get().getDefiningOp<tensor::ExtractSliceOp>();
+  DenseElementsAttr attr;
+  if (!slice || !matchPattern(slice.getSource(), m_Constant(&attr)) ||
+      !slice.hasUnitStride() || !attr.getElementType().isF32())
+    return;
+  RankedTensorType type = slice.getResultType();
+  ArrayRef<int64_t> shape = attr.getType().getShape();
+  int64_t rank = static_cast<int64_t>(shape.size());
+  if (rank < 2 || type.getRank() != rank)
+    return;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != rank - 2 && (slice.getStaticOffsets()[d] != 0 ||
+                          type.getDimSize(d) != shape[d]))
+      return;
+  int64_t offset = slice.getStaticOffsets()[rank - 2];
+  if (ShapedType::isDynamic(offset))
+    return;
+  int64_t rows = shape[rank - 2], cols = shape[rank - 1];
+  int64_t count = type.getDimSize(rank - 2);
+  SmallVector<float> values;
+  values.reserve(type.getNumElements());
+  auto all = attr.getValues<float>();
+  for (int64_t b = 0, e = attr.getNumElements() / (rows * cols); b < e; ++b)
+    for (int64_t r = offset; r < offset + count; ++r)
+      for (int64_t j = 0; j < cols; ++j)
+        values.push_back(all[(b * rows + r) * cols + j]);
+  rewriter.setInsertionPoint(operand->getOwner());
+  Value folded = arith::ConstantOp::create(
+      rewriter, slice.getLoc(),
+      DenseElementsAttr::get(type, ArrayRef<float>(values)));
+  rewriter.modifyOpInPlace(operand->getOwner(),
+                           [&] { operand->set(folded); });
+  if (slice->use_empty())
+    rewriter.eraseOp(slice);
+}
+
 struct PackContractionOperandsPass
     : aotc::impl::PackContractionOperandsBase<PackContractionOperandsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     int64_t panel = aotc::kContractionRegistersPerRow * (vectorBits / 32);
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics)
+      dropUnitReductionLoops(rewriter, op);
     SmallVector<linalg::LinalgOp> contractions;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (aotc::contractionTileDims(op))
         contractions.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     SmallVector<Candidate> candidates;
     for (linalg::LinalgOp op : contractions)
       if (std::optional<Candidate> c =
@@ -255,6 +353,12 @@ struct PackContractionOperandsPass
             rewriter, cast<TilingInterface>(c.op.getOperation()), c.lane,
             rewriter.getIndexAttr(range / panel * panel));
         c.op = cast<linalg::LinalgOp>(head.getOperation());
+        // A (lane, k) constant's remaining rows get a constant of their own:
+        // the whole one, packed for the head, is not kept as well.
+        if (c.transposed)
+          foldConstantSlice(rewriter,
+                            cast<linalg::LinalgOp>(tail.getOperation())
+                                .getDpsInputOperand(c.rhs));
       }
       if (failed(rewrite(rewriter, c, panel)))
         return signalPassFailure();
@@ -273,11 +377,11 @@ struct PackContractionOperandsPass
     shape.append({n / panel, k, panel});
     auto packedType = RankedTensorType::get(shape, type.getElementType());
     int64_t columns;
-    if (DenseElementsAttr attr = constantColumns(rhs, columns))
+    if (DenseElementsAttr attr = constantPrefix(
+            rhs, transposed ? rank - 2 : rank - 1, columns))
       return arith::ConstantOp::create(
           rewriter, loc,
-          packConstant(attr, transposed ? n : columns, transposed, packedType,
-                       panel));
+          packConstant(attr, columns, transposed, packedType, panel));
     assert(!transposed && "only constants are packed from (lane, k)");
     // [..., K, N] -> [..., K, N / panel, panel] (free), then transposed.
     Value expanded = splitLastDim(rewriter, loc, rhs, panel);

@@ -187,13 +187,7 @@ struct TileAndVectorizePass
     if (initProducer || consumer) {
       // Parallel loops first (the producer's tile is computed once per
       // register tile), then the reduction loops inside.
-      SmallVector<int64_t> parallelSizes(sizes);
-      for (auto [size, iterator] :
-           llvm::zip_equal(parallelSizes, op.getIteratorTypesArray()))
-        if (iterator == utils::IteratorType::reduction)
-          size = 0;
-      FailureOr<Operation *> tiled =
-          aotc::tileToRegisterSizes(rewriter, op, parallelSizes);
+      FailureOr<Operation *> tiled = aotc::tileOutputLoops(rewriter, op, sizes);
       if (failed(tiled))
         return failure();
       op = cast<linalg::LinalgOp>(*tiled);

@@ -202,17 +202,33 @@ FailureOr<linalg::LinalgOp> fuseInitProducer(RewriterBase &rewriter,
   return producerTile;
 }
 
+bool isElementwiseConsumer(linalg::GenericOp consumer, Block *block,
+                           Type resultType) {
+  return consumer && consumer->getBlock() == block &&
+         consumer.getNumResults() == 1 && consumer.getNumDpsInits() == 1 &&
+         consumer.hasPureTensorSemantics() && !consumer.hasIndexSemantics() &&
+         consumer.getNumParallelLoops() == consumer.getNumLoops() &&
+         consumer.getResult(0).getType() == resultType;
+}
+
+FailureOr<Operation *> tileOutputLoops(RewriterBase &rewriter,
+                                       linalg::LinalgOp op,
+                                       ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> outputSizes(sizes);
+  for (auto [size, iterator] :
+       llvm::zip_equal(outputSizes, op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      size = 0;
+  return tileToRegisterSizes(rewriter, op, outputSizes);
+}
+
 linalg::GenericOp registerTileConsumer(linalg::LinalgOp op,
                                        DominanceInfo &dominance) {
   if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
     return {};
   Value result = op->getResult(0);
   auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
-  if (!consumer || consumer->getBlock() != op->getBlock() ||
-      consumer.getNumResults() != 1 || consumer.getNumDpsInits() != 1 ||
-      !consumer.hasPureTensorSemantics() || consumer.hasIndexSemantics() ||
-      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
-      consumer.getResult(0).getType() != result.getType())
+  if (!isElementwiseConsumer(consumer, op->getBlock(), result.getType()))
     return {};
   for (OpOperand &operand : consumer->getOpOperands()) {
     Value v = operand.get();

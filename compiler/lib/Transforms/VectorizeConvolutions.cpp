@@ -332,13 +332,8 @@ struct VectorizeConvolutionsPass
         unsigned operand = llvm::find(consumer->getOperands(),
                                       op->getResult(0)) -
                            consumer->operand_begin();
-        SmallVector<int64_t> outputSizes(sizes);
-        for (auto [size, iterator] :
-             llvm::zip_equal(outputSizes, op.getIteratorTypesArray()))
-          if (iterator == utils::IteratorType::reduction)
-            size = 0;
         FailureOr<Operation *> outputTile =
-            aotc::tileToRegisterSizes(rewriter, op, outputSizes);
+            aotc::tileOutputLoops(rewriter, op, sizes);
         if (failed(outputTile))
           return signalPassFailure();
         if (*outputTile != op.getOperation()) {

@@ -126,3 +126,38 @@ func.func @small_image(%x: tensor<1x1x2x49xf32>, %o: tensor<1x1x64x49xf32>) -> t
   } -> tensor<1x1x64x49xf32>
   return %r : tensor<1x1x64x49xf32>
 }
+
+// -----
+
+// A classifier (Flatten + Gemm with transB, as the importer leaves it): the
+// [1, 1, 2] activations times constant weights [72, 1, 2] read as (n, 1, k),
+// with a unit reduction loop besides k. The unit loop is dropped (the
+// weights fold into a [72, 2] constant), the 64 lanes of the whole panels
+// are packed at compile time from (lane, k) order (w[n, k] = n + 100 k:
+// panel 0 holds 0..31 then 100..131, panel 1 32..63 then 132..163) and the
+// 8 lanes past them are split off with a constant of their own rows (the
+// whole [72, 2] constant is not kept besides the packed one).
+
+#fx = affine_map<(m, n, u, k) -> (m, u, k)>
+#fw = affine_map<(m, n, u, k) -> (n, u, k)>
+#fo = affine_map<(m, n, u, k) -> (m, n)>
+// CHECK-LABEL: func.func @classifier
+// CHECK:         %[[TAIL:.*]] = arith.constant dense<{{\[\[}}6.400000e+01, 1.640000e+02], [6.500000e+01, 1.650000e+02]
+// CHECK-SAME:        [7.100000e+01, 1.710000e+02]]> : tensor<8x2xf32>
+// CHECK:         %[[P:.*]] = arith.constant dense<{{\[\[\[}}0.000000e+00, 1.000000e+00,
+// CHECK-SAME:        3.100000e+01], [1.000000e+02, 1.010000e+02,
+// CHECK-SAME:        1.310000e+02]], {{\[\[}}3.200000e+01,
+// CHECK-SAME:        1.630000e+02]]]> : tensor<2x2x32xf32>
+// CHECK-NOT:     tensor<72x2xf32>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[P]] : tensor<1x2xf32>, tensor<2x2x32xf32>)
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[TAIL]] : tensor<1x2xf32>, tensor<8x2xf32>)
+func.func @classifier(%x: tensor<1x1x2xf32>, %o: tensor<1x72xf32>) -> tensor<1x72xf32> {
+  %w = arith.constant dense<[[[0.0, 100.0]], [[1.0, 101.0]], [[2.0, 102.0]], [[3.0, 103.0]], [[4.0, 104.0]], [[5.0, 105.0]], [[6.0, 106.0]], [[7.0, 107.0]], [[8.0, 108.0]], [[9.0, 109.0]], [[10.0, 110.0]], [[11.0, 111.0]], [[12.0, 112.0]], [[13.0, 113.0]], [[14.0, 114.0]], [[15.0, 115.0]], [[16.0, 116.0]], [[17.0, 117.0]], [[18.0, 118.0]], [[19.0, 119.0]], [[20.0, 120.0]], [[21.0, 121.0]], [[22.0, 122.0]], [[23.0, 123.0]], [[24.0, 124.0]], [[25.0, 125.0]], [[26.0, 126.0]], [[27.0, 127.0]], [[28.0, 128.0]], [[29.0, 129.0]], [[30.0, 130.0]], [[31.0, 131.0]], [[32.0, 132.0]], [[33.0, 133.0]], [[34.0, 134.0]], [[35.0, 135.0]], [[36.0, 136.0]], [[37.0, 137.0]], [[38.0, 138.0]], [[39.0, 139.0]], [[40.0, 140.0]], [[41.0, 141.0]], [[42.0, 142.0]], [[43.0, 143.0]], [[44.0, 144.0]], [[45.0, 145.0]], [[46.0, 146.0]], [[47.0, 147.0]], [[48.0, 148.0]], [[49.0, 149.0]], [[50.0, 150.0]], [[51.0, 151.0]], [[52.0, 152.0]], [[53.0, 153.0]], [[54.0, 154.0]], [[55.0, 155.0]], [[56.0, 156.0]], [[57.0, 157.0]], [[58.0, 158.0]], [[59.0, 159.0]], [[60.0, 160.0]], [[61.0, 161.0]], [[62.0, 162.0]], [[63.0, 163.0]], [[64.0, 164.0]], [[65.0, 165.0]], [[66.0, 166.0]], [[67.0, 167.0]], [[68.0, 168.0]], [[69.0, 169.0]], [[70.0, 170.0]], [[71.0, 171.0]]]> : tensor<72x1x2xf32>
+  %r = linalg.generic {indexing_maps = [#fx, #fw, #fo], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x2xf32>, tensor<72x1x2xf32>) outs(%o : tensor<1x72xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x72xf32>
+  return %r : tensor<1x72xf32>
+}

@@ -369,8 +369,14 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     a new row, cache line and page of the whole matrix per reduction step.
     A constant right-hand side (weights) is packed at compile time; another
     one by a linalg.transpose before the contraction, only when at least 64
-    rows reuse it. Columns beyond the last whole panel are split off
-    (linalg::splitOp) and stay unpacked.
+    rows reuse it; a constant read as (batch..., n, k) (a Gemm with transB)
+    is packed at compile time too. Columns beyond the last whole panel are
+    split off (linalg::splitOp) and stay unpacked (a (n, k) constant's
+    remaining rows become a constant of their own, so the whole one is not
+    kept besides the packed one). A contraction with unit reduction loops
+    besides its real one (a classifier's [1, 1, C] x [N, 1, C], as Flatten +
+    Gemm leave it) first loses them, its constant operands reshaped at
+    compile time.
 
     Before:
     ```mlir

@@ -102,6 +102,19 @@ mlir::FailureOr<mlir::linalg::LinalgOp>
 fuseInitProducer(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp tiled,
                  mlir::linalg::LinalgOp producer);
 
+/// True when `consumer` is an all-parallel generic on tensors in `block`,
+/// without linalg.index, with one init and one result of `resultType`: the
+/// shape of an activation or a residual add of another op's result.
+bool isElementwiseConsumer(mlir::linalg::GenericOp consumer,
+                           mlir::Block *block, mlir::Type resultType);
+
+/// `tileToRegisterSizes` of `op`'s parallel (output) loops only, its
+/// reduction loops left whole: the op's tile, on which an init producer or
+/// a consumer can then be computed once per tile of output.
+mlir::FailureOr<mlir::Operation *>
+tileOutputLoops(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                llvm::ArrayRef<int64_t> sizes);
+
 /// The elementwise consumer of `op`'s result that can be computed on its
 /// register tiles (`fuseElementwiseConsumer`): the only user of the result,
 /// in the same block, all-parallel, with identity maps for its output and
