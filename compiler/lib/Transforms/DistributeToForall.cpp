@@ -583,6 +583,14 @@ struct DistributeToForallPass
           initProducers[op] = producer;
           producers.insert(producer);
         }
+    // A moved consumer that is also another op's init producer is left to
+    // that op (fusing it into both would erase it twice).
+    SmallVector<Operation *> producerConsumers;
+    for (auto [op, consumer] : consumers)
+      if (producers.contains(consumer))
+        producerConsumers.push_back(op);
+    for (Operation *op : producerConsumers)
+      consumers.erase(op);
 
     SmallVector<linalg::LinalgOp> unfused;
     llvm::SmallPtrSet<Operation *, 8> fusedConsumers;

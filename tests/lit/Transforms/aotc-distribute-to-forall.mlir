@@ -562,3 +562,46 @@ func.func @cropped_relu(%x: tensor<1x256x1x96xf32>, %w: tensor<256x1x1x3x3xf32>,
   } -> tensor<1x256x1x49xf32>
   return %relu : tensor<1x256x1x49xf32>
 }
+
+// -----
+
+// A ReLU of one contraction's result that is also the init of another
+// contraction (C = A2 B2 + relu(A1 B1)): it is computed as the second
+// contraction's init in that one's thread tiles, not in the first one's
+// (it cannot be in both).
+
+#ea = affine_map<(m, p, l, k) -> (m, k)>
+#eb = affine_map<(m, p, l, k) -> (p, k, l)>
+#ec = affine_map<(m, p, l, k) -> (m, p, l)>
+#e3 = affine_map<(m, p, l) -> (m, p, l)>
+// CHECK-LABEL: func.func @consumer_and_init
+// CHECK:         %[[R1:.*]] = scf.forall
+// CHECK:           linalg.generic {{.*}}"reduction"
+// CHECK-NOT:         arith.maximumf
+// CHECK:           tensor.parallel_insert_slice
+// CHECK:         scf.forall
+// CHECK:           %[[INIT:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<64x8x32xf32>)
+// CHECK:             arith.maximumf
+// CHECK:           linalg.generic {{.*}}"reduction"{{.*}} outs(%[[INIT]] : tensor<64x8x32xf32>)
+func.func @consumer_and_init(%a: tensor<64x256xf32>, %b: tensor<128x256x32xf32>, %c: tensor<64x128x32xf32>, %a2: tensor<64x256xf32>, %b2: tensor<128x256x32xf32>) -> tensor<64x128x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [#ea, #eb, #ec], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x256xf32>, tensor<128x256x32xf32>) outs(%c : tensor<64x128x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128x32xf32>
+  %e = tensor.empty() : tensor<64x128x32xf32>
+  %relu = linalg.generic {indexing_maps = [#e3, #e3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%0 : tensor<64x128x32xf32>) outs(%e : tensor<64x128x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %mx = arith.maximumf %v, %zero : f32
+    linalg.yield %mx : f32
+  } -> tensor<64x128x32xf32>
+  %1 = linalg.generic {indexing_maps = [#ea, #eb, #ec], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a2, %b2 : tensor<64x256xf32>, tensor<128x256x32xf32>) outs(%relu : tensor<64x128x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128x32xf32>
+  return %1 : tensor<64x128x32xf32>
+}
