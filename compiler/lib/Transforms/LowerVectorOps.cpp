@@ -27,16 +27,19 @@ namespace {
 
 /// A transfer_read whose source has a static innermost stride of 2 (the
 /// window of a stride-2 convolution or pool) reads every other element of a
-/// span of 2L - 1: each row becomes two full-register loads inside that
-/// span, through a stride-1 view of the same buffer, and one two-source
-/// shuffle picking the even elements.
+/// span of 2L - 1: each row becomes two loads of W = powerOf2Ceil(L) lanes
+/// inside that span (the first at its start, the second ending at its end;
+/// W <= 2L - 1 always), through a stride-1 view of the same buffer, and one
+/// two-source shuffle picking the even elements. Power-of-two loads are whole
+/// registers: a row of 14 lanes (28-wide stride-2 outputs) loaded as
+/// vector<14> was assembled from three loads and two inserts.
 ///
-///   %v = vector.transfer_read %m[%i, %j] : memref<8x16xf32, strided<[66, 2]>>,
-///                                          vector<8x16xf32>
+///   %v = vector.transfer_read %m[%i, %j] : memref<8x14xf32, strided<[66, 2]>>,
+///                                          vector<8x14xf32>
 /// becomes, per row r,
 ///   %lo = vector.load %view[%i + r, %j * 2]      : vector<16xf32>
-///   %hi = vector.load %view[%i + r, %j * 2 + 15] : vector<16xf32>
-///   %row = vector.shuffle %lo, %hi [0, 2, ..., 14, 17, 19, ..., 31]
+///   %hi = vector.load %view[%i + r, %j * 2 + 11] : vector<16xf32>
+///   %row = vector.shuffle %lo, %hi [0, 2, ..., 14, 21, 23, ..., 31]
 struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -96,13 +99,15 @@ struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
         rewriter, loc, viewType, metadata.getBaseBuffer(), viewOffset, sizes,
         viewStrides);
 
-    // Two full-register loads per row, both inside the span: elements
-    // [0, L) and [L - 1, 2L - 1); one two-source shuffle picks the even
-    // elements (2i from the first below L, from the second above).
-    auto rowType = VectorType::get({lanes}, vectorType.getElementType());
+    // Two loads of W lanes per row, both inside the span: elements [0, W)
+    // and [span - W, span); one two-source shuffle picks the even elements
+    // (2i from the first below W, from the second above).
+    int64_t width = llvm::PowerOf2Ceil(lanes);
+    int64_t highStart = span - width;
+    auto rowType = VectorType::get({width}, vectorType.getElementType());
     SmallVector<int64_t> picks;
     for (int64_t i = 0; i < lanes; ++i)
-      picks.push_back(2 * i < lanes ? 2 * i : 2 * i + 1);
+      picks.push_back(2 * i < width ? 2 * i : width + 2 * i - highStart);
     ArrayRef<int64_t> leading = vectorType.getShape().drop_back();
     int64_t firstLeadingDim = rank - vectorType.getRank();
     Value scaledInner = arith::MulIOp::create(
@@ -124,7 +129,7 @@ struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
       Value low = vector::LoadOp::create(rewriter, loc, rowType, view, indices);
       indices.back() = arith::AddIOp::create(
           rewriter, loc, scaledInner,
-          arith::ConstantIndexOp::create(rewriter, loc, lanes - 1));
+          arith::ConstantIndexOp::create(rewriter, loc, highStart));
       Value high =
           vector::LoadOp::create(rewriter, loc, rowType, view, indices);
       Value picked = vector::ShuffleOp::create(rewriter, loc, low, high, picks);

@@ -314,6 +314,14 @@ struct VectorizeConvolutionsPass
       if (consumer && (widestElementBits(consumer) != bits ||
                        failed(linalg::vectorizeOpPrecondition(consumer))))
         consumer = {};
+      // The init (bias broadcast or fill, computed in the thread tile by
+      // aotc-distribute-to-forall) is computed on each register tile too:
+      // the accumulators start from it in registers instead of reading a
+      // tile of output it wrote in a pass of its own.
+      linalg::LinalgOp producer = aotc::fusableInitProducer(op);
+      if (producer && (widestElementBits(producer) != bits ||
+                       failed(linalg::vectorizeOpPrecondition(producer))))
+        producer = {};
       // Named convolutions and pools carry the same maps as generics.
       if (!isa<linalg::GenericOp>(op)) {
         rewriter.setInsertionPoint(op);
@@ -326,20 +334,30 @@ struct VectorizeConvolutionsPass
       int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
       int64_t unrolled = unrolledWindowLoops(op);
       SmallVector<int64_t> sizes = computeTileSizes(op, lanes, vectorBits);
-      linalg::LinalgOp consumerTile;
-      if (consumer) {
-        // Output tiles first (the window loops whole), the consumer on each.
-        unsigned operand = llvm::find(consumer->getOperands(),
-                                      op->getResult(0)) -
-                           consumer->operand_begin();
+      linalg::LinalgOp producerTile, consumerTile;
+      if (consumer || producer) {
+        // Output tiles first (the window loops whole), the init before each
+        // and the consumer after it.
+        unsigned operand = 0;
+        if (consumer)
+          operand = llvm::find(consumer->getOperands(), op->getResult(0)) -
+                    consumer->operand_begin();
         FailureOr<Operation *> outputTile =
             aotc::tileOutputLoops(rewriter, op, sizes);
         if (failed(outputTile))
           return signalPassFailure();
         if (*outputTile != op.getOperation()) {
           op = cast<linalg::LinalgOp>(*outputTile);
-          consumerTile = aotc::fuseConsumerIntoLoopTile(
-              rewriter, op, consumer->getOperand(operand), consumer);
+          if (producer) {
+            // Left to aotc-tile-and-vectorize when it cannot be fused.
+            FailureOr<linalg::LinalgOp> fused =
+                aotc::fuseInitProducer(rewriter, op, producer);
+            if (succeeded(fused))
+              producerTile = *fused;
+          }
+          if (consumer)
+            consumerTile = aotc::fuseConsumerIntoLoopTile(
+                rewriter, op, consumer->getOperand(operand), consumer);
         }
       }
       FailureOr<Operation *> tiled =
@@ -347,6 +365,8 @@ struct VectorizeConvolutionsPass
       if (failed(tiled))
         return signalPassFailure();
       Operation *tile = *tiled;
+      if (producerTile)
+        aotc::vectorizeTile(rewriter, producerTile);
       FailureOr<linalg::GenericOp> rewritten =
           unitWindowToStridedSlices(rewriter, cast<linalg::LinalgOp>(tile));
       if (failed(rewritten) ||

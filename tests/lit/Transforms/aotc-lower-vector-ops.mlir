@@ -171,6 +171,35 @@ func.func @strided_read(%m: memref<2x16xf32, strided<[66, 2], offset: ?>>, %i: i
 
 // -----
 
+// Rows of 14 and 7 lanes (stride-2 windows over 28- and 14-wide outputs)
+// are loaded as whole registers of 16 and 8 lanes, the second ending at the
+// span's end (elements 11..26 of 27, 5..12 of 13), not as vector<14> and
+// vector<7> loads (three loads and two inserts each).
+
+// CHECK-LABEL: func.func @strided_read_partial_rows
+// CHECK-DAG:     %[[C11:.*]] = arith.constant 11 : index
+// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
+// CHECK:         memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [27], strides: [1]
+// CHECK:         %[[LO:.*]] = vector.load %{{.*}}[%[[J2:.*]]] : {{.*}}, vector<16xf32>
+// CHECK:         %[[J11:.*]] = arith.addi %[[J2]], %[[C11]] : index
+// CHECK:         %[[HI:.*]] = vector.load %{{.*}}[%[[J11]]] : {{.*}}, vector<16xf32>
+// CHECK:         vector.shuffle %[[LO]], %[[HI]] [0, 2, 4, 6, 8, 10, 12, 14, 21, 23, 25, 27, 29, 31] : vector<16xf32>, vector<16xf32>
+// CHECK:         memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [13], strides: [1]
+// CHECK:         %[[LO7:.*]] = vector.load %{{.*}}[%[[K2:.*]]] : {{.*}}, vector<8xf32>
+// CHECK:         %[[K5:.*]] = arith.addi %[[K2]], %[[C5]] : index
+// CHECK:         %[[HI7:.*]] = vector.load %{{.*}}[%[[K5]]] : {{.*}}, vector<8xf32>
+// CHECK:         vector.shuffle %[[LO7]], %[[HI7]] [0, 2, 4, 6, 11, 13, 15] : vector<8xf32>, vector<8xf32>
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         return
+func.func @strided_read_partial_rows(%m: memref<14xf32, strided<[2], offset: ?>>, %n: memref<7xf32, strided<[2], offset: ?>>, %j: index, %k: index) -> (vector<14xf32>, vector<7xf32>) {
+  %p = ub.poison : f32
+  %v = vector.transfer_read %m[%j], %p {in_bounds = [true]} : memref<14xf32, strided<[2], offset: ?>>, vector<14xf32>
+  %w = vector.transfer_read %n[%k], %p {in_bounds = [true]} : memref<7xf32, strided<[2], offset: ?>>, vector<7xf32>
+  return %v, %w : vector<14xf32>, vector<7xf32>
+}
+
+// -----
+
 // A read that may run out of bounds keeps the generic lowering.
 
 // CHECK-LABEL: func.func @strided_read_out_of_bounds

@@ -225,3 +225,40 @@ func.func @flat_image_relu(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, 
   } -> tensor<1x2x1x4x16xf32>
   return %relu : tensor<1x2x1x4x16xf32>
 }
+
+// -----
+
+// A stride-2 depthwise convolution whose init is a per-channel bias
+// broadcast (computed in the thread tile by aotc-distribute-to-forall): the
+// broadcast is computed on each register tile of output, before the window
+// loops, so the accumulators start from the bias instead of reading a tile
+// of output written in a pass of its own.
+
+#bmap = affine_map<(n, c, g, h, w) -> (c, g)>
+#bid = affine_map<(n, c, g, h, w) -> (n, c, g, h, w)>
+#dxmap = affine_map<(n, c, g, h, w, m, kh, kw) -> (n, c, m, h * 2 + kh, w * 2 + kw)>
+#dwmap = affine_map<(n, c, g, h, w, m, kh, kw) -> (c, g, m, kh, kw)>
+#domap = affine_map<(n, c, g, h, w, m, kh, kw) -> (n, c, g, h, w)>
+// CHECK-LABEL: func.func @depthwise_bias_init
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               %[[OUT:.*]] = tensor.extract_slice %{{.*}} [1, 1, 1, 7, 14] [1, 1, 1, 1, 1] : tensor<1x4x1x28x28xf32> to tensor<1x1x1x7x14xf32>
+// CHECK:               %[[B:.*]] = vector.transfer_read %{{.*}} : tensor<1x1xf32>, vector<1x1x1x7x14xf32>
+// CHECK:               %[[I:.*]] = vector.transfer_write %[[B]], %[[OUT]]
+// CHECK:               scf.for %{{.*}} iter_args(%{{.*}} = %[[I]]) -> (tensor<1x1x1x7x14xf32>)
+// CHECK-NOT:     linalg.generic
+func.func @depthwise_bias_init(%x: tensor<1x4x1x58x58xf32>, %w: tensor<4x1x1x3x3xf32>, %bias: tensor<4x1xf32>) -> tensor<1x4x1x28x28xf32> {
+  %e = tensor.empty() : tensor<1x4x1x28x28xf32>
+  %init = linalg.generic {indexing_maps = [#bmap, #bid], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<4x1xf32>) outs(%e : tensor<1x4x1x28x28xf32>) {
+  ^bb0(%b: f32, %o: f32):
+    linalg.yield %b : f32
+  } -> tensor<1x4x1x28x28xf32>
+  %r = linalg.generic {indexing_maps = [#dxmap, #dwmap, #domap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x1x58x58xf32>, tensor<4x1x1x3x3xf32>) outs(%init : tensor<1x4x1x28x28xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x1x28x28xf32>
+  return %r : tensor<1x4x1x28x28xf32>
+}
