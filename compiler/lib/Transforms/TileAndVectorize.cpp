@@ -54,10 +54,32 @@ int64_t largestMultipleDivisorAtMost(int64_t size, int64_t step,
   return size;
 }
 
+/// A row of at most this many registers that is not a whole number of them
+/// (a 55-wide image row: 3 registers and 7 lanes) is one vector: whole
+/// registers and a part one (a masked move on AVX-512), not a divisor of the
+/// row (5 vectors of 11 lanes, each split into 8 + 2 + 1 lanes).
+constexpr int64_t kWholeRowRegisters = 4;
+
+/// The innermost loop of `op` when it is a parallel loop along which a
+/// vector reads and writes contiguous elements (not a contraction or a
+/// transpose), with a range that is not a whole number of `lanes`.
+std::optional<unsigned> partialRowLoop(linalg::LinalgOp op, int64_t lanes) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.empty() || aotc::contractionTileDims(op) ||
+      !aotc::transposedInputLoops(op).empty())
+    return std::nullopt;
+  unsigned inner = ranges.size() - 1;
+  if (!linalg::isParallelIterator(op.getIteratorTypesArray()[inner]) ||
+      ShapedType::isDynamic(ranges[inner]) || ranges[inner] % lanes == 0)
+    return std::nullopt;
+  return inner;
+}
+
 /// Register tile sizes for `op`: one vector register along the innermost
-/// loop, a kContractionRows x kContractionRegistersPerRow register
-/// accumulator block for contractions, a square lanes x lanes block for
-/// transposes, 1 elsewhere.
+/// loop (a whole row of up to kWholeRowRegisters registers when it is not a
+/// number of registers), a kContractionRows x kContractionRegistersPerRow
+/// register accumulator block for contractions, a square lanes x lanes
+/// block for transposes, 1 elsewhere.
 SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
                                             int64_t lanes) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -73,6 +95,8 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
   }
   unsigned inner = ranges.size() - 1;
   sizes[inner] = largestDivisorAtMost(ranges[inner], lanes);
+  if (partialRowLoop(op, lanes) && ranges[inner] <= kWholeRowRegisters * lanes)
+    sizes[inner] = ranges[inner];
   // Transposes: an input read along the lanes with a stride (its innermost
   // dimension is another parallel loop) would be gathered element by
   // element; a square tile reads whole rows of it instead and transposes
@@ -283,8 +307,25 @@ struct TileAndVectorizePass
       if (fused.contains(op))
         continue;
       int64_t lanes = std::max<int64_t>(1, vectorBits / widestElementBits(op));
-      if (failed(tileAndVectorize(rewriter, op, lanes, producer, consumer)))
-        return signalPassFailure();
+      // A longer row that is not a whole number of registers (a 12321-wide
+      // flattened image) is split at the last whole register: register
+      // tiles, then one part-register tile (instead of 4107 vectors of 3
+      // lanes, 3 being its largest divisor up to 16).
+      SmallVector<linalg::LinalgOp> parts = {op};
+      if (std::optional<unsigned> inner = partialRowLoop(op, lanes)) {
+        int64_t range = op.getStaticLoopRanges()[*inner];
+        if (range > kWholeRowRegisters * lanes) {
+          rewriter.setInsertionPoint(op);
+          auto [head, tail] = linalg::splitOp(
+              rewriter, cast<TilingInterface>(op.getOperation()), *inner,
+              rewriter.getIndexAttr(range / lanes * lanes));
+          parts = {cast<linalg::LinalgOp>(head.getOperation()),
+                   cast<linalg::LinalgOp>(tail.getOperation())};
+        }
+      }
+      for (linalg::LinalgOp part : parts)
+        if (failed(tileAndVectorize(rewriter, part, lanes, producer, consumer)))
+          return signalPassFailure();
     }
   }
 };

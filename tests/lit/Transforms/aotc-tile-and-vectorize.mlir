@@ -186,14 +186,33 @@ func.func @widest_type(%a: tensor<8x24xi8>) -> tensor<8x24xf64> {
   return %0 : tensor<8x24xf64>
 }
 
-// CHECK-LABEL: func.func @divisor
+// A row that is not a whole number of registers but at most four of them is
+// one vector (lowered as whole registers and one part register), not a
+// divisor of the row (2 x 10 lanes).
+// CHECK-LABEL: func.func @whole_row
 // CHECK:         scf.for
-// CHECK:           scf.for
-// CHECK:             math.exp %{{.*}} : vector<1x10xf32>
-func.func @divisor(%a: tensor<4x20xf32>) -> tensor<4x20xf32> {
+// CHECK-NOT:       scf.for
+// CHECK:           math.exp %{{.*}} : vector<1x20xf32>
+func.func @whole_row(%a: tensor<4x20xf32>) -> tensor<4x20xf32> {
   %e = tensor.empty() : tensor<4x20xf32>
   %0 = linalg.exp ins(%a : tensor<4x20xf32>) outs(%e : tensor<4x20xf32>) -> tensor<4x20xf32>
   return %0 : tensor<4x20xf32>
+}
+
+// A longer one is split at its last whole register: 111 = 6 x 16 + 15 (its
+// largest divisor up to 16 is 3).
+// CHECK-LABEL: func.func @long_row
+// CHECK:         scf.for
+// CHECK:           scf.for %{{.*}} = %c0 to %c96 step %c16
+// CHECK:             arith.maximumf %{{.*}} : vector<1x16xf32>
+// CHECK:         scf.for
+// CHECK-NOT:       scf.for
+// CHECK:           arith.maximumf %{{.*}} : vector<1x15xf32>
+// CHECK:         tensor.insert_slice %{{.*}}[0, 96] [4, 15] [1, 1]
+func.func @long_row(%a: tensor<4x111xf32>) -> tensor<4x111xf32> {
+  %e = tensor.empty() : tensor<4x111xf32>
+  %0 = linalg.max ins(%a, %a : tensor<4x111xf32>, tensor<4x111xf32>) outs(%e : tensor<4x111xf32>) -> tensor<4x111xf32>
+  return %0 : tensor<4x111xf32>
 }
 
 // -----
