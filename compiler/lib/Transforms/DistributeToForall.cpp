@@ -527,6 +527,13 @@ struct DistributeToForallPass
           sizes = computeForallTileSizes(op, targetTiles,
                                          kMinContractionHalfColumns,
                                          aotc::kContractionRows);
+        } else if (aotc::contractionPanelLoop(
+                       op, aotc::contractionTileDims(op)->second)) {
+          // Fewer rows than two register tiles (a classifier's 1 x 1280 x
+          // 1000 layer, matrix-vector): nothing is reused across columns,
+          // so the panels are split down to one per tile (31 panels of 32
+          // columns: a prime, no tiles of four panels).
+          sizes = computeForallTileSizes(op, targetTiles, /*minColumns=*/1);
         }
       if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         continue;

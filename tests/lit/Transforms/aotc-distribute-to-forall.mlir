@@ -364,6 +364,29 @@ func.func @few_rows_prime_panels(%a: tensor<576x49xf32>, %b: tensor<5x576x32xf32
 
 // -----
 
+// A classifier layer at batch 1 (1 x 1280 times 1280 x 992, the weights in
+// 31 panels of 32 columns): one row, so no row tiles, and 31 panels (a
+// prime) have no tiles of four panels. Nothing is reused across columns
+// (matrix-vector), so each thread tile is one panel.
+
+#va = affine_map<(m, p, l, k) -> (m, k)>
+#vb = affine_map<(m, p, l, k) -> (p, k, l)>
+#vc = affine_map<(m, p, l, k) -> (m, p, l)>
+// CHECK-LABEL: func.func @matrix_vector_panels
+// CHECK:         scf.forall (%[[P:.*]]) in (31) shared_outs
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1280xf32>, tensor<1x1280x32xf32>) outs(%{{.*}} : tensor<1x1x32xf32>)
+func.func @matrix_vector_panels(%a: tensor<1x1280xf32>, %b: tensor<31x1280x32xf32>, %c: tensor<1x31x32xf32>) -> tensor<1x31x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#va, #vb, #vc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<1x1280xf32>, tensor<31x1280x32xf32>) outs(%c : tensor<1x31x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x31x32xf32>
+  return %0 : tensor<1x31x32xf32>
+}
+
+// -----
+
 // A 1x1 convolution at 7 x 7 computed transposed (aotc-pack-contraction-
 // operands: 49 pixels as rows, 1280 output channels as lanes in 40 panels of
 // 32): its bias broadcast reaches the contraction through a collapse, a
