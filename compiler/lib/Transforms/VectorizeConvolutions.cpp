@@ -332,52 +332,128 @@ struct VectorizeConvolutionsPass
         op = *generic;
       }
       int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
-      int64_t unrolled = unrolledWindowLoops(op);
-      SmallVector<int64_t> sizes = computeTileSizes(op, lanes, vectorBits);
-      linalg::LinalgOp producerTile, consumerTile;
-      if (consumer || producer) {
-        // Output tiles first (the window loops whole), the init before each
-        // and the consumer after it.
-        unsigned operand = 0;
-        if (consumer)
-          operand = llvm::find(consumer->getOperands(), op->getResult(0)) -
-                    consumer->operand_begin();
-        FailureOr<Operation *> outputTile =
-            aotc::tileOutputLoops(rewriter, op, sizes);
-        if (failed(outputTile))
+      SmallVector<linalg::LinalgOp> parts =
+          splitPartialRow(rewriter, op, lanes, producer, consumer);
+      for (linalg::LinalgOp part : parts) {
+        linalg::LinalgOp partProducer = producer;
+        if (parts.size() > 1)
+          partProducer = refill(rewriter, part,
+                                cast<linalg::FillOp>(producer.getOperation()));
+        if (failed(vectorizeWindowed(rewriter, part, lanes, partProducer,
+                                     consumer)))
           return signalPassFailure();
-        if (*outputTile != op.getOperation()) {
-          op = cast<linalg::LinalgOp>(*outputTile);
-          if (producer) {
-            // Left to aotc-tile-and-vectorize when it cannot be fused.
-            FailureOr<linalg::LinalgOp> fused =
-                aotc::fuseInitProducer(rewriter, op, producer);
-            if (succeeded(fused))
-              producerTile = *fused;
-          }
-          if (consumer)
-            consumerTile = aotc::fuseConsumerIntoLoopTile(
-                rewriter, op, consumer->getOperand(operand), consumer);
-        }
       }
-      FailureOr<Operation *> tiled =
-          aotc::tileToRegisterSizes(rewriter, op, sizes);
-      if (failed(tiled))
-        return signalPassFailure();
-      Operation *tile = *tiled;
-      if (producerTile)
-        aotc::vectorizeTile(rewriter, producerTile);
-      FailureOr<linalg::GenericOp> rewritten =
-          unitWindowToStridedSlices(rewriter, cast<linalg::LinalgOp>(tile));
-      if (failed(rewritten) ||
-          failed(linalg::vectorizeOpPrecondition(*rewritten)))
-        continue; // Stays a linalg op: lowered to loops later.
-      Block *body = (*rewritten)->getBlock();
-      if (aotc::vectorizeTile(rewriter, *rewritten))
-        unrollWindowLoops(body, unrolled);
-      if (consumerTile)
-        aotc::vectorizeTile(rewriter, consumerTile);
+      // The parts fill their own inits: the whole fill is left only as the
+      // destination the parts are inserted into, which they cover.
+      if (parts.size() > 1 && producer) {
+        rewriter.replaceAllUsesWith(producer->getResult(0),
+                                    producer.getDpsInits()[0]);
+        rewriter.eraseOp(producer);
+      }
     }
+  }
+
+  /// A fill of `part`'s init of its own, when `fill` (null: none) was the
+  /// init of the op split into parts: each part then starts from the fill
+  /// in its register tiles, not from the slice of a filled tensor.
+  linalg::LinalgOp refill(RewriterBase &rewriter, linalg::LinalgOp part,
+                          linalg::FillOp fill) {
+    if (!fill)
+      return {};
+    OpOperand &init = part.getDpsInitsMutable()[0];
+    auto type = cast<RankedTensorType>(init.get().getType());
+    rewriter.setInsertionPoint(part);
+    Value empty = tensor::EmptyOp::create(rewriter, part.getLoc(),
+                                          type.getShape(),
+                                          type.getElementType());
+    auto partFill = linalg::FillOp::create(rewriter, part.getLoc(),
+                                           fill.getInputs()[0], empty);
+    rewriter.modifyOpInPlace(part, [&] { init.set(partFill.getResult(0)); });
+    return partFill;
+  }
+
+  /// A windowed op without channel rows (a pool, an im2col) whose output
+  /// rows are more than one register and not a whole number of them is
+  /// split at the last whole register (a 111-wide im2col: 96 + 15 lanes,
+  /// instead of 37 vectors of 3, its largest divisor up to 16). Ops with an
+  /// elementwise consumer or an init producer other than a fill, both fused
+  /// into their register tiles, stay whole.
+  SmallVector<linalg::LinalgOp> splitPartialRow(RewriterBase &rewriter,
+                                                linalg::LinalgOp op,
+                                                int64_t lanes,
+                                                linalg::LinalgOp producer,
+                                                linalg::GenericOp consumer) {
+    if (consumer || (producer && !isa<linalg::FillOp>(producer)) ||
+        aotc::convolutionChannelRowLoop(op))
+      return {op};
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    if (outMap.getNumResults() == 0)
+      return {op};
+    unsigned laneDim = outMap.getDimPosition(outMap.getNumResults() - 1);
+    int64_t range = op.getStaticLoopRanges()[laneDim];
+    if (range <= lanes || range % lanes == 0)
+      return {op};
+    rewriter.setInsertionPoint(op);
+    auto [head, tail] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(op.getOperation()), laneDim,
+        rewriter.getIndexAttr(range / lanes * lanes));
+    return {cast<linalg::LinalgOp>(head.getOperation()),
+            cast<linalg::LinalgOp>(tail.getOperation())};
+  }
+
+  /// Tiles the windowed generic `op` to register tiles, with its init
+  /// producer and elementwise consumer (either may be null) computed on
+  /// each tile, and vectorizes the tiles; an op the vectorizer rejects stays
+  /// a linalg op (lowered to loops later).
+  LogicalResult vectorizeWindowed(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  int64_t lanes, linalg::LinalgOp producer,
+                                  linalg::GenericOp consumer) {
+    int64_t unrolled = unrolledWindowLoops(op);
+    SmallVector<int64_t> sizes = computeTileSizes(op, lanes, vectorBits);
+    linalg::LinalgOp producerTile, consumerTile;
+    if (consumer || producer) {
+      // Output tiles first (the window loops whole), the init before each
+      // and the consumer after it.
+      unsigned operand = 0;
+      if (consumer)
+        operand = llvm::find(consumer->getOperands(), op->getResult(0)) -
+                  consumer->operand_begin();
+      FailureOr<Operation *> outputTile =
+          aotc::tileOutputLoops(rewriter, op, sizes);
+      if (failed(outputTile))
+        return failure();
+      if (*outputTile != op.getOperation()) {
+        op = cast<linalg::LinalgOp>(*outputTile);
+        if (producer) {
+          // Left to aotc-tile-and-vectorize when it cannot be fused.
+          FailureOr<linalg::LinalgOp> fused =
+              aotc::fuseInitProducer(rewriter, op, producer);
+          if (succeeded(fused))
+            producerTile = *fused;
+        }
+        if (consumer)
+          consumerTile = aotc::fuseConsumerIntoLoopTile(
+              rewriter, op, consumer->getOperand(operand), consumer);
+      }
+    }
+    FailureOr<Operation *> tiled =
+        aotc::tileToRegisterSizes(rewriter, op, sizes);
+    if (failed(tiled))
+      return failure();
+    Operation *tile = *tiled;
+    if (producerTile)
+      aotc::vectorizeTile(rewriter, producerTile);
+    FailureOr<linalg::GenericOp> rewritten =
+        unitWindowToStridedSlices(rewriter, cast<linalg::LinalgOp>(tile));
+    if (failed(rewritten) ||
+        failed(linalg::vectorizeOpPrecondition(*rewritten)))
+      return success(); // Stays a linalg op: lowered to loops later.
+    Block *body = (*rewritten)->getBlock();
+    if (aotc::vectorizeTile(rewriter, *rewritten))
+      unrollWindowLoops(body, unrolled);
+    if (consumerTile)
+      aotc::vectorizeTile(rewriter, consumerTile);
+    return success();
   }
 };
 

@@ -262,3 +262,39 @@ func.func @depthwise_bias_init(%x: tensor<1x4x1x58x58xf32>, %w: tensor<4x1x1x3x3
   } -> tensor<1x4x1x28x28xf32>
   return %r : tensor<1x4x1x28x28xf32>
 }
+
+// -----
+
+// A pool whose output rows are more than one register but not a whole number
+// of them (27 = 16 + 11 lanes; 27's largest divisor up to 16 is 9) is split
+// at the last whole register, each part starting from the fill (-inf) in its
+// register tiles: no fill of the whole output is left.
+
+#pxmap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#pwmap = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#pomap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+// CHECK-LABEL: func.func @maxpool_partial_row
+// CHECK-DAG:     %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<1x1x8x16xf32>
+// CHECK-DAG:     %[[NEG11:.*]] = arith.constant dense<0xFF800000> : vector<1x1x8x11xf32>
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.for
+// CHECK:           vector.transfer_write %[[NEG]]
+// CHECK:           arith.maxnumf {{.*}} : vector<1x1x8x16xf32>
+// CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 0] [1, 4, 8, 16]
+// CHECK:         scf.for
+// CHECK:           vector.transfer_write %[[NEG11]]
+// CHECK:           arith.maxnumf {{.*}} : vector<1x1x8x11xf32>
+// CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 16] [1, 4, 8, 11]
+// CHECK-NOT:     linalg.fill
+func.func @maxpool_partial_row(%x: tensor<1x4x17x55xf32>) -> tensor<1x4x8x27xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x4x8x27xf32>
+  %o = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x4x8x27xf32>) -> tensor<1x4x8x27xf32>
+  %w = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.generic {indexing_maps = [#pxmap, #pwmap, #pomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x17x55xf32>, tensor<3x3xf32>) outs(%o : tensor<1x4x8x27xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.maxnumf %acc, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x8x27xf32>
+  return %r : tensor<1x4x8x27xf32>
+}
