@@ -67,7 +67,9 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createPointwiseConvToMatmul());
   // Other convolutions with enough channels: an im2col copy, then the same
   // matmul path.
-  fpm.addPass(createIm2colConvolutions());
+  Im2colConvolutionsOptions im2col;
+  im2col.vectorBits = options.vectorBits;
+  fpm.addPass(createIm2colConvolutions(im2col));
   // The remaining stride-1 convolutions (depthwise) on flattened images:
   // whole registers of output whatever the image width.
   FlattenConvolutionImagesOptions flatten;

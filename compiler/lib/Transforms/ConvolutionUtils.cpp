@@ -167,6 +167,13 @@ int64_t convolutionGridRows(int64_t rows, int64_t vectorBits) {
   return byThree * 8 <= byTwo * 9 ? byThree : byTwo;
 }
 
+int64_t convolutionGridLength(int64_t height, int64_t paddedWidth,
+                              int64_t lanes, int64_t vectorBits) {
+  return convolutionGridRows(llvm::divideCeil(height * paddedWidth, lanes),
+                             vectorBits) *
+         lanes;
+}
+
 int64_t convolutionRegisterChannels(int64_t registerRows) {
   return registerRows == 4 ? 4 : 8;
 }

@@ -377,9 +377,8 @@ struct FlattenConvolutionImagesPass
     // two to four grid rows, three preferred (aotc::convolutionGridRows).
     int64_t used = height * padded, gridLength = 0;
     if (aotc::convolutionChannelRowLoop(op)) {
-      gridLength = aotc::convolutionGridRows(llvm::divideCeil(used, lanes),
-                                             vectorBits) *
-                   lanes;
+      gridLength =
+          aotc::convolutionGridLength(height, padded, lanes, vectorBits);
     } else {
       for (int64_t rows = kMaxRows; rows >= kMinRows; --rows) {
         int64_t length = llvm::divideCeil(used, rows * lanes) * rows * lanes;

@@ -66,6 +66,46 @@ func.func @conv3x3_stride1(%x: tensor<1x1x8x9x9xf32>, %w: tensor<1x16x8x3x3xf32>
 
 // -----
 
+// Stride 1 on a 13 x 13 image (15 wide padded): the flattened image's grid
+// would be 15 registers of 16 (240 positions for 169 outputs, 1.42 times),
+// so the copy is made. A 27 x 27 image (51 registers, 816 positions for 729
+// outputs, 1.12 times) stays direct.
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @conv3x3_stride1_wasteful_grid
+// CHECK:         %[[COL:.*]] = linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x8x3x3x13x13xf32>)
+// CHECK:         tensor.collapse_shape %[[COL]] {{\[}}[0], [1], [2, 3, 4], [5, 6]] : tensor<1x1x8x3x3x13x13xf32> into tensor<1x1x72x169xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x16x169xf32>)
+// CHECK-LABEL: func.func @conv3x3_stride1_grid
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %{{.*}} : tensor<1x1x8x29x29xf32>, tensor<1x16x8x3x3xf32>)
+// CHECK-NOT:     linalg.generic
+func.func @conv3x3_stride1_wasteful_grid(%x: tensor<1x1x8x15x15xf32>, %w: tensor<1x16x8x3x3xf32>, %o: tensor<1x1x16x13x13xf32>) -> tensor<1x1x16x13x13xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x8x15x15xf32>, tensor<1x16x8x3x3xf32>) outs(%o : tensor<1x1x16x13x13xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x16x13x13xf32>
+  return %r : tensor<1x1x16x13x13xf32>
+}
+func.func @conv3x3_stride1_grid(%x: tensor<1x1x8x29x29xf32>, %w: tensor<1x16x8x3x3xf32>, %o: tensor<1x1x16x27x27xf32>) -> tensor<1x1x16x27x27xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x8x29x29xf32>, tensor<1x16x8x3x3xf32>) outs(%o : tensor<1x1x16x27x27xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x16x27x27xf32>
+  return %r : tensor<1x1x16x27x27xf32>
+}
+
+// -----
+
 // A depthwise convolution (one input and one output channel per group):
 // nothing to share between output channels, left to the direct path.
 

@@ -60,6 +60,13 @@ int64_t convolutionRegisterChannels(int64_t registerRows);
 /// registers (one row per tile) `rows` itself.
 int64_t convolutionGridRows(int64_t rows, int64_t vectorBits);
 
+/// Elements of the flattened-image grid (aotc-flatten-convolution-images)
+/// of a convolution over input channels whose output has `height` rows read
+/// from input rows `paddedWidth` wide, with `lanes` elements per register:
+/// whole registers, convolutionGridRows of them.
+int64_t convolutionGridLength(int64_t height, int64_t paddedWidth,
+                              int64_t lanes, int64_t vectorBits);
+
 /// The multiple that thread tiles of `rows` such grid rows keep, so every
 /// thread tile holds whole register tiles: 3, 4, 2 or 1, the first that
 /// divides `rows`.

@@ -289,7 +289,11 @@ def Im2colConvolutions : Pass<"aotc-im2col-convolutions",
     convolutions and pooling keep the direct path, and so do stride-1 2-D
     convolutions with a window wider than one (aotc-flatten-convolution-images
     computes them directly on the flattened image, reading each input row
-    where the copy would write it kh x kw times); 1x1 convolutions are
+    where the copy would write it kh x kw times) unless that grid computes at
+    least 1.2 times the outputs (a 13 x 13 image: 15 x 16 = 240 grid
+    positions for 169 outputs; 14 x 14: 240 for 196) on an image of at least
+    128 outputs (7 x 7 images stay direct: 49 rows of a contraction are six
+    register tiles and a one-row remainder); 1x1 convolutions are
     aotc-pointwise-conv-to-matmul's.
 
     Before (3x3, stride 2):
@@ -308,6 +312,10 @@ def Im2colConvolutions : Pass<"aotc-im2col-convolutions",
     tensor.expand_shape %r ... tensor<1x1x128x28x28xf32>
     ```
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
 }
