@@ -45,8 +45,7 @@ constexpr int64_t kMinCopiedImage = 128;
 
 /// True when the flattened-image grid of the stride-1 convolution `op`
 /// wastes enough for the copy to pay (see kWastedGridNumerator).
-bool wastefulGrid(linalg::GenericOp op, const aotc::ConvolutionLoops &conv,
-                  int64_t vectorBits) {
+bool wastefulGrid(linalg::GenericOp op, int64_t vectorBits) {
   auto xType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
   auto outType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
   if (!xType || !outType || !xType.hasStaticShape() ||
@@ -89,7 +88,7 @@ std::optional<aotc::ConvolutionLoops> matchConvolution(linalg::GenericOp op,
   // copy would write it kh x kw times.
   if (aotc::isFlatImageConvolution(op, *conv) &&
       llvm::any_of(conv->window, [&](unsigned k) { return ranges[k] > 1; }) &&
-      !wastefulGrid(op, *conv, vectorBits))
+      !wastefulGrid(op, vectorBits))
     return std::nullopt;
   return conv;
 }

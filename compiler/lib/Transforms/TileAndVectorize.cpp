@@ -56,8 +56,11 @@ int64_t largestMultipleDivisorAtMost(int64_t size, int64_t step,
 
 /// A row of at most this many registers that is not a whole number of them
 /// (a 55-wide image row: 3 registers and 7 lanes) is one vector: whole
-/// registers and a part one (a masked move on AVX-512), not a divisor of the
-/// row (5 vectors of 11 lanes, each split into 8 + 2 + 1 lanes).
+/// registers and one part register (which LLVM moves as 4 + 2 + 1 lanes),
+/// not a divisor of the row (5 vectors of 11 lanes, each moved as 8 + 2 +
+/// 1). Masked AVX-512 moves for the part register were slower: a masked
+/// store does not forward to a load of the same cache line (an in-place
+/// update of the next row).
 constexpr int64_t kWholeRowRegisters = 4;
 
 /// The innermost loop of `op` when it is a parallel loop along which a

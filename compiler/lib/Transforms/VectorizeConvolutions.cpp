@@ -337,8 +337,9 @@ struct VectorizeConvolutionsPass
       for (linalg::LinalgOp part : parts) {
         linalg::LinalgOp partProducer = producer;
         if (parts.size() > 1)
-          partProducer = refill(rewriter, part,
-                                cast<linalg::FillOp>(producer.getOperation()));
+          partProducer = refill(
+              rewriter, part,
+              llvm::cast_if_present<linalg::FillOp>(producer.getOperation()));
         if (failed(vectorizeWindowed(rewriter, part, lanes, partProducer,
                                      consumer)))
           return signalPassFailure();

@@ -298,3 +298,24 @@ func.func @maxpool_partial_row(%x: tensor<1x4x17x55xf32>) -> tensor<1x4x8x27xf32
   } -> tensor<1x4x8x27xf32>
   return %r : tensor<1x4x8x27xf32>
 }
+
+// -----
+
+// The same split for a windowed copy without an init producer (an im2col
+// copy, here a stride-2 subsample): 27 = 16 + 11 lanes.
+
+#sxmap = affine_map<(n, c, oh, ow) -> (n, c, oh * 2, ow * 2)>
+#somap = affine_map<(n, c, oh, ow) -> (n, c, oh, ow)>
+// (The vectorized copy folds back into strided slices under -canonicalize.)
+// CHECK-LABEL: func.func @subsample_partial_row
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 1, 8, 16] [1, 1, 2, 2]
+// CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 0] [1, 4, 8, 16]
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 1, 8, 11] [1, 1, 2, 2]
+// CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 16] [1, 4, 8, 11]
+func.func @subsample_partial_row(%x: tensor<1x4x16x54xf32>, %o: tensor<1x4x8x27xf32>) -> tensor<1x4x8x27xf32> {
+  %r = linalg.generic {indexing_maps = [#sxmap, #somap], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x4x16x54xf32>) outs(%o : tensor<1x4x8x27xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x4x8x27xf32>
+  return %r : tensor<1x4x8x27xf32>
+}
