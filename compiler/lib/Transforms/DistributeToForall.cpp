@@ -153,6 +153,18 @@ SmallVector<linalg::LinalgOp> splitRemainder(RewriterBase &rewriter,
   return {op};
 }
 
+/// Thread tiles that tile sizes `sizes` make of `op` (0: untiled loop).
+int64_t tileCount(linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
+  int64_t count = 1;
+  for (auto [range, size] : llvm::zip_equal(op.getStaticLoopRanges(), sizes))
+    if (size != 0)
+      count *= llvm::divideCeil(range, size);
+  return count;
+}
+
+/// Odd tile counts below this are made even when the op allows it.
+constexpr int64_t kMaxEvenedTiles = 16;
+
 /// Iterations of `op`'s loop nest.
 int64_t workOf(linalg::LinalgOp op) {
   int64_t work = 1;
@@ -513,28 +525,52 @@ struct DistributeToForallPass
       if (work < minWork)
         continue;
       int64_t targetTiles = std::min<int64_t>(maxTiles, work / minWork);
+      int64_t minColumns = kMinContractionColumns;
+      int64_t minRows = kMinContractionRows;
       SmallVector<int64_t> sizes = computeForallTileSizes(op, targetTiles);
       bool contraction = aotc::contractionTileDims(op).has_value();
       if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-        sizes = computeForallTileSizes(op, targetTiles,
-                                       kMinContractionHalfColumns);
-      if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+        sizes = computeForallTileSizes(
+            op, targetTiles, minColumns = kMinContractionHalfColumns);
+      if (contraction &&
+          llvm::all_of(sizes, [](int64_t s) { return s == 0; })) {
         if (std::optional<linalg::LinalgOp> bulk =
                 splitRowRemainder(rewriter, op)) {
           // A split-off remainder keeps the init producer out of the tiles.
           split |= bulk->getOperation() != op.getOperation();
           op = *bulk;
-          sizes = computeForallTileSizes(op, targetTiles,
-                                         kMinContractionHalfColumns,
-                                         aotc::kContractionRows);
+          sizes = computeForallTileSizes(op, targetTiles, minColumns,
+                                         minRows = aotc::kContractionRows);
         } else if (aotc::contractionPanelLoop(
                        op, aotc::contractionTileDims(op)->second)) {
           // Fewer rows than two register tiles (a classifier's 1 x 1280 x
           // 1000 layer, matrix-vector): nothing is reused across columns,
           // so the panels are split down to one per tile (31 panels of 32
           // columns: a prime, no tiles of four panels).
-          sizes = computeForallTileSizes(op, targetTiles, /*minColumns=*/1);
+          sizes = computeForallTileSizes(op, targetTiles, minColumns = 1);
         }
+      }
+      // A few tiles in an odd count leave a thread idle for a whole tile on
+      // an even number of threads (3 tiles take as long as 4 on 2 threads):
+      // the first of more tiles (one more; twice as many; for a contraction
+      // then column tiles of half the minimum) that makes an even count
+      // replaces them, even when its tiles hold less than min-work
+      // iterations.
+      if (int64_t count = tileCount(op, sizes);
+          count > 1 && count % 2 == 1 && count < kMaxEvenedTiles) {
+        SmallVector<std::pair<int64_t, int64_t>> tries = {
+            {count + 1, minColumns}, {2 * count, minColumns}};
+        if (contraction)
+          tries.push_back({2 * count, std::max<int64_t>(1, minColumns / 2)});
+        for (auto [target, columns] : tries) {
+          SmallVector<int64_t> even =
+              computeForallTileSizes(op, target, columns, minRows);
+          if (tileCount(op, even) % 2 == 0) {
+            sizes = even;
+            break;
+          }
+        }
+      }
       if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         continue;
       FailureOr<Operation *> tiled = aotc::tileAndReplace(

@@ -404,10 +404,10 @@ func.func @matrix_vector_panels(%a: tensor<1x1280xf32>, %b: tensor<31x1280x32xf3
 // CHECK-SAME:    (%[[A:.*]]: tensor<1x1x320x49xf32>, %[[B:.*]]: tensor<1x40x320x32xf32>, %[[BIAS:.*]]: tensor<1x1280xf32>)
 // CHECK-NOT:     linalg.transpose
 // CHECK:         %[[BP:.*]] = tensor.expand_shape %[[BIAS]] {{\[}}[0], [1, 2]] output_shape [1, 40, 32]
-// CHECK:         scf.forall (%[[I:.*]]) = (0) to (40) step (8)
-// CHECK:           %[[BS:.*]] = tensor.extract_slice %[[BP]][0, %[[I]], 0] [1, 8, 32]
-// CHECK:           %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<1x8x32xf32>) outs(%{{.*}} : tensor<1x1x49x8x32xf32>)
-// CHECK:           linalg.generic {{.*}} outs(%[[INIT]] : tensor<1x1x49x8x32xf32>)
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (40) step (4)
+// CHECK:           %[[BS:.*]] = tensor.extract_slice %[[BP]][0, %[[I]], 0] [1, 4, 32]
+// CHECK:           %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<1x4x32xf32>) outs(%{{.*}} : tensor<1x1x49x4x32xf32>)
+// CHECK:           linalg.generic {{.*}} outs(%[[INIT]] : tensor<1x1x49x4x32xf32>)
 // CHECK-NOT:     linalg.transpose
 // CHECK:         return
 func.func @transposed_bias_init(%a: tensor<1x1x320x49xf32>, %b: tensor<1x40x320x32xf32>, %bias: tensor<1x1280xf32>) -> tensor<1x1x49x40x32xf32> {
@@ -627,4 +627,43 @@ func.func @consumer_and_init(%a: tensor<64x256xf32>, %b: tensor<128x256x32xf32>,
     linalg.yield %s : f32
   } -> tensor<64x128x32xf32>
   return %1 : tensor<64x128x32xf32>
+}
+
+// -----
+
+// Thread tiles in an odd count of a few leave one of two threads idle for a
+// whole tile. An elementwise op with work for 3 tiles of min-work (576 x 196
+// floats) takes 4 tiles; a contraction whose 24 panels of 32 columns make 3
+// tiles of a 256-column block (197 x 768 x 768, 197 rows a prime) takes 6
+// tiles of half-blocks.
+
+#id2 = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @odd_tiles_elementwise
+// CHECK:         scf.forall (%{{.*}}) = (0) to (576) step (144)
+func.func @odd_tiles_elementwise(%x: tensor<576x196xf32>) -> tensor<576x196xf32> {
+  %cst = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%x : tensor<576x196xf32>) {
+  ^bb0(%out: f32):
+    %r = arith.maximumf %out, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<576x196xf32>
+  return %0 : tensor<576x196xf32>
+}
+
+// -----
+
+#oa = affine_map<(m, p, l, k) -> (m, k)>
+#ob = affine_map<(m, p, l, k) -> (p, k, l)>
+#oc = affine_map<(m, p, l, k) -> (m, p, l)>
+// CHECK-LABEL: func.func @odd_tiles_contraction
+// CHECK:         scf.forall (%{{.*}}) = (0) to (24) step (4)
+// CHECK-SAME:      -> (tensor<197x24x32xf32>)
+func.func @odd_tiles_contraction(%a: tensor<197x768xf32>, %b: tensor<24x768x32xf32>, %c: tensor<197x24x32xf32>) -> tensor<197x24x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#oa, #ob, #oc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<197x768xf32>, tensor<24x768x32xf32>) outs(%c : tensor<197x24x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<197x24x32xf32>
+  return %0 : tensor<197x24x32xf32>
 }

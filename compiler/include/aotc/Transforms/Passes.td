@@ -427,7 +427,12 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     are tiled by whole register tiles). Any other op whose outermost
     parallel dimension has no divisor near the wanted tile count (197 rows)
     is first split into a bulk that divides evenly and a remainder (196 + 1
-    rows), each distributed on its own if it has enough work. Thread tiles
+    rows), each distributed on its own if it has enough work. An odd count
+    of fewer than 16 tiles, which leaves one of an even number of threads
+    idle for a whole tile (3 tiles take as long as 4 on 2 threads), is
+    replaced by the first even count from one more tile, twice as many, or
+    (contractions) twice as many with half the minimum columns, even when
+    those tiles hold less than `min-work` iterations. Thread tiles
     along the innermost loop (the vector dimension) of other ops are at
     least 64 elements wide, and at least 16 along the loop of a transposed
     input's innermost dimension (one 16 x 16 register transpose). A convolution over input channels
