@@ -165,6 +165,7 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   addPasses(fpm, "scf-forall-to-parallel");
   addPasses(pm, "convert-scf-to-openmp");
   pm.nest<func::FuncOp>().addPass(createBindOmpNumThreads());
+  pm.nest<func::FuncOp>().addPass(createElideOmpLoopBarriers());
   // Everything to the LLVM dialect. Memrefs are lowered before scf-to-cf
   // (alloca_scope regions); entry points use bare pointers.
   addPasses(pm, "expand-strided-metadata,lower-affine,"

@@ -5,13 +5,14 @@
 // A bufferized, planned entry point: an scf.forall over row tiles running a
 // linalg op, then vector code through a pool buffer. Everything ends up in
 // the LLVM dialect (plus omp ops, translated with the module): the forall is
-// an OpenMP parallel loop with the caller's thread count, the linalg op plain
+// an OpenMP parallel loop with the caller's thread count (no barrier of its
+// own before the region's end), the linalg op plain
 // loops, f32 tanh/exp polynomials, and the C ABI wrapper is generated.
 
 // CHECK-LABEL: llvm.func internal @__aotc_model_impl(
 // CHECK-SAME:    %[[A:[^:]*]]: !llvm.ptr, %[[OUT:[^:]*]]: !llvm.ptr, %[[POOL:[^:]*]]: !llvm.ptr {aotc.name = "pool"}, %[[N:[^:]*]]: i32 {aotc.name = "num_threads"})
 // CHECK:         omp.parallel num_threads(%[[N]] : i32) {
-// CHECK-NEXT:      omp.wsloop {
+// CHECK-NEXT:      omp.wsloop nowait {
 // CHECK-NEXT:        omp.loop_nest (%{{.*}}) : i64 = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
 // CHECK:               llvm.load %{{.*}} : !llvm.ptr -> f32
 // CHECK:               llvm.intr.fma
