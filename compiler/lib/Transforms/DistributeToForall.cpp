@@ -104,12 +104,14 @@ SmallVector<int64_t> computeForallTileSizes(
     for (unsigned minor : aotc::transposedInputLoops(op))
       minSizes[minor] = std::max(minSizes[minor], kMinTransposed);
   }
+  SmallVector<bool> nonMonotonic = aotc::nonMonotonicLoops(op);
   int64_t tiles = 1;
   for (unsigned i : order) {
     int64_t range = ranges[i];
     if (tiles >= targetTiles)
       break;
-    if (iterators[i] != utils::IteratorType::parallel || range <= 1)
+    if (iterators[i] != utils::IteratorType::parallel || range <= 1 ||
+        nonMonotonic[i])
       continue;
     // Never more than the target: tiles stay static (divisors) and the
     // count stays bounded even for prime dimensions.
@@ -136,8 +138,10 @@ SmallVector<linalg::LinalgOp> splitRemainder(RewriterBase &rewriter,
     return {op};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<bool> nonMonotonic = aotc::nonMonotonicLoops(op);
   for (auto [dim, range] : llvm::enumerate(ranges)) {
-    if (iterators[dim] != utils::IteratorType::parallel || range <= 1)
+    if (iterators[dim] != utils::IteratorType::parallel || range <= 1 ||
+        nonMonotonic[dim])
       continue;
     int64_t count = std::min(targetTiles, range);
     if (largestDivisorAtMost(range, count) * 2 > count)
@@ -517,18 +521,25 @@ struct DistributeToForallPass
     Operation *tiledWhole = nullptr;
     if (workOf(whole) < minWork)
       return tiledWhole;
-    SmallVector<linalg::LinalgOp> parts = splitRemainder(
-        rewriter, whole, std::min<int64_t>(maxTiles, workOf(whole) / minWork));
+    // Tiles of about min-work iterations; an op other than a contraction
+    // (a copy, a pack, an elementwise op) with min-work iterations or more
+    // gets two tiles at least (one tile would leave it sequential).
+    bool contraction = aotc::contractionTileDims(whole).has_value();
+    auto tilesFor = [&](int64_t work) {
+      return std::min<int64_t>(
+          maxTiles, std::max<int64_t>(contraction ? 1 : 2, work / minWork));
+    };
+    SmallVector<linalg::LinalgOp> parts =
+        splitRemainder(rewriter, whole, tilesFor(workOf(whole)));
     bool split = false;
     for (linalg::LinalgOp op : parts) {
       int64_t work = workOf(op);
       if (work < minWork)
         continue;
-      int64_t targetTiles = std::min<int64_t>(maxTiles, work / minWork);
+      int64_t targetTiles = tilesFor(work);
       int64_t minColumns = kMinContractionColumns;
       int64_t minRows = kMinContractionRows;
       SmallVector<int64_t> sizes = computeForallTileSizes(op, targetTiles);
-      bool contraction = aotc::contractionTileDims(op).has_value();
       if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         sizes = computeForallTileSizes(
             op, targetTiles, minColumns = kMinContractionHalfColumns);

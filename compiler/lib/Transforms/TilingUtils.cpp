@@ -33,6 +33,23 @@ FailureOr<Operation *> tileAndReplace(RewriterBase &rewriter,
   return tiled->tiledOps.back();
 }
 
+SmallVector<bool> nonMonotonicLoops(linalg::LinalgOp op) {
+  SmallVector<bool> loops(op.getNumLoops(), false);
+  for (AffineMap map : op.getIndexingMapsArray())
+    for (AffineExpr result : map.getResults())
+      result.walk([&](AffineExpr e) {
+        if (e.getKind() != AffineExprKind::Mod &&
+            e.getKind() != AffineExprKind::FloorDiv &&
+            e.getKind() != AffineExprKind::CeilDiv)
+          return;
+        e.walk([&](AffineExpr inner) {
+          if (auto dim = dyn_cast<AffineDimExpr>(inner))
+            loops[dim.getPosition()] = true;
+        });
+      });
+  return loops;
+}
+
 FailureOr<Operation *> tileToRegisterSizes(RewriterBase &rewriter,
                                            linalg::LinalgOp op,
                                            ArrayRef<int64_t> sizes) {

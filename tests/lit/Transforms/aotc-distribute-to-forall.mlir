@@ -667,3 +667,42 @@ func.func @odd_tiles_contraction(%a: tensor<197x768xf32>, %b: tensor<24x768x32xf
   } -> tensor<197x24x32xf32>
   return %0 : tensor<197x24x32xf32>
 }
+
+// -----
+
+// An op other than a contraction with min-work iterations but fewer than
+// twice as many (a pack of 64 x 768 floats into 24 panels of 32, 49152
+// iterations) gets two thread tiles instead of running on one thread.
+
+#pk_in = affine_map<(p, k, l) -> (k, p, l)>
+#pk_out = affine_map<(p, k, l) -> (p, k, l)>
+// CHECK-LABEL: func.func @few_tiles_pack
+// CHECK:         scf.forall (%{{.*}}) = (0) to (24) step (12)
+func.func @few_tiles_pack(%x: tensor<64x24x32xf32>, %o: tensor<24x64x32xf32>) -> tensor<24x64x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#pk_in, #pk_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<64x24x32xf32>) outs(%o : tensor<24x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<24x64x32xf32>
+  return %0 : tensor<24x64x32xf32>
+}
+
+// -----
+
+// ONNX Tile reads its input at `d0 mod 2`: a thread tile of several rows
+// would read the input slice between the values of `d0 mod 2` at its ends,
+// which do not bound it. Only the other loop is split into thread tiles.
+
+#tile_in = affine_map<(d0, d1) -> (d0 mod 2, d1)>
+#tile_out = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @tile_mod_rows
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (1024) step (256)
+// CHECK:           tensor.extract_slice %{{.*}}[0, %[[J]]] [2, 256]
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : tensor<2x256xf32>) outs(%{{.*}} : tensor<128x256xf32>)
+func.func @tile_mod_rows(%x: tensor<2x1024xf32>) -> tensor<128x1024xf32> {
+  %e = tensor.empty() : tensor<128x1024xf32>
+  %0 = linalg.generic {indexing_maps = [#tile_in, #tile_out], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<2x1024xf32>) outs(%e : tensor<128x1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<128x1024xf32>
+  return %0 : tensor<128x1024xf32>
+}

@@ -417,7 +417,12 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     with enough work into an `scf.forall`, which later becomes one OpenMP
     parallel region. Tile counts are divisors of the dimensions so every tile
     keeps a static shape, and never exceed `max-tiles` tiles. Ops with
-    fewer than `min-work` iterations stay sequential. Contractions are split
+    fewer than `min-work` iterations stay sequential; tiles hold about
+    `min-work` iterations, but an op other than a contraction (a copy, a
+    pack, an elementwise op) with more gets two tiles at least. Loops an
+    indexing map reads through a mod or a division (ONNX Tile's `d0 mod 2`)
+    are never split: a tile's operand slice would not be bounded by the
+    expression's values at the tile's ends. Contractions are split
     along their register-tile rows first (tiles of at least 64 rows, which
     share each cache block of the right-hand side), then along their
     columns (at least 256, one cache block; 128 when that would leave the

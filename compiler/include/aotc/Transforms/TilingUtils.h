@@ -30,6 +30,13 @@ inline int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
   return 1;
 }
 
+/// For each loop of `op`, whether an indexing map reads it through a mod,
+/// floordiv or ceildiv (ONNX Tile reads its input at `d0 mod 2`). Tiling or
+/// splitting such a loop in pieces longer than one iteration takes the
+/// operand's slice between the expression's values at the piece's ends,
+/// which these expressions do not bound: such loops stay whole.
+llvm::SmallVector<bool> nonMonotonicLoops(mlir::linalg::LinalgOp op);
+
 /// Tiles `op` with `tileSizes` (0: loop not tiled) using `loopType` loops and
 /// replaces it; returns the tiled op, or failure with a diagnostic on `op`.
 mlir::FailureOr<mlir::Operation *>
