@@ -566,13 +566,15 @@ struct DistributeToForallPass
       // the first of more tiles (one more; twice as many; for a contraction
       // then column tiles of half the minimum) that makes an even count
       // replaces them, even when its tiles hold less than min-work
-      // iterations.
+      // iterations (never more than max-tiles).
       if (int64_t count = tileCount(op, sizes);
           count > 1 && count % 2 == 1 && count < kMaxEvenedTiles) {
+        int64_t more = std::min<int64_t>(maxTiles, count + 1);
+        int64_t twice = std::min<int64_t>(maxTiles, 2 * count);
         SmallVector<std::pair<int64_t, int64_t>> tries = {
-            {count + 1, minColumns}, {2 * count, minColumns}};
+            {more, minColumns}, {twice, minColumns}};
         if (contraction)
-          tries.push_back({2 * count, std::max<int64_t>(1, minColumns / 2)});
+          tries.push_back({twice, std::max<int64_t>(1, minColumns / 2)});
         for (auto [target, columns] : tries) {
           SmallVector<int64_t> even =
               computeForallTileSizes(op, target, columns, minRows);

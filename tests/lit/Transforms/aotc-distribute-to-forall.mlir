@@ -706,3 +706,25 @@ func.func @tile_mod_rows(%x: tensor<2x1024xf32>) -> tensor<128x1024xf32> {
   } -> tensor<128x1024xf32>
   return %0 : tensor<128x1024xf32>
 }
+
+// -----
+
+// With min-work 16 and 8 tiles at most (OPTS), 7 rows make 7 thread tiles
+// and no even count is allowed (14 would also split the columns), so the 7
+// stay. With the default min-work the op is too small for threads.
+
+#sv = affine_map<(i, j) -> (i, j)>
+// CHECK-LABEL: func.func @odd_tiles_max_tiles
+// CHECK-NOT:     scf.forall
+// OPTS-LABEL:  func.func @odd_tiles_max_tiles
+// OPTS:          scf.forall (%{{.*}}) in (7)
+// OPTS-NOT:      scf.forall (
+func.func @odd_tiles_max_tiles(%x: tensor<7x1024xf32>) -> tensor<7x1024xf32> {
+  %cst = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [#sv], iterator_types = ["parallel", "parallel"]} outs(%x : tensor<7x1024xf32>) {
+  ^bb0(%out: f32):
+    %r = arith.maximumf %out, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<7x1024xf32>
+  return %0 : tensor<7x1024xf32>
+}
