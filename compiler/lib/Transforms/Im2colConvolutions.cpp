@@ -38,7 +38,7 @@ constexpr int64_t kMinOutputChannels = 8;
 /// rows of the contraction (7 x 7 stays direct: 49 rows are six register
 /// tiles and a one-row remainder). Measured on squeezenet1_1 (13 x 13: 4.6%
 /// faster with the copy) and resnet18 (14 x 14: 2.3% faster; 7 x 7: 1%
-/// slower; 28 x 28, 1.10 times: no better).
+/// slower at 1 thread, 11% at 2; 28 x 28, 1.10 times: no better).
 constexpr int64_t kWastedGridNumerator = 6;
 constexpr int64_t kWastedGridDenominator = 5;
 constexpr int64_t kMinCopiedImage = 128;
