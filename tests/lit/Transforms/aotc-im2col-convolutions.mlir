@@ -42,6 +42,31 @@ func.func @conv3x3_stride2(%x: tensor<1x1x8x15x15xf32>, %w: tensor<1x16x8x3x3xf3
 
 // -----
 
+// A 7x7 stride-2 stem (3 input channels, ResNet's first layer): its columns
+// would hold 49 / 4 copies of each input element read (at least
+// kMaxWindowCopies = 8), so it is left to the direct windowed path; the
+// 3x3 stride-2 convolution above (9 / 4 copies) is copied.
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @stem7x7_stride2
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %{{.*}} : tensor<1x1x3x37x37xf32>, tensor<1x16x3x7x7xf32>)
+// CHECK-NOT:     linalg.generic
+func.func @stem7x7_stride2(%x: tensor<1x1x3x37x37xf32>, %w: tensor<1x16x3x7x7xf32>, %o: tensor<1x1x16x16x16xf32>) -> tensor<1x1x16x16x16xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x37x37xf32>, tensor<1x16x3x7x7xf32>) outs(%o : tensor<1x1x16x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x16x16x16xf32>
+  return %r : tensor<1x1x16x16x16xf32>
+}
+
+// -----
+
 // The same convolution with stride 1 (and padding folded into a larger
 // input): left to aotc-flatten-convolution-images, which computes it on the
 // flattened image without a copy per window position.
