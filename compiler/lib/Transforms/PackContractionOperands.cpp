@@ -348,17 +348,15 @@ struct PackContractionOperandsPass
       // Columns beyond the last whole panel stay an unpacked remainder op.
       int64_t range = c.op.getStaticLoopRanges()[c.lane];
       if (range % panel != 0) {
-        rewriter.setInsertionPoint(c.op);
-        auto [head, tail] = linalg::splitOp(
-            rewriter, cast<TilingInterface>(c.op.getOperation()), c.lane,
-            rewriter.getIndexAttr(range / panel * panel));
-        c.op = cast<linalg::LinalgOp>(head.getOperation());
+        // Each part computes its own fill or bias (in its tiles, later).
+        auto [head, tail] = aotc::splitWithOwnInits(rewriter, c.op, c.lane,
+                                                    range / panel * panel);
+        c.op = head;
         // A (lane, k) constant's remaining rows get a constant of their own:
         // the whole one, packed for the head, is not kept as well.
         if (c.transposed)
           foldConstantSlice(rewriter,
-                            cast<linalg::LinalgOp>(tail.getOperation())
-                                .getDpsInputOperand(c.rhs));
+                            tail.getDpsInputOperand(c.rhs));
       }
       if (failed(rewrite(rewriter, c, panel)))
         return signalPassFailure();

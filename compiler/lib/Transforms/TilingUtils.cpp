@@ -15,6 +15,52 @@
 
 using namespace mlir;
 
+namespace {
+
+/// Where each dim of a value ends up through `reshape` (a collapse_shape,
+/// expand_shape or linalg.transpose applied to it): `positions[d]` lists the
+/// dims that dim d became, outermost first. A dim split by an expand_shape
+/// becomes its group; a dim merged with others by a collapse_shape is lost
+/// (empty list), unless the collapse merges exactly the dims it was split
+/// into; a transpose moves each dim where its permutation puts it.
+void followReshape(Operation *reshape,
+                   SmallVectorImpl<SmallVector<int64_t>> &positions) {
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(reshape)) {
+    ArrayRef<int64_t> permutation = transpose.getPermutation();
+    for (SmallVector<int64_t> &dims : positions)
+      for (int64_t &dim : dims)
+        dim = llvm::find(permutation, dim) - permutation.begin();
+    return;
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape)) {
+    SmallVector<ReassociationIndices> groups =
+        expand.getReassociationIndices();
+    for (SmallVector<int64_t> &dims : positions) {
+      SmallVector<int64_t> next;
+      for (int64_t dim : dims)
+        llvm::append_range(next, groups[dim]);
+      dims = next;
+    }
+    return;
+  }
+  SmallVector<ReassociationIndices> groups =
+      cast<tensor::CollapseShapeOp>(reshape).getReassociationIndices();
+  for (SmallVector<int64_t> &dims : positions) {
+    if (dims.empty())
+      continue;
+    auto group = llvm::find_if(
+        groups, [&](const ReassociationIndices &g) {
+          return llvm::is_contained(g, dims.front());
+        });
+    bool whole = ArrayRef<int64_t>(*group) == ArrayRef<int64_t>(dims);
+    dims.clear();
+    if (whole)
+      dims.push_back(group - groups.begin());
+  }
+}
+
+} // namespace
+
 namespace aotc {
 
 FailureOr<Operation *> tileAndReplace(RewriterBase &rewriter,
@@ -314,6 +360,189 @@ linalg::LinalgOp fuseConsumerIntoLoopTile(RewriterBase &rewriter,
                                      consumer)))
     return {};
   return cast<linalg::LinalgOp>(insert->getOperand(0).getDefiningOp());
+}
+
+/// A contraction whose init is a fill or a broadcast reached through
+/// reshapes and transposes (a convolution's bias, collapsed with the image,
+/// transposed for a contraction computed transposed and split into panels)
+/// or shared with other ops: the producer is rebuilt in the init's shape for
+/// this contraction alone when its inputs index only dims the reshapes keep
+/// whole, so it can be fused into the contraction's tiles
+/// (`aotc::fuseInitProducer`) instead of filling, and transposing, a whole
+/// buffer first.
+void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return;
+  Value value = op.getDpsInits()[0];
+  auto initType = dyn_cast<RankedTensorType>(value.getType());
+  if (!initType || !initType.hasStaticShape())
+    return;
+  SmallVector<Operation *> chain;
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+             linalg::TransposeOp>(def) ||
+        !value.hasOneUse())
+      break;
+    chain.push_back(def);
+    value = def->getOperand(0);
+  }
+  auto producer = value.getDefiningOp<linalg::LinalgOp>();
+  // Shared producers (CSE merges identical fills of equal-shaped outputs)
+  // are rebuilt for this op alone.
+  if ((chain.empty() && value.hasOneUse()) || !producer ||
+      !aotc::isTileableInitProducer(producer) ||
+      producer.hasIndexSemantics() ||
+      !isa<linalg::FillOp, linalg::GenericOp>(producer))
+    return;
+  SmallVector<SmallVector<int64_t>> positions;
+  for (int64_t d = 0, e = producer.getNumLoops(); d < e; ++d)
+    positions.push_back({d});
+  for (Operation *reshape : llvm::reverse(chain))
+    followReshape(reshape, positions);
+  MLIRContext *ctx = op.getContext();
+  unsigned rank = initType.getRank();
+  // Each input reads the dims its own dims became; an input dim whose loop
+  // was split (a bias along channels split into panels) is expanded the
+  // same way (a constant bias folds into a reshaped constant).
+  SmallVector<AffineMap> maps;
+  SmallVector<SmallVector<ReassociationIndices>> inputGroups;
+  SmallVector<SmallVector<int64_t>> inputShapes;
+  for (OpOperand *input : producer.getDpsInputOperands()) {
+    AffineMap map = producer.getMatchingIndexingMap(input);
+    SmallVector<AffineExpr> exprs;
+    SmallVector<ReassociationIndices> &groups = inputGroups.emplace_back();
+    SmallVector<int64_t> &shape = inputShapes.emplace_back();
+    for (AffineExpr e : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || positions[dim.getPosition()].empty())
+        return;
+      groups.emplace_back();
+      for (int64_t p : positions[dim.getPosition()]) {
+        groups.back().push_back(static_cast<int64_t>(exprs.size()));
+        exprs.push_back(getAffineDimExpr(p, ctx));
+        shape.push_back(initType.getDimSize(p));
+      }
+    }
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> inputs;
+  for (auto [input, groups, shape] : llvm::zip_equal(
+           producer.getDpsInputOperands(), inputGroups, inputShapes)) {
+    Value value = input->get();
+    if (shape.size() != groups.size())
+      value = tensor::ExpandShapeOp::create(
+          rewriter, producer.getLoc(),
+          RankedTensorType::get(shape, getElementTypeOrSelf(value.getType())),
+          value, groups);
+    inputs.push_back(value);
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  Location loc = producer.getLoc();
+  // A producer writing into part of a larger buffer (a slice of it, as a
+  // split op's part computes its own init) keeps writing there, through the
+  // same reshapes: the op's result then still lands in that buffer in place.
+  Value producerInit = producer.getDpsInits()[0];
+  Value empty;
+  if (value.hasOneUse() && !producerInit.getDefiningOp<tensor::EmptyOp>() &&
+      llvm::none_of(chain, llvm::IsaPred<linalg::TransposeOp>)) {
+    empty = producerInit;
+    for (Operation *reshape : llvm::reverse(chain)) {
+      IRMapping mapping;
+      mapping.map(reshape->getOperand(0), empty);
+      empty = rewriter.clone(*reshape, mapping)->getResult(0);
+    }
+  } else {
+    empty = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
+                                    initType.getElementType());
+  }
+  Value rebuilt;
+  if (auto fill = dyn_cast<linalg::FillOp>(producer.getOperation())) {
+    rebuilt = linalg::FillOp::create(rewriter, loc, fill.getInputs(), empty)
+                  .getResult(0);
+  } else {
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{initType}, inputs, ValueRange{empty}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
+    IRMapping mapping;
+    producer->getRegion(0).cloneInto(&generic.getRegion(), mapping);
+    rebuilt = generic.getResult(0);
+  }
+  rewriter.modifyOpInPlace(
+      op, [&] { op.getDpsInitsMutable()[0].set(rebuilt); });
+  for (Operation *reshape : chain)
+    rewriter.eraseOp(reshape);
+  if (producer->use_empty())
+    rewriter.eraseOp(producer);
+}
+
+
+std::pair<linalg::LinalgOp, linalg::LinalgOp>
+splitWithOwnInits(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
+                  int64_t point) {
+  if (op.getNumDpsInits() == 1)
+    rebuildReshapedInit(rewriter, op);
+  Value whole = op.getNumDpsInits() == 1 ? op.getDpsInits()[0] : Value();
+  auto producer =
+      whole ? whole.getDefiningOp<linalg::LinalgOp>() : linalg::LinalgOp();
+  bool own = producer && whole.hasOneUse() &&
+             producer->getBlock() == op->getBlock() &&
+             producer.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() &&
+             isTileableInitProducer(producer) &&
+             !producer.hasIndexSemantics() &&
+             isa<TilingInterface>(producer.getOperation());
+  rewriter.setInsertionPoint(op);
+  auto [head, tail] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
+                      rewriter.getIndexAttr(point));
+  auto parts = std::make_pair(cast<linalg::LinalgOp>(head.getOperation()),
+                              cast<linalg::LinalgOp>(tail.getOperation()));
+  if (!own)
+    return parts;
+  // Each part's init is a slice of the producer's result (the tail's through
+  // the head's insert, which does not overlap it): the producer computed on
+  // just that slice instead.
+  llvm::SmallPtrSet<Operation *, 2> slices;
+  for (linalg::LinalgOp part : {parts.first, parts.second}) {
+    OpOperand &init = part.getDpsInitsMutable()[0];
+    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      return parts;
+    slices.insert(slice);
+    rewriter.setInsertionPoint(part);
+    auto ownSlice = tensor::ExtractSliceOp::create(
+        rewriter, slice.getLoc(), whole, slice.getMixedOffsets(),
+        slice.getMixedSizes(), slice.getMixedStrides());
+    FailureOr<TilingResult> tiled = tensor::replaceExtractSliceWithTiledProducer(
+        rewriter, ownSlice, cast<OpResult>(whole));
+    rewriter.eraseOp(ownSlice);
+    auto tiledOp = failed(tiled) || tiled->tiledOps.size() != 1
+                       ? linalg::LinalgOp()
+                       : dyn_cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    if (!tiledOp || tiledOp.getNumDpsInits() != 1)
+      return parts;
+    // It writes where the part's init was (the tail's after the head's
+    // insert), so that the parts' inserts stay in place in one buffer.
+    Value ownInit = tiledOp.getDpsInits()[0];
+    rewriter.modifyOpInPlace(
+        tiledOp, [&] { tiledOp.getDpsInitsMutable()[0].set(slice); });
+    if (Operation *def = ownInit.getDefiningOp(); def && def->use_empty())
+      rewriter.eraseOp(def);
+    rewriter.modifyOpInPlace(part, [&] { init.set(tiledOp->getResult(0)); });
+  }
+  // What is left of the producer's result is the destination the parts are
+  // inserted into; together they overwrite all of it: the buffer the
+  // producer wrote into (each part's own producer writes its slice of it)
+  // takes its place.
+  if (llvm::all_of(whole.getUses(), [&](OpOperand &use) {
+        auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner());
+        return (insert && use.get() == insert.getDest()) ||
+               slices.contains(use.getOwner());
+      })) {
+    rewriter.replaceAllUsesWith(whole, producer.getDpsInits()[0]);
+    rewriter.eraseOp(producer);
+  }
+  return parts;
 }
 
 } // namespace aotc

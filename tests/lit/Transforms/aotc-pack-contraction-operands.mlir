@@ -161,3 +161,46 @@ func.func @classifier(%x: tensor<1x1x2xf32>, %o: tensor<1x72xf32>) -> tensor<1x7
   } -> tensor<1x72xf32>
   return %r : tensor<1x72xf32>
 }
+
+// -----
+
+// Columns beyond the last whole panel (97 = 96 + 1) are split off with
+// their share of the bias: each part broadcasts the bias into its own slice
+// of one buffer (the tail's after the head's insert) instead of both
+// reading back a broadcast over the whole output, which is gone.
+
+#b = affine_map<(m, n) -> (m)>
+#id = affine_map<(m, n) -> (m, n)>
+#a = affine_map<(m, n, k) -> (m, k)>
+#x = affine_map<(m, n, k) -> (k, n)>
+#o = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @split_bias
+// CHECK-SAME:    (%[[X:.*]]: tensor<16x97xf32>, %[[BIAS:.*]]: tensor<64xf32>)
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<64x97xf32>
+// CHECK-NOT:     outs(%[[E]] : tensor<64x97xf32>)
+// CHECK:         %[[HS:.*]] = tensor.extract_slice %[[E]][0, 0] [64, 96] [1, 1]
+// CHECK:         %[[HB:.*]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<64xf32>) outs(%[[HS]] : tensor<64x96xf32>)
+// CHECK:         %[[HI:.*]] = tensor.expand_shape %[[HB]] {{\[}}[0], [1, 2]] output_shape [64, 3, 32]
+// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs(%[[HI]] : tensor<64x3x32xf32>)
+// CHECK:         %[[HC:.*]] = tensor.collapse_shape %[[H]]
+// CHECK:         %[[INS:.*]] = tensor.insert_slice %[[HC]] into %[[E]][0, 0] [64, 96] [1, 1]
+// CHECK:         %[[TS:.*]] = tensor.extract_slice %[[INS]][0, 96] [64, 1] [1, 1]
+// CHECK:         %[[TB:.*]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<64xf32>) outs(%[[TS]] : tensor<64x1xf32>)
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs(%[[TB]] : tensor<64x1xf32>)
+// CHECK:         %[[R:.*]] = tensor.insert_slice %[[T]] into %[[INS]][0, 96] [64, 1] [1, 1]
+// CHECK:         return %[[R]]
+func.func @split_bias(%x: tensor<16x97xf32>, %bias: tensor<64xf32>) -> tensor<64x97xf32> {
+  %w = arith.constant dense<0.5> : tensor<64x16xf32>
+  %e = tensor.empty() : tensor<64x97xf32>
+  %init = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<64xf32>) outs(%e : tensor<64x97xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<64x97xf32>
+  %r = linalg.generic {indexing_maps = [#a, #x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<64x16xf32>, tensor<16x97xf32>) outs(%init : tensor<64x97xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x97xf32>
+  return %r : tensor<64x97xf32>
+}

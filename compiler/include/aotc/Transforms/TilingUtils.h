@@ -109,6 +109,24 @@ mlir::FailureOr<mlir::linalg::LinalgOp>
 fuseInitProducer(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp tiled,
                  mlir::linalg::LinalgOp producer);
 
+/// A contraction whose init is a fill or a broadcast reached through
+/// reshapes and transposes, or shared with other ops: the producer rebuilt
+/// in the init's shape for this op alone (see TilingUtils.cpp), so that it
+/// can be computed on the op's tiles. Nothing changes otherwise.
+void rebuildReshapedInit(mlir::RewriterBase &rewriter,
+                         mlir::linalg::LinalgOp op);
+
+/// `linalg::splitOp` of `op` along loop `dim` at `point`, with each part
+/// computing its own init: when the init is a fill or a broadcast
+/// (`isTileableInitProducer`, possibly reached through reshapes), each part
+/// starts from the producer computed on its slice alone, and the producer's
+/// whole result (which the parts overwrite) becomes a tensor.empty, so the
+/// parts can take their inits into their tiles instead of reading back a
+/// pass over the whole output. Returns (head, tail).
+std::pair<mlir::linalg::LinalgOp, mlir::linalg::LinalgOp>
+splitWithOwnInits(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                  unsigned dim, int64_t point);
+
 /// True when `consumer` is an all-parallel generic on tensors in `block`,
 /// without linalg.index, with one init and one result of `resultType`: the
 /// shape of an activation or a residual add of another op's result.
