@@ -487,10 +487,10 @@ splitWithOwnInits(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
       whole ? whole.getDefiningOp<linalg::LinalgOp>() : linalg::LinalgOp();
   bool own = producer && whole.hasOneUse() &&
              producer->getBlock() == op->getBlock() &&
-             producer.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() &&
              isTileableInitProducer(producer) &&
              !producer.hasIndexSemantics() &&
-             isa<TilingInterface>(producer.getOperation());
+             isa<TilingInterface>(producer.getOperation()) &&
+             producer.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>();
   rewriter.setInsertionPoint(op);
   auto [head, tail] =
       linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
