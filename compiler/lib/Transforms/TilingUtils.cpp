@@ -362,14 +362,6 @@ linalg::LinalgOp fuseConsumerIntoLoopTile(RewriterBase &rewriter,
   return cast<linalg::LinalgOp>(insert->getOperand(0).getDefiningOp());
 }
 
-/// A contraction whose init is a fill or a broadcast reached through
-/// reshapes and transposes (a convolution's bias, collapsed with the image,
-/// transposed for a contraction computed transposed and split into panels)
-/// or shared with other ops: the producer is rebuilt in the init's shape for
-/// this contraction alone when its inputs index only dims the reshapes keep
-/// whole, so it can be fused into the contraction's tiles
-/// (`aotc::fuseInitProducer`) instead of filling, and transposing, a whole
-/// buffer first.
 void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1)
     return;

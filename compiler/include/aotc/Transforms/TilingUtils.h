@@ -110,9 +110,18 @@ fuseInitProducer(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp tiled,
                  mlir::linalg::LinalgOp producer);
 
 /// A contraction whose init is a fill or a broadcast reached through
-/// reshapes and transposes, or shared with other ops: the producer rebuilt
-/// in the init's shape for this op alone (see TilingUtils.cpp), so that it
-/// can be computed on the op's tiles. Nothing changes otherwise.
+/// reshapes and transposes (a convolution's bias, collapsed with the image,
+/// transposed for a contraction computed transposed and split into panels)
+/// or shared with other ops: the producer is rebuilt in the init's shape for
+/// this contraction alone when its inputs index only dims the reshapes keep
+/// whole, so it can be fused into the contraction's tiles
+/// (`fuseInitProducer`) instead of filling, and transposing, a whole buffer
+/// first. A single-use producer that writes into part of a larger buffer
+/// (not a tensor.empty: a split part's own init, `splitWithOwnInits`), with
+/// reshapes only, keeps writing there through the same reshapes, so the
+/// op's result still lands in that buffer in place; otherwise the rebuilt
+/// producer writes into a new tensor.empty. Nothing changes when it does not
+/// apply.
 void rebuildReshapedInit(mlir::RewriterBase &rewriter,
                          mlir::linalg::LinalgOp op);
 
@@ -120,7 +129,8 @@ void rebuildReshapedInit(mlir::RewriterBase &rewriter,
 /// computing its own init: when the init is a fill or a broadcast
 /// (`isTileableInitProducer`, possibly reached through reshapes), each part
 /// starts from the producer computed on its slice alone, and the producer's
-/// whole result (which the parts overwrite) becomes a tensor.empty, so the
+/// whole result (which the parts overwrite) is replaced by the tensor.empty
+/// it wrote into, which the parts' slices and inserts then share, so the
 /// parts can take their inits into their tiles instead of reading back a
 /// pass over the whole output. Returns (head, tail).
 std::pair<mlir::linalg::LinalgOp, mlir::linalg::LinalgOp>
