@@ -91,7 +91,8 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
     return sizes;
   if (auto dims = aotc::contractionTileDims(op)) {
     auto [row, lane] = *dims;
-    sizes[row] = largestDivisorAtMost(ranges[row], kContractionRows);
+    sizes[row] = largestDivisorAtMost(ranges[row],
+                                      aotc::contractionRowTile(ranges[row]));
     sizes[lane] = largestDivisorAtMost(ranges[lane],
                                        kContractionRegistersPerRow * lanes);
     return sizes;
@@ -162,7 +163,8 @@ struct TileAndVectorizePass
       return parts;
     auto [row, lane] = *dims;
     for (auto [dim, step] :
-         {std::make_pair(row, kContractionRows),
+         {std::make_pair(row, aotc::contractionRowTile(
+                                  op.getStaticLoopRanges()[row])),
           std::make_pair(lane, kContractionRegistersPerRow * lanes),
           std::make_pair(lane, lanes)}) {
       SmallVector<linalg::LinalgOp> next;

@@ -143,6 +143,26 @@ func.func @matmul_remainders(%a: tensor<13x8xf32>, %b: tensor<8x40xf32>, %c: ten
 
 // -----
 
+// 49 rows (a 7 x 7 image's pixels) have a divisor two rows short of 8: seven
+// tiles of 7 rows, no one-row remainder; 50 rows (divisor 5) still split.
+
+// CHECK-LABEL: func.func @matmul_seven_rows
+// CHECK:         arith.mulf {{.*}} : vector<7x32x1xf32>
+// CHECK-NOT:     vector<1x32x1xf32>
+// CHECK-LABEL: func.func @matmul_fifty_rows
+// CHECK-DAG:     arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK-DAG:     arith.mulf {{.*}} : vector<2x32x1xf32>
+func.func @matmul_seven_rows(%a: tensor<49x8xf32>, %b: tensor<8x32xf32>, %c: tensor<49x32xf32>) -> tensor<49x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<49x8xf32>, tensor<8x32xf32>) outs(%c : tensor<49x32xf32>) -> tensor<49x32xf32>
+  return %0 : tensor<49x32xf32>
+}
+func.func @matmul_fifty_rows(%a: tensor<50x8xf32>, %b: tensor<8x32xf32>, %c: tensor<50x32xf32>) -> tensor<50x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<50x8xf32>, tensor<8x32xf32>) outs(%c : tensor<50x32xf32>) -> tensor<50x32xf32>
+  return %0 : tensor<50x32xf32>
+}
+
+// -----
+
 // A contraction whose output's innermost dimension is on the first
 // operand's side (a 1x1 convolution out[f, p] = sum_c x[c, p] * w[f, c]):
 // the lanes still run along p, contiguous in memory, and the rows along f.

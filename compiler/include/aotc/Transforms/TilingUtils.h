@@ -30,6 +30,17 @@ inline int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
   return 1;
 }
 
+/// Rows of a contraction's register tile for `rows` rows: kContractionRows,
+/// or a divisor of `rows` at most two rows smaller when it has one (49
+/// pixels of a 7 x 7 image: seven tiles of 7 rows instead of six of 8 and a
+/// one-row remainder, whose two accumulators wait on each other's FMAs).
+inline int64_t contractionRowTile(int64_t rows) {
+  if (rows <= kContractionRows || rows % kContractionRows == 0)
+    return std::min(rows, kContractionRows);
+  int64_t d = largestDivisorAtMost(rows, kContractionRows);
+  return d >= kContractionRows - 2 ? d : kContractionRows;
+}
+
 /// For each loop of `op`, whether an indexing map reads it through a mod,
 /// floordiv or ceildiv (ONNX Tile reads its input at `d0 mod 2`). Tiling or
 /// splitting such a loop in pieces longer than one iteration takes the
