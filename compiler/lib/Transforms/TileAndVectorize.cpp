@@ -37,7 +37,6 @@ unsigned widestElementBits(linalg::LinalgOp op) {
 }
 
 using aotc::kContractionRegistersPerRow;
-using aotc::kContractionRows;
 /// Cache block of a contraction: at most kCacheLanes columns and kCacheDepth
 /// reduction steps, so the right-hand block (256 x 256 f32 = 256 KiB) stays
 /// in L2 while every row of the left-hand side streams past it.
@@ -80,8 +79,9 @@ std::optional<unsigned> partialRowLoop(linalg::LinalgOp op, int64_t lanes) {
 
 /// Register tile sizes for `op`: one vector register along the innermost
 /// loop (a whole row of up to kWholeRowRegisters registers when it is not a
-/// number of registers), a kContractionRows x kContractionRegistersPerRow
-/// register accumulator block for contractions, a square lanes x lanes
+/// number of registers), a register accumulator block of
+/// aotc::contractionRowTile rows x kContractionRegistersPerRow registers
+/// for contractions, a square lanes x lanes
 /// block for transposes, 1 elsewhere.
 SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
                                             int64_t lanes) {
@@ -150,7 +150,8 @@ struct TileAndVectorizePass
   /// Splits a contraction whose row or lane loop is not a multiple of the
   /// register tile into a multiple part and a remainder (each static), so
   /// that e.g. 197 rows become 192 rows of 8-row tiles and one 5-row tile
-  /// instead of 197 one-row tiles. A lane remainder wider than one vector
+  /// instead of 197 one-row tiles (49 rows are not split: seven 7-row
+  /// tiles, aotc::contractionRowTile). A lane remainder wider than one vector
   /// register is split again at a whole register (49 columns: 32 + 16 + 1),
   /// since a vector a little wider than a register (17 lanes) is lowered
   /// element by element.
