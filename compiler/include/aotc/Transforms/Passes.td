@@ -536,9 +536,10 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
     `vector-bits`), using divisors of the dimensions so tiles stay static,
     then vectorizes the tile with the upstream linalg vectorizer.
     Contractions (named or generic) get an 8-row x 2-register accumulator
-    block, lanes along the output's innermost dimension; they are first
-    split into static parts when the rows or columns are not a multiple of
-    the block (197 rows: 192 + 5), and blocked for the cache (256 columns x
+    block (7 or 6 rows when that divides the rows and 8 does not: 49 rows
+    are seven 7-row blocks), lanes along the output's innermost dimension;
+    they are first split into static parts when the rows or columns are not
+    a multiple of the block (197 rows: 192 + 5), and blocked for the cache (256 columns x
     256 reduction steps) around the register tiles. A contraction's init
     producer in the same block (see aotc-distribute-to-forall) is computed in
     each register tile before the reduction loop when no reduction cache
