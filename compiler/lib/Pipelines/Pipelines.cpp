@@ -114,8 +114,9 @@ void buildBufferizePipeline(OpPassManager &pm,
   // Every dynamic size in terms of the entry point's arguments (so that
   // buffers sized by symbolic dimensions can be planned), then destinations
   // replace empty tensors wherever possible (no extra buffers).
-  addPasses(pm, "resolve-ranked-shaped-type-result-dims,canonicalize,"
-                "eliminate-empty-tensors");
+  addPasses(pm, "resolve-ranked-shaped-type-result-dims,canonicalize");
+  pm.nest<func::FuncOp>().addPass(createEliminateReshapedEmptyTensors());
+  addPasses(pm, "eliminate-empty-tensors");
   // Function boundaries use contiguous, identity-layout memrefs: the
   // caller's plain row-major pointers.
   addPasses(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "

@@ -200,42 +200,6 @@ std::optional<linalg::LinalgOp> splitRowRemainder(RewriterBase &rewriter,
   return cast<linalg::LinalgOp>(head.getOperation());
 }
 
-/// The reshapes (collapse_shape, expand_shape) and crops (extract_slice:
-/// the image inside a flattened convolution's padded grid) that carry
-/// `value` to its only other user, each the only user of the value before
-/// it, in order; sets `end` to the last value of the chain.
-SmallVector<Operation *> singleUseReshapeChain(Value value, Value &end) {
-  SmallVector<Operation *> chain;
-  while (value.hasOneUse()) {
-    Operation *user = *value.getUsers().begin();
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
-             tensor::ExtractSliceOp>(user) ||
-        user->getOperand(0) != value)
-      break;
-    chain.push_back(user);
-    value = user->getResult(0);
-  }
-  end = value;
-  return chain;
-}
-
-/// `value` (shaped like the end of `chain`) carried back to the shape of
-/// the chain's start: each reshape undone, last first.
-Value undoReshapes(RewriterBase &rewriter, Location loc, Value value,
-                   ArrayRef<Operation *> chain) {
-  for (Operation *reshape : llvm::reverse(chain)) {
-    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape))
-      value = tensor::CollapseShapeOp::create(
-          rewriter, loc, value, expand.getReassociationIndices());
-    else
-      value = tensor::ExpandShapeOp::create(
-          rewriter, loc, cast<tensor::CollapseShapeOp>(reshape).getSrcType(),
-          value,
-          cast<tensor::CollapseShapeOp>(reshape).getReassociationIndices());
-  }
-  return value;
-}
-
 /// True when `consumer`'s payload may run on elements nobody reads (the
 /// padding columns of a convolution's grid): floating-point arithmetic,
 /// never an integer division that could trap on them.
@@ -272,7 +236,7 @@ linalg::GenericOp moveElementwiseConsumer(RewriterBase &rewriter,
     return {};
   Value result = op->getResult(0);
   Value end;
-  SmallVector<Operation *> chain = singleUseReshapeChain(result, end);
+  SmallVector<Operation *> chain = aotc::singleUseReshapeChain(result, end);
   if (!end.hasOneUse())
     return {};
   auto consumer = dyn_cast<linalg::GenericOp>(*end.getUsers().begin());
@@ -315,7 +279,7 @@ linalg::GenericOp moveElementwiseConsumer(RewriterBase &rewriter,
     if (v.getDefiningOp<tensor::EmptyOp>())
       return tensor::EmptyOp::create(rewriter, loc, shapedType.getShape(),
                                      shapedType.getElementType());
-    return undoReshapes(rewriter, loc, v, chain);
+    return aotc::undoReshapes(rewriter, loc, v, chain);
   };
   unsigned rank = shapedType.getRank();
   MLIRContext *ctx = op.getContext();

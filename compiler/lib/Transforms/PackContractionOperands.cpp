@@ -351,6 +351,8 @@ struct PackContractionOperandsPass
         // Each part computes its own fill or bias (in its tiles, later).
         auto [head, tail] = aotc::splitWithOwnInits(rewriter, c.op, c.lane,
                                                     range / panel * panel);
+        // And its own activation, which can then join its tiles.
+        aotc::splitElementwiseConsumer(rewriter, {head, tail});
         c.op = head;
         // A (lane, k) constant's remaining rows get a constant of their own:
         // the whole one, packed for the head, is not kept as well.

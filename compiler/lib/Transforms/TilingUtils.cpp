@@ -265,6 +265,156 @@ FailureOr<linalg::LinalgOp> fuseInitProducer(RewriterBase &rewriter,
   return producerTile;
 }
 
+SmallVector<Operation *> singleUseReshapeChain(Value value, Value &end) {
+  SmallVector<Operation *> chain;
+  while (value.hasOneUse()) {
+    Operation *user = *value.getUsers().begin();
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+             tensor::ExtractSliceOp>(user) ||
+        user->getOperand(0) != value)
+      break;
+    chain.push_back(user);
+    value = user->getResult(0);
+  }
+  end = value;
+  return chain;
+}
+
+Value undoReshapes(RewriterBase &rewriter, Location loc, Value value,
+                   ArrayRef<Operation *> chain) {
+  for (Operation *reshape : llvm::reverse(chain)) {
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(reshape))
+      value = tensor::CollapseShapeOp::create(
+          rewriter, loc, value, expand.getReassociationIndices());
+    else
+      value = tensor::ExpandShapeOp::create(
+          rewriter, loc, cast<tensor::CollapseShapeOp>(reshape).getSrcType(),
+          value,
+          cast<tensor::CollapseShapeOp>(reshape).getReassociationIndices());
+  }
+  return value;
+}
+
+bool splitElementwiseConsumer(RewriterBase &rewriter,
+                              ArrayRef<linalg::LinalgOp> parts) {
+  if (parts.empty())
+    return false;
+  Operation *first = parts.front();
+  Block *block = first->getBlock();
+  auto isStatic = [](ArrayRef<OpFoldResult> values) {
+    return llvm::all_of(values, llvm::IsaPred<Attribute>);
+  };
+  // Each part inserted into the result of the previous part's insert.
+  SmallVector<tensor::InsertSliceOp> inserts;
+  for (linalg::LinalgOp part : parts) {
+    if (part->getBlock() != block || part->getNumResults() != 1 ||
+        !part->getResult(0).hasOneUse())
+      return false;
+    auto insert =
+        dyn_cast<tensor::InsertSliceOp>(*part->getResult(0).getUsers().begin());
+    if (!insert || insert.getSource() != part->getResult(0) ||
+        insert->getBlock() != block ||
+        (!inserts.empty() && insert.getDest() != inserts.back().getResult()) ||
+        !isStatic(insert.getMixedOffsets()) ||
+        !isStatic(insert.getMixedSizes()) ||
+        !isStatic(insert.getMixedStrides()))
+      return false;
+    inserts.push_back(insert);
+  }
+  Value end;
+  SmallVector<Operation *> chain =
+      singleUseReshapeChain(inserts.back().getResult(), end);
+  if (!end.hasOneUse() ||
+      llvm::any_of(chain, llvm::IsaPred<tensor::ExtractSliceOp>))
+    return false;
+  auto consumer = dyn_cast<linalg::GenericOp>(*end.getUsers().begin());
+  if (!isElementwiseConsumer(consumer, block, end.getType()))
+    return false;
+  OpOperand *init = consumer.getDpsInitOperand(0);
+  // Its init is the result it reads (in place) or one it does not read.
+  if (!consumer.getMatchingIndexingMap(init).isIdentity() ||
+      (init->get() != end && consumer.payloadUsesValueFromOperand(init)))
+    return false;
+  auto definedBeforeParts = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !def || (def->getBlock() == block && def->isBeforeInBlock(first)) ||
+           !block->getParentOp()->isAncestor(def);
+  };
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    AffineMap map = consumer.getMatchingIndexingMap(input);
+    Value v = input->get();
+    if (v == end && map.isIdentity())
+      continue;
+    if ((map.getNumResults() != 0 &&
+         (!map.isIdentity() || v.getType() != end.getType())) ||
+        !definedBeforeParts(v))
+      return false;
+  }
+
+  // The other operands in the shape of the whole result, before the parts,
+  // then sliced like each part's insert.
+  Location loc = consumer.getLoc();
+  MLIRContext *ctx = consumer.getContext();
+  rewriter.setInsertionPoint(first);
+  llvm::SmallDenseMap<Value, Value> whole;
+  for (OpOperand *input : consumer.getDpsInputOperands())
+    if (Value v = input->get();
+        v != end && consumer.getMatchingIndexingMap(input).getNumResults() &&
+        !whole.count(v))
+      whole[v] = undoReshapes(rewriter, loc, v, chain);
+  Block *body = consumer.getBody();
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    tensor::InsertSliceOp insert = inserts[i];
+    Value result = part->getResult(0);
+    auto type = cast<RankedTensorType>(result.getType());
+    unsigned rank = type.getRank();
+    // Reads of the result become reads of the init, which is the part's
+    // result (in place, one use: it can join the part's tiles).
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    SmallVector<std::optional<unsigned>> inputPositions;
+    for (OpOperand *input : consumer.getDpsInputOperands()) {
+      Value v = input->get();
+      bool scalar = consumer.getMatchingIndexingMap(input).getNumResults() == 0;
+      if (v == end && !scalar) {
+        inputPositions.push_back(std::nullopt);
+        continue;
+      }
+      inputPositions.push_back(inputs.size());
+      if (scalar) {
+        inputs.push_back(v);
+        maps.push_back(AffineMap::get(rank, 0, {}, ctx));
+        continue;
+      }
+      rewriter.setInsertionPoint(first);
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, type, whole.lookup(v), insert.getMixedOffsets(),
+          insert.getMixedSizes(), insert.getMixedStrides()));
+      maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    // Right before the part's insert.
+    rewriter.setInsertionPoint(insert);
+    auto partConsumer = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, inputs, ValueRange{result}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location, ValueRange args) {
+          IRMapping mapping;
+          for (auto [arg, position] :
+               llvm::zip(body->getArguments(), inputPositions))
+            mapping.map(arg, position ? args[*position] : args.back());
+          mapping.map(body->getArguments().back(), args.back());
+          for (Operation &op : *body)
+            b.clone(op, mapping);
+        });
+    rewriter.modifyOpInPlace(insert, [&] {
+      insert.getSourceMutable().set(partConsumer.getResult(0));
+    });
+  }
+  rewriter.replaceOp(consumer, end);
+  return true;
+}
+
 bool isElementwiseConsumer(linalg::GenericOp consumer, Block *block,
                            Type resultType) {
   return consumer && consumer->getBlock() == block &&

@@ -204,3 +204,83 @@ func.func @split_bias(%x: tensor<16x97xf32>, %bias: tensor<64xf32>) -> tensor<64
   } -> tensor<64x97xf32>
   return %r : tensor<64x97xf32>
 }
+
+// -----
+
+// The activation and residual add after a contraction split at its last
+// whole panel (reached through a reshape) are computed on each part before
+// its insert, in place on the part's result (the read of the result becomes
+// a read of the init), the residual sliced like the part: the parts can take
+// them into their tiles instead of leaving a pass over the whole result.
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#x = affine_map<(m, n, k) -> (k, n)>
+#o = affine_map<(m, n, k) -> (m, n)>
+#id3 = affine_map<(b, m, n) -> (b, m, n)>
+// CHECK-LABEL: func.func @split_activation
+// CHECK-SAME:    (%[[X:.*]]: tensor<16x97xf32>, %[[C:.*]]: tensor<64x97xf32>, %[[RES:.*]]: tensor<1x64x97xf32>)
+// CHECK:         %[[RC:.*]] = tensor.collapse_shape %[[RES]] {{\[}}[0, 1], [2]] : tensor<1x64x97xf32> into tensor<64x97xf32>
+// CHECK:         %[[RH:.*]] = tensor.extract_slice %[[RC]][0, 0] [64, 96] [1, 1]
+// CHECK:         %[[RT:.*]] = tensor.extract_slice %[[RC]][0, 96] [64, 1] [1, 1]
+// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<64x3x32xf32>)
+// CHECK:         %[[HC:.*]] = tensor.collapse_shape %[[H]]
+// CHECK:         %[[HA:.*]] = linalg.generic {{.*}} ins(%[[RH]] : tensor<64x96xf32>) outs(%[[HC]] : tensor<64x96xf32>)
+// CHECK:           arith.maximumf
+// CHECK:           arith.addf
+// CHECK:         %[[INS:.*]] = tensor.insert_slice %[[HA]] into %[[C]][0, 0] [64, 96] [1, 1]
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<64x1xf32>)
+// CHECK:         %[[TA:.*]] = linalg.generic {{.*}} ins(%[[RT]] : tensor<64x1xf32>) outs(%[[T]] : tensor<64x1xf32>)
+// CHECK:         %[[R:.*]] = tensor.insert_slice %[[TA]] into %[[INS]][0, 96] [64, 1] [1, 1]
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[R]] {{\[}}[0, 1], [2]] output_shape [1, 64, 97]
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[E]]
+func.func @split_activation(%x: tensor<16x97xf32>, %c: tensor<64x97xf32>, %res: tensor<1x64x97xf32>) -> tensor<1x64x97xf32> {
+  %w = arith.constant dense<0.5> : tensor<64x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [#a, #x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<64x16xf32>, tensor<16x97xf32>) outs(%c : tensor<64x97xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x97xf32>
+  %e = tensor.expand_shape %r [[0, 1], [2]] output_shape [1, 64, 97] : tensor<64x97xf32> into tensor<1x64x97xf32>
+  %init = tensor.empty() : tensor<1x64x97xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %res : tensor<1x64x97xf32>, tensor<1x64x97xf32>) outs(%init : tensor<1x64x97xf32>) {
+  ^bb0(%in: f32, %r2: f32, %out: f32):
+    %relu = arith.maximumf %in, %zero : f32
+    %sum = arith.addf %relu, %r2 : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x64x97xf32>
+  return %y : tensor<1x64x97xf32>
+}
+
+// -----
+
+// A consumer that reads the result transposed is not split.
+
+#a = affine_map<(m, n, k) -> (m, k)>
+#x = affine_map<(m, n, k) -> (k, n)>
+#o = affine_map<(m, n, k) -> (m, n)>
+#t = affine_map<(m, n) -> (n, m)>
+#id = affine_map<(m, n) -> (m, n)>
+// CHECK-LABEL: func.func @split_transposed_consumer
+// CHECK:         %[[R:.*]] = tensor.insert_slice {{.*}}[0, 96] [64, 1] [1, 1]
+// CHECK:         %[[Y:.*]] = linalg.generic {{.*}} ins(%[[R]] : tensor<64x97xf32>)
+// CHECK:         return %[[Y]]
+func.func @split_transposed_consumer(%x: tensor<16x97xf32>, %c: tensor<64x97xf32>) -> tensor<97x64xf32> {
+  %w = arith.constant dense<0.5> : tensor<64x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [#a, #x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<64x16xf32>, tensor<16x97xf32>) outs(%c : tensor<64x97xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x97xf32>
+  %init = tensor.empty() : tensor<97x64xf32>
+  %y = linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<64x97xf32>) outs(%init : tensor<97x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %relu = arith.maximumf %in, %zero : f32
+    linalg.yield %relu : f32
+  } -> tensor<97x64xf32>
+  return %y : tensor<97x64xf32>
+}

@@ -381,7 +381,11 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     is packed at compile time too. Columns beyond the last whole panel are
     split off (linalg::splitOp) and stay unpacked (a (n, k) constant's
     remaining rows become a constant of their own, so the whole one is not
-    kept besides the packed one). A contraction with unit reduction loops
+    kept besides the packed one); each part computes its own init (fill,
+    bias) and its own elementwise consumer (an activation reached through
+    reshapes: aotc::splitElementwiseConsumer), so that both can join its
+    tiles instead of running as passes over the whole result. A
+    contraction with unit reduction loops
     besides its real one (a classifier's [1, 1, C] x [N, 1, C], as Flatten +
     Gemm leave it) first loses them, its constant operands reshaped at
     compile time.
@@ -628,6 +632,45 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
                            "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect",
                            "mlir::affine::AffineDialect"];
+}
+
+def EliminateReshapedEmptyTensors
+    : Pass<"aotc-eliminate-reshaped-empty-tensors", "mlir::func::FuncOp"> {
+  let summary = "Results inserted into a larger tensor through reshapes are "
+                "computed in it";
+  let description = [{
+    A `tensor.insert_slice` (static offsets, sizes and strides) whose
+    destination starts as a `tensor.empty` (a concatenation's) and whose
+    source was computed into another `tensor.empty`, reached from the source
+    back through reshapes (collapse_shape, expand_shape), the destinations
+    of inserts and of destination-style ops (linalg, scf.forall): that empty
+    tensor becomes the slice of the destination's, reshaped like the source
+    was, so bufferization computes the source in the destination's buffer
+    and the insert copies nothing. Upstream `eliminate-empty-tensors` does
+    this without reshapes in between, and only where the insert's
+    destination is defined before the empty tensor; here the destination's
+    `tensor.empty` (no operands) is moved before it. Always correct: an
+    empty tensor and a slice of one hold the same (undefined) values;
+    bufferization copies where the in-place writes would conflict.
+
+    Before (a 1x1 convolution computed as a matmul, then concatenated):
+    ```mlir
+    %e = tensor.empty() : tensor<64x3025xf32>
+    %m = linalg.generic {...} outs(%e : tensor<64x3025xf32>) ...
+    %x = tensor.expand_shape %m [[0], [1, 2]] output_shape [64, 55, 55] ...
+    %c = tensor.empty() : tensor<128x55x55xf32>
+    %i = tensor.insert_slice %x into %c[0, 0, 0] [64, 55, 55] [1, 1, 1] ...
+    ```
+    After:
+    ```mlir
+    %c = tensor.empty() : tensor<128x55x55xf32>
+    %s = tensor.extract_slice %c[0, 0, 0] [64, 55, 55] [1, 1, 1] ...
+    %e = tensor.collapse_shape %s [[0], [1, 2]] ... into tensor<64x3025xf32>
+    %m = linalg.generic {...} outs(%e : tensor<64x3025xf32>) ...
+    ...
+    ```
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
 //===----------------------------------------------------------------------===//

@@ -136,6 +136,20 @@ fuseInitProducer(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp tiled,
 void rebuildReshapedInit(mlir::RewriterBase &rewriter,
                          mlir::linalg::LinalgOp op);
 
+/// The reshapes (collapse_shape, expand_shape) and crops (extract_slice:
+/// the image inside a flattened convolution's padded grid) that carry
+/// `value` to its only other user, each the only user of the value before
+/// it, in order; sets `end` to the last value of the chain.
+llvm::SmallVector<mlir::Operation *> singleUseReshapeChain(mlir::Value value,
+                                                           mlir::Value &end);
+
+/// `value` (shaped like the end of `chain`, a chain of reshapes from
+/// `singleUseReshapeChain` without crops) carried back to the shape of the
+/// chain's start: each reshape undone, last first.
+mlir::Value undoReshapes(mlir::RewriterBase &rewriter, mlir::Location loc,
+                         mlir::Value value,
+                         llvm::ArrayRef<mlir::Operation *> chain);
+
 /// `linalg::splitOp` of `op` along loop `dim` at `point`, with each part
 /// computing its own init: when the init is a fill or a broadcast
 /// (`isTileableInitProducer`, possibly reached through reshapes), each part
@@ -147,6 +161,21 @@ void rebuildReshapedInit(mlir::RewriterBase &rewriter,
 std::pair<mlir::linalg::LinalgOp, mlir::linalg::LinalgOp>
 splitWithOwnInits(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                   unsigned dim, int64_t point);
+
+/// The elementwise consumer (an activation) of an op split into `parts`
+/// (`splitWithOwnInits`), reached from the parts' inserts through reshapes,
+/// computed on each part right before its insert instead of in a pass over
+/// the whole result, which the split would otherwise leave it (the parts
+/// are tiled apart, so neither can take the consumer into its tiles). Each
+/// part's result must be used only by a tensor.insert_slice, the last
+/// insert's result only by a chain of reshapes to the consumer, and the
+/// consumer an elementwise consumer of it (`isElementwiseConsumer`) with
+/// identity maps for every operand that is not a scalar, its other operands
+/// defined before the parts, and its init either that result (in place)
+/// or one its payload does not read.
+/// Returns true when the consumer was split.
+bool splitElementwiseConsumer(mlir::RewriterBase &rewriter,
+                              llvm::ArrayRef<mlir::linalg::LinalgOp> parts);
 
 /// True when `consumer` is an all-parallel generic on tensors in `block`,
 /// without linalg.index, with one init and one result of `resultType`: the
