@@ -28,7 +28,8 @@ namespace {
 /// reshapes (collected in `reshapes`, the one nearest `value` first), the
 /// destinations of inserts and the tied inits of destination-style ops and
 /// scf.forall loops; null when the chain ends elsewhere.
-tensor::EmptyOp computedInto(Value value, SmallVectorImpl<Operation *> &reshapes) {
+tensor::EmptyOp computedInto(Value value,
+                             SmallVectorImpl<Operation *> &reshapes) {
   while (Operation *def = value.getDefiningOp()) {
     if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
       reshapes.push_back(def);
