@@ -1,19 +1,21 @@
 //===- EliminateReshapedEmptyTensors.cpp - Compute into inserts -*- C++ -*-===//
 //
 // This file implements the aotc-eliminate-reshaped-empty-tensors pass: a
-// result inserted into a larger tensor (a concatenation) through reshapes
-// is computed in that tensor's slice instead of in a tensor of its own that
-// the insert then copies.
+// result inserted into a larger tensor (a concatenation, or a padded image
+// whose border was filled) through reshapes is computed in that tensor's
+// slice instead of in a tensor of its own that the insert then copies.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_ELIMINATERESHAPEDEMPTYTENSORS
@@ -49,6 +51,49 @@ tensor::EmptyOp computedInto(Value value,
   return {};
 }
 
+/// True when the static slice `insert` writes is one contiguous range of
+/// its destination: unit sizes, then at most one partial dimension, then
+/// whole ones.
+bool isContiguousSlice(tensor::InsertSliceOp insert) {
+  ArrayRef<int64_t> sizes = insert.getStaticSizes();
+  ArrayRef<int64_t> shape = insert.getDestType().getShape();
+  unsigned d = 0;
+  while (d < sizes.size() && sizes[d] == 1)
+    ++d;
+  for (unsigned i = d + 1; i < sizes.size(); ++i)
+    if (sizes[i] != shape[i])
+      return false;
+  return true;
+}
+
+/// Moves the ops that compute `value` (with those defining what their
+/// regions use) before `point`, in their order, when all of them are in
+/// `point`'s block and free of memory effects (a filling scf.forall on
+/// tensors is; upstream moveValueDefinitions wants them speculatable too);
+/// false, moving nothing, otherwise.
+bool moveComputationBefore(RewriterBase &rewriter, Value value,
+                           Operation *point, DominanceInfo &dominance) {
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.omitUsesFromAbove = false;
+  options.omitBlockArguments = true;
+  bool movable = true;
+  options.filter = [&](Operation *op) {
+    if (dominance.properlyDominates(op, point))
+      return false;
+    if (op->getBlock() != point->getBlock() || !isMemoryEffectFree(op))
+      movable = false;
+    return movable;
+  };
+  llvm::SetVector<Operation *> slice;
+  if (failed(getBackwardSlice(value, &slice, options)) || !movable ||
+      slice.contains(point))
+    return false;
+  for (Operation *op : slice)
+    rewriter.moveOpBefore(op, point);
+  return true;
+}
+
 struct EliminateReshapedEmptyTensorsPass
     : aotc::impl::EliminateReshapedEmptyTensorsBase<
           EliminateReshapedEmptyTensorsPass> {
@@ -64,14 +109,20 @@ struct EliminateReshapedEmptyTensorsPass
       if (!insert.getOffsets().empty() || !insert.getSizes().empty() ||
           !insert.getStrides().empty())
         continue;
-      // The destination as it was before any insert: a tensor.empty.
+      // The destination as it was before any insert: a tensor.empty (a
+      // concatenation), or a value computed into one that only this insert
+      // uses (a padded image: its fill).
       Value dest = insert.getDest();
       while (auto inner = dest.getDefiningOp<tensor::InsertSliceOp>())
         dest = inner.getDest();
-      auto root = dest.getDefiningOp<tensor::EmptyOp>();
+      SmallVector<Operation *> destReshapes;
+      tensor::EmptyOp root = dest.getDefiningOp<tensor::EmptyOp>();
+      if (!root && dest == insert.getDest() && dest.hasOneUse())
+        root = computedInto(dest, destReshapes);
       SmallVector<Operation *> reshapes;
       tensor::EmptyOp empty = computedInto(insert.getSource(), reshapes);
-      if (!root || !empty || empty == root || !root.getDynamicSizes().empty())
+      if (!root || !empty || empty == root || !destReshapes.empty() ||
+          !root.getDynamicSizes().empty())
         continue;
       // The slice, reshaped back, has the empty tensor's type (the ops in
       // between keep their destinations' types).
@@ -80,16 +131,22 @@ struct EliminateReshapedEmptyTensorsPass
                               : reshapes.back()->getOperand(0).getType();
       if (computedType != empty.getType())
         continue;
-      // The destination's empty tensor (no operands) moves before the
-      // source's, whose uses its slice then replaces.
-      if (!dominance.properlyDominates(root.getOperation(), empty)) {
-        if (root->getBlock() != empty->getBlock())
+      // Undoing a collapse expands the slice, which any slice allows;
+      // undoing an expansion collapses it, which only a contiguous one
+      // does (the interior of a padded image is not: its rows are apart).
+      if (!isContiguousSlice(insert) &&
+          !llvm::all_of(reshapes, llvm::IsaPred<tensor::CollapseShapeOp>))
+        continue;
+      // The destination (with what computes it) moves before the source's
+      // empty tensor, whose uses its slice then replaces.
+      if (!dominance.properlyDominates(dest, empty)) {
+        if (dest.getParentBlock() != empty->getBlock() ||
+            !moveComputationBefore(rewriter, dest, empty, dominance))
           continue;
-        rewriter.moveOpBefore(root, empty);
       }
       rewriter.setInsertionPoint(empty);
       Value slice = tensor::ExtractSliceOp::create(
-          rewriter, insert.getLoc(), insert.getSourceType(), root,
+          rewriter, insert.getLoc(), insert.getSourceType(), dest,
           insert.getMixedOffsets(), insert.getMixedSizes(),
           insert.getMixedStrides());
       Value replacement =

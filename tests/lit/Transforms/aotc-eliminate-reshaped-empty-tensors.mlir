@@ -62,3 +62,72 @@ func.func @not_from_empty(%t: tensor<16xf32>) -> tensor<8x4xf32> {
   %i = tensor.insert_slice %r into %c[0, 0] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<8x4xf32>
   return %i : tensor<8x4xf32>
 }
+
+// -----
+
+// A padded image (its border filled, as a max pool's -inf padding): the
+// producer (computed as 1 x 1 x 4 x 6 x 6, collapsed to 1 x 4 x 6 x 6) is
+// computed in the padded image's interior. The fill, defined after the
+// producer's empty tensor, moves before it; the insert copies nothing.
+
+// CHECK-LABEL: func.func @padded_interior
+// CHECK:         %[[PE:.*]] = tensor.empty() : tensor<1x4x8x8xf32>
+// CHECK:         %[[P:.*]] = linalg.fill {{.*}} outs(%[[PE]] : tensor<1x4x8x8xf32>)
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[P]][0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1]
+// CHECK:         %[[X:.*]] = tensor.expand_shape %[[S]] {{\[}}[0], [1, 2], [3], [4]]
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} outs(%[[X]] : tensor<1x1x4x6x6xf32>)
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[R]]
+// CHECK:         tensor.insert_slice %[[C]] into %[[P]][0, 0, 1, 1] [1, 4, 6, 6]
+// BUF-LABEL:   func.func @padded_interior
+// BUF:           %[[ALLOC:.*]] = memref.alloc() {{.*}} : memref<1x4x8x8xf32>
+// BUF:           linalg.fill {{.*}} outs(%[[ALLOC]] :
+// BUF:           %[[SV:.*]] = memref.subview %[[ALLOC]][0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1]
+// BUF:           %[[EX:.*]] = memref.expand_shape %[[SV]]
+// BUF:           linalg.generic {{.*}} outs(%[[EX]] :
+// BUF-NOT:       memref.alloc
+// BUF-NOT:       memref.copy
+// BUF:           bufferization.to_tensor %[[ALLOC]]
+#id5 = affine_map<(a, b, c, d, e) -> (a, b, c, d, e)>
+func.func @padded_interior(%x: tensor<1x1x4x6x6xf32>) -> tensor<1x4x8x8xf32> {
+  %e = tensor.empty() : tensor<1x1x4x6x6xf32>
+  %r = linalg.generic {indexing_maps = [#id5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x1x4x6x6xf32>) outs(%e : tensor<1x1x4x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %zero = arith.constant 0.0 : f32
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x1x4x6x6xf32>
+  %c = tensor.collapse_shape %r [[0], [1, 2], [3], [4]] : tensor<1x1x4x6x6xf32> into tensor<1x4x6x6xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %pe = tensor.empty() : tensor<1x4x8x8xf32>
+  %p = linalg.fill ins(%ninf : f32) outs(%pe : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %i = tensor.insert_slice %c into %p[0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1] : tensor<1x4x6x6xf32> into tensor<1x4x8x8xf32>
+  return %i : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// A producer whose rows are flattened (4 x 36, expanded to 4 x 6 x 6) is
+// not computed in a padded interior: the interior's rows are not adjacent,
+// so its slice cannot be collapsed back to 4 x 36. Left alone.
+
+// CHECK-LABEL: func.func @padded_flat_rows
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x36xf32>
+// CHECK:         linalg.generic {{.*}} outs(%[[E]] : tensor<4x36xf32>)
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         tensor.insert_slice
+#id2 = affine_map<(a, b) -> (a, b)>
+func.func @padded_flat_rows(%x: tensor<4x36xf32>) -> tensor<4x8x8xf32> {
+  %e = tensor.empty() : tensor<4x36xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x36xf32>) outs(%e : tensor<4x36xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %zero = arith.constant 0.0 : f32
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x36xf32>
+  %x3 = tensor.expand_shape %r [[0], [1, 2]] output_shape [4, 6, 6] : tensor<4x36xf32> into tensor<4x6x6xf32>
+  %zero = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<4x8x8xf32>
+  %p = linalg.fill ins(%zero : f32) outs(%pe : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %i = tensor.insert_slice %x3 into %p[0, 1, 1] [4, 6, 6] [1, 1, 1] : tensor<4x6x6xf32> into tensor<4x8x8xf32>
+  return %i : tensor<4x8x8xf32>
+}

@@ -640,18 +640,24 @@ def EliminateReshapedEmptyTensors
                 "computed in it";
   let description = [{
     A `tensor.insert_slice` (static offsets, sizes and strides) whose
-    destination starts as a `tensor.empty` (a concatenation's) and whose
-    source was computed into another `tensor.empty`, reached from the source
-    back through reshapes (collapse_shape, expand_shape), the destinations
-    of inserts and of destination-style ops (linalg, scf.forall): that empty
-    tensor becomes the slice of the destination's, reshaped like the source
-    was, so bufferization computes the source in the destination's buffer
-    and the insert copies nothing. Upstream `eliminate-empty-tensors` does
-    this without reshapes in between, and only where the insert's
-    destination is defined before the empty tensor; here the destination's
-    `tensor.empty` (no operands) is moved before it. Always correct: an
-    empty tensor and a slice of one hold the same (undefined) values;
-    bufferization copies where the in-place writes would conflict.
+    destination starts as a `tensor.empty` (a concatenation's) or was
+    computed into one and has no other use (a padded image: its fill), and
+    whose source was computed into another `tensor.empty`, reached from the
+    source back through reshapes (collapse_shape, expand_shape), the
+    destinations of inserts and of destination-style ops (linalg,
+    scf.forall): that empty tensor becomes the slice of the destination,
+    reshaped like the source was, so bufferization computes the source in
+    the destination's buffer and the insert copies nothing. Upstream
+    `eliminate-empty-tensors` does this without reshapes in between, and
+    only where the insert's destination is defined before the empty tensor;
+    here the destination and what computes it (when free of memory effects
+    and in the same block) move before it. A source expanded on its way
+    (a flat 64 x 3136 result inserted as 64 x 56 x 56) is only computed in
+    a contiguous slice: the interior of a padded image cannot be collapsed
+    back. Always correct: the empty tensor's values were undefined, the
+    slice's are defined; bufferization copies where the in-place writes
+    would conflict. resnet18: its stem's output is computed in the max
+    pool's padded image (one copy less, pool 6.5 MB -> 4.3 MB).
 
     Before (a 1x1 convolution computed as a matmul, then concatenated):
     ```mlir
