@@ -159,6 +159,10 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   addPasses(fpm, "convert-vector-to-scf{full-unroll=1},canonicalize");
   fpm.addPass(createLowerVectorOps());
   fpm.addPass(createApproximateMath());
+  // bf16 conversions as integer arithmetic (rounding to nearest even):
+  // without AVX512-BF16, LLVM would call __truncsfbf2, which neither our
+  // runtime nor Debian 12's libgcc provides.
+  addPasses(fpm, "arith-expand{include-bf16=1}");
   // Outputs larger than the caches: non-temporal stores where aligned.
   fpm.addPass(createStreamingStores());
   // Threads: scf.forall -> scf.parallel -> omp.parallel + omp.wsloop, with

@@ -293,14 +293,35 @@ linalg::GenericOp moveElementwiseConsumer(RewriterBase &rewriter,
                        ? AffineMap::get(rank, 0, {}, ctx)
                        : AffineMap::getMultiDimIdentityMap(rank, ctx));
   }
+  // An init whose values the payload reads (a residual added in place) is
+  // read as one more input instead: the thread tiles write the consumer's
+  // result over the op's own tile (aotc::fuseElementwiseConsumer).
+  Value consumerInit = consumer.getDpsInits()[0];
+  bool initRead = consumerInit != end &&
+                  !consumerInit.getDefiningOp<tensor::EmptyOp>() &&
+                  consumer.payloadUsesValueFromOperand(
+                      consumer.getDpsInitOperand(0));
+  if (initRead) {
+    inputs.push_back(carry(consumerInit));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  }
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
-  Value init = carry(consumer.getDpsInits()[0]);
+  Value init = initRead ? tensor::EmptyOp::create(rewriter, loc,
+                                                  shapedType.getShape(),
+                                                  shapedType.getElementType())
+                        : carry(consumerInit);
   rewriter.setInsertionPointAfter(op);
   auto moved = linalg::GenericOp::create(
       rewriter, loc, TypeRange{shapedType}, inputs, ValueRange{init}, maps,
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel));
   IRMapping mapping;
   consumer.getRegion().cloneInto(&moved.getRegion(), mapping);
+  if (initRead) {
+    Block &body = moved.getRegion().front();
+    BlockArgument out = body.getArguments().back();
+    out.replaceAllUsesWith(
+        body.insertArgument(inputs.size() - 1, out.getType(), loc));
+  }
   // The consumer's users see the moved result through the same reshapes.
   rewriter.setInsertionPoint(consumer);
   Value replacement = moved.getResult(0);

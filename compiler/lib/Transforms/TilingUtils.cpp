@@ -437,11 +437,14 @@ FailureOr<Operation *> tileOutputLoops(RewriterBase &rewriter,
 
 linalg::GenericOp registerTileConsumer(linalg::LinalgOp op,
                                        DominanceInfo &dominance) {
-  if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+  if (op->getNumResults() != 1 || op->getResult(0).use_empty())
     return {};
   Value result = op->getResult(0);
+  // One consumer, which may read the result as an input and write it in
+  // place (as aotc-distribute-to-forall leaves a thread tile's consumer).
   auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
-  if (!isElementwiseConsumer(consumer, op->getBlock(), result.getType()))
+  if (!llvm::all_equal(result.getUsers()) ||
+      !isElementwiseConsumer(consumer, op->getBlock(), result.getType()))
     return {};
   for (OpOperand &operand : consumer->getOpOperands()) {
     Value v = operand.get();

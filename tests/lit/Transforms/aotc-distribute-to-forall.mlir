@@ -548,6 +548,49 @@ func.func @late_operand_consumer(%a: tensor<64x256xf32>, %b: tensor<128x256x32xf
 
 // -----
 
+// The residual as the consumer's init, which its payload reads (the
+// residual add in place, as aotc-reuse-dead-inputs leaves it): it becomes
+// an input read in each tile, and the tile's result is written over the
+// contraction's own tile, not over the contraction's tile as both operands.
+
+#ra = affine_map<(m, p, l, k) -> (m, k)>
+#rb = affine_map<(m, p, l, k) -> (p, k, l)>
+#rc = affine_map<(m, p, l, k) -> (m, p, l)>
+#r2 = affine_map<(m, n) -> (m, n)>
+// CHECK-LABEL: func.func @residual_init_consumer
+// CHECK-SAME:    (%{{.*}}: tensor<64x256xf32>, %{{.*}}: tensor<128x256x32xf32>, %{{.*}}: tensor<64x128x32xf32>, %[[RES:.*]]: tensor<64x4096xf32>)
+// CHECK:         %[[RP:.*]] = tensor.expand_shape %[[RES]] {{\[}}[0], [1, 2]] output_shape [64, 128, 32]
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (128) step (8)
+// CHECK:           %[[RS:.*]] = tensor.extract_slice %[[RP]][0, %[[I]], 0] [64, 8, 32]
+// CHECK:           %[[T:.*]] = linalg.generic {{.*}}"reduction"{{.*}} outs(%{{.*}} : tensor<64x8x32xf32>)
+// CHECK:           %[[ADD:.*]] = linalg.generic {{.*}} ins(%[[T]], %[[RS]] : tensor<64x8x32xf32>, tensor<64x8x32xf32>) outs(%[[T]] : tensor<64x8x32xf32>)
+// CHECK-NEXT:      ^bb0(%[[X:.*]]: f32, %[[R:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[R]], %[[X]] : f32
+// CHECK-NEXT:        %[[M:.*]] = arith.maximumf %[[S]], %{{.*}} : f32
+// CHECK-NEXT:        linalg.yield %[[M]] : f32
+// CHECK:           tensor.parallel_insert_slice %[[ADD]]
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+func.func @residual_init_consumer(%a: tensor<64x256xf32>, %b: tensor<128x256x32xf32>, %c: tensor<64x128x32xf32>, %res: tensor<64x4096xf32>) -> tensor<64x4096xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [#ra, #rb, #rc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x256xf32>, tensor<128x256x32xf32>) outs(%c : tensor<64x128x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128x32xf32>
+  %flat = tensor.collapse_shape %0 [[0], [1, 2]] : tensor<64x128x32xf32> into tensor<64x4096xf32>
+  %1 = linalg.generic {indexing_maps = [#r2, #r2], iterator_types = ["parallel", "parallel"]} ins(%flat : tensor<64x4096xf32>) outs(%res : tensor<64x4096xf32>) {
+  ^bb0(%x: f32, %r: f32):
+    %s = arith.addf %r, %x : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<64x4096xf32>
+  return %1 : tensor<64x4096xf32>
+}
+
+// -----
+
 // A depthwise convolution on flattened images (256 channels, a 4 x 16 grid
 // each, its last elements padding) whose image is cropped out of the grid and clamped in
 // place: the clamp moves through the crop onto the whole grid (computing the

@@ -381,3 +381,47 @@ func.func @matmul_relu6(%a: tensor<16x64xf32>, %b: tensor<2x64x32xf32>, %c: tens
   } -> tensor<16x2x32xf32>
   return %1 : tensor<16x2x32xf32>
 }
+
+// -----
+
+// The same contraction with a residual add and ReLU that reads its result
+// both as an input and as the init it overwrites (a thread tile's consumer
+// as aotc-distribute-to-forall leaves it): also computed on each register
+// tile, the residual's slice read there, not in a loop nest of its own
+// (which bufferization would give a copy of the whole result).
+
+#ra = affine_map<(m, p, l, k) -> (m, k)>
+#rb = affine_map<(m, p, l, k) -> (p, k, l)>
+#rc = affine_map<(m, p, l, k) -> (m, p, l)>
+#rid3 = affine_map<(m, p, l) -> (m, p, l)>
+// CHECK-LABEL: func.func @matmul_residual_relu
+// CHECK-SAME:    %[[RES:[a-z0-9]+]]: tensor<16x2x32xf32>)
+// CHECK:         scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:           scf.for %[[P:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
+// CHECK:             %[[R:.*]] = tensor.extract_slice %[[RES]][%[[M]], %[[P]], 0] [8, 1, 32]
+// CHECK:             %[[K:.*]] = scf.for {{.*}} -> (tensor<8x1x32xf32>)
+// CHECK:               vector.multi_reduction <add>
+// CHECK:             %[[V:.*]] = vector.transfer_read %[[K]]{{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
+// CHECK:             %[[RV:.*]] = vector.transfer_read %[[R]]{{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
+// CHECK:             %[[SUM:.*]] = arith.addf %[[RV]], %[[V]] : vector<8x1x32xf32>
+// CHECK:             %[[RELU:.*]] = arith.maximumf %[[SUM]], %{{.*}} : vector<8x1x32xf32>
+// CHECK:             %[[W:.*]] = vector.transfer_write %[[RELU]], %[[K]]
+// CHECK:             tensor.insert_slice %[[W]] into %[[ACC]][%[[M]], %[[P]], 0] [8, 1, 32]
+// CHECK-NOT:     arith.maximumf
+// CHECK:         return
+func.func @matmul_residual_relu(%a: tensor<16x64xf32>, %b: tensor<2x64x32xf32>, %c: tensor<16x2x32xf32>, %res: tensor<16x2x32xf32>) -> tensor<16x2x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#ra, #rb, #rc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<16x64xf32>, tensor<2x64x32xf32>) outs(%c : tensor<16x2x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x2x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %1 = linalg.generic {indexing_maps = [#rid3, #rid3, #rid3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%0, %res : tensor<16x2x32xf32>, tensor<16x2x32xf32>) outs(%0 : tensor<16x2x32xf32>) {
+  ^bb0(%x: f32, %r: f32, %o: f32):
+    %s = arith.addf %r, %x : f32
+    %mx = arith.maximumf %s, %zero : f32
+    linalg.yield %mx : f32
+  } -> tensor<16x2x32xf32>
+  return %1 : tensor<16x2x32xf32>
+}
