@@ -273,12 +273,15 @@ linalg::GenericOp moveElementwiseConsumer(RewriterBase &rewriter,
   // loop, which the consumer joins); the consumer itself follows the op.
   rewriter.setInsertionPoint(op);
   auto shapedType = cast<RankedTensorType>(result.getType());
+  auto empty = [&]() -> Value {
+    return tensor::EmptyOp::create(rewriter, loc, shapedType.getShape(),
+                                   shapedType.getElementType());
+  };
   auto carry = [&](Value v) -> Value {
     if (v == end)
       return result;
     if (v.getDefiningOp<tensor::EmptyOp>())
-      return tensor::EmptyOp::create(rewriter, loc, shapedType.getShape(),
-                                     shapedType.getElementType());
+      return empty();
     return aotc::undoReshapes(rewriter, loc, v, chain);
   };
   unsigned rank = shapedType.getRank();
@@ -306,10 +309,7 @@ linalg::GenericOp moveElementwiseConsumer(RewriterBase &rewriter,
     maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
   }
   maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
-  Value init = initRead ? tensor::EmptyOp::create(rewriter, loc,
-                                                  shapedType.getShape(),
-                                                  shapedType.getElementType())
-                        : carry(consumerInit);
+  Value init = initRead ? empty() : carry(consumerInit);
   rewriter.setInsertionPointAfter(op);
   auto moved = linalg::GenericOp::create(
       rewriter, loc, TypeRange{shapedType}, inputs, ValueRange{init}, maps,

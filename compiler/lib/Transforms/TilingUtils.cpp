@@ -467,6 +467,11 @@ LogicalResult fuseElementwiseConsumer(RewriterBase &rewriter, Operation *tiled,
   if (!slice || insert->getOperand(0) != tiled->getResult(0) ||
       !llvm::is_contained(consumer->getOperands(), loopResult))
     return failure();
+  // The tile takes the init's place: an init other than the loops' result
+  // must be one whose values the payload does not read.
+  for (OpOperand &init : consumer.getDpsInitsMutable())
+    if (init.get() != loopResult && consumer.payloadUsesValueFromOperand(&init))
+      return failure();
   // The consumer's other operands are sliced before the tile is computed
   // (they are defined outside the loops); the consumer's tile follows it.
   rewriter.setInsertionPoint(tiled);

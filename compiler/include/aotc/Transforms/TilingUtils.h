@@ -191,7 +191,8 @@ tileOutputLoops(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                 llvm::ArrayRef<int64_t> sizes);
 
 /// The elementwise consumer of `op`'s result that can be computed on its
-/// register tiles (`fuseElementwiseConsumer`): the only user of the result,
+/// register tiles (`fuseElementwiseConsumer`): the only user of the result
+/// (which it may read both as an input and as the init it overwrites),
 /// in the same block, all-parallel, with identity maps for its output and
 /// for every operand that is not a scalar, each shaped like the result, and
 /// its other operands defined before `op` (an activation or a residual add
@@ -206,8 +207,9 @@ mlir::linalg::GenericOp registerTileConsumer(mlir::linalg::LinalgOp op,
 /// its init). The consumer's tile, sliced like `insert`, runs right after
 /// `tiled`, in place on its tile, and is inserted instead; the loops' result
 /// replaces the consumer. The consumer must be all-parallel with identity
-/// maps for every operand that is not a scalar, and its other operands must
-/// be defined outside the loops.
+/// maps for every operand that is not a scalar, its other operands must
+/// be defined outside the loops, and its payload must not read an init
+/// other than `loopResult` (failure otherwise).
 mlir::LogicalResult fuseElementwiseConsumer(mlir::RewriterBase &rewriter,
                                             mlir::Operation *tiled,
                                             mlir::Operation *insert,
