@@ -92,6 +92,7 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;
   distribute.maxTiles = options.maxParallelTiles;
+  distribute.vectorBits = options.vectorBits;
   fpm.addPass(createDistributeToForall(distribute));
   // Registers: convolutions and pools as direct vectorized convolutions
   // (rows x lanes of output, window loops unit), then every other op as

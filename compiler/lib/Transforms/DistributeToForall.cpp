@@ -44,7 +44,7 @@ constexpr int64_t kMinTransposed = 16;
 /// contraction the register-tile row loop is split first, then the lane
 /// loop, each into tiles no smaller than the minimums above.
 SmallVector<int64_t> computeForallTileSizes(
-    linalg::LinalgOp op, int64_t targetTiles,
+    linalg::LinalgOp op, int64_t targetTiles, int64_t registerRows,
     int64_t minColumns = kMinContractionColumns,
     int64_t minRows = kMinContractionRows) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -65,7 +65,7 @@ SmallVector<int64_t> computeForallTileSizes(
     minSizes[row] = minRows;
     // Below the cache-block minimum, tiles hold whole register tiles.
     if (minRows < kMinContractionRows)
-      multiples[row] = aotc::kContractionRows;
+      multiples[row] = registerRows;
     // Columns in panels: whole panels, as many as make the minimum columns.
     unsigned columns = lane;
     if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane)) {
@@ -85,9 +85,9 @@ SmallVector<int64_t> computeForallTileSizes(
                  aotc::convolutionChannelRowLoop(op)) {
     // Whole register tiles (aotc-vectorize-convolutions): rows of output
     // channels, registers of grid rows, lanes never split.
-    minSizes[*channel] = aotc::kContractionRows;
-    if (ranges[*channel] % aotc::kContractionRows == 0)
-      multiples[*channel] = aotc::kContractionRows;
+    minSizes[*channel] = aotc::kConvolutionChannelRows;
+    if (ranges[*channel] % aotc::kConvolutionChannelRows == 0)
+      multiples[*channel] = aotc::kConvolutionChannelRows;
     AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     ArrayRef<AffineExpr> results = outMap.getResults();
     unsigned lane = cast<AffineDimExpr>(results.back()).getPosition();
@@ -185,11 +185,12 @@ int64_t workOf(linalg::LinalgOp op) {
 /// whole register tiles (each tile then reads all of the right-hand side).
 /// None when the rows are too few; `op` itself when nothing is split off.
 std::optional<linalg::LinalgOp> splitRowRemainder(RewriterBase &rewriter,
-                                                  linalg::LinalgOp op) {
+                                                  linalg::LinalgOp op,
+                                                  int64_t registerRows) {
   unsigned row = aotc::contractionTileDims(op)->first;
   int64_t rows = op.getStaticLoopRanges()[row];
-  int64_t bulk = rows / aotc::kContractionRows * aotc::kContractionRows;
-  if (bulk < 2 * aotc::kContractionRows)
+  int64_t bulk = rows / registerRows * registerRows;
+  if (bulk < 2 * registerRows)
     return std::nullopt;
   if (bulk == rows)
     return op;
@@ -369,6 +370,7 @@ struct DistributeToForallPass
     // (a copy, a pack, an elementwise op) with min-work iterations or more
     // gets two tiles at least (one tile would leave it sequential).
     bool contraction = aotc::contractionTileDims(whole).has_value();
+    int64_t registerRows = aotc::contractionRows(vectorBits);
     auto tilesFor = [&](int64_t work) {
       return std::min<int64_t>(
           maxTiles, std::max<int64_t>(contraction ? 1 : 2, work / minWork));
@@ -383,26 +385,28 @@ struct DistributeToForallPass
       int64_t targetTiles = tilesFor(work);
       int64_t minColumns = kMinContractionColumns;
       int64_t minRows = kMinContractionRows;
-      SmallVector<int64_t> sizes = computeForallTileSizes(op, targetTiles);
+      SmallVector<int64_t> sizes =
+          computeForallTileSizes(op, targetTiles, registerRows);
       if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-        sizes = computeForallTileSizes(
-            op, targetTiles, minColumns = kMinContractionHalfColumns);
+        sizes = computeForallTileSizes(op, targetTiles, registerRows,
+                                       minColumns = kMinContractionHalfColumns);
       if (contraction &&
           llvm::all_of(sizes, [](int64_t s) { return s == 0; })) {
         if (std::optional<linalg::LinalgOp> bulk =
-                splitRowRemainder(rewriter, op)) {
+                splitRowRemainder(rewriter, op, registerRows)) {
           // A split-off remainder keeps the init producer out of the tiles.
           split |= bulk->getOperation() != op.getOperation();
           op = *bulk;
-          sizes = computeForallTileSizes(op, targetTiles, minColumns,
-                                         minRows = aotc::kContractionRows);
+          sizes = computeForallTileSizes(op, targetTiles, registerRows,
+                                         minColumns, minRows = registerRows);
         } else if (aotc::contractionPanelLoop(
                        op, aotc::contractionTileDims(op)->second)) {
           // Fewer rows than two register tiles (a classifier's 1 x 1280 x
           // 1000 layer, matrix-vector): nothing is reused across columns,
           // so the panels are split down to one per tile (31 panels of 32
           // columns: a prime, no tiles of four panels).
-          sizes = computeForallTileSizes(op, targetTiles, minColumns = 1);
+          sizes = computeForallTileSizes(op, targetTiles, registerRows,
+                                         minColumns = 1);
         }
       }
       // A few tiles in an odd count leave a thread idle for a whole tile on
@@ -421,7 +425,8 @@ struct DistributeToForallPass
           tries.push_back({twice, std::max<int64_t>(1, minColumns / 2)});
         for (auto [target, columns] : tries) {
           SmallVector<int64_t> even =
-              computeForallTileSizes(op, target, columns, minRows);
+              computeForallTileSizes(op, target, registerRows, columns,
+                                     minRows);
           if (tileCount(op, even) % 2 == 0) {
             sizes = even;
             break;

@@ -81,18 +81,18 @@ std::optional<unsigned> partialRowLoop(linalg::LinalgOp op, int64_t lanes) {
 /// loop (a whole row of up to kWholeRowRegisters registers when it is not a
 /// number of registers), a register accumulator block of
 /// aotc::contractionRowTile rows x kContractionRegistersPerRow registers
-/// for contractions, a square lanes x lanes
+/// for contractions (`vectorBits`-wide registers), a square lanes x lanes
 /// block for transposes, 1 elsewhere.
-SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
-                                            int64_t lanes) {
+SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op, int64_t lanes,
+                                            int64_t vectorBits) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
   if (ranges.empty())
     return sizes;
   if (auto dims = aotc::contractionTileDims(op)) {
     auto [row, lane] = *dims;
-    sizes[row] = largestDivisorAtMost(ranges[row],
-                                      aotc::contractionRowTile(ranges[row]));
+    sizes[row] = largestDivisorAtMost(
+        ranges[row], aotc::contractionRowTile(ranges[row], vectorBits));
     sizes[lane] = largestDivisorAtMost(ranges[lane],
                                        kContractionRegistersPerRow * lanes);
     return sizes;
@@ -108,6 +108,36 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op,
   for (unsigned minor : aotc::transposedInputLoops(op))
     sizes[minor] = largestDivisorAtMost(ranges[minor], lanes);
   return sizes;
+}
+
+/// Makes a generic that reads its init through an input as well (the same
+/// value at the same indexing map: a residual add written in place on a
+/// contraction's result) read the init's block argument instead, and drops
+/// the input. Tiled on its own, the input's slices would be read from the
+/// value before the tile loop's writes into the init, which bufferizes as a
+/// copy of the whole init.
+void readInitInPlace(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1)
+    return;
+  OpOperand *init = op.getDpsInitOperand(0);
+  AffineMap initMap = op.getMatchingIndexingMap(init);
+  Block *body = op.getBody();
+  BlockArgument initArg = op.getMatchingBlockArgument(init);
+  for (int64_t i = op.getNumDpsInputs() - 1; i >= 0; --i) {
+    OpOperand *input = op.getDpsInputOperand(i);
+    if (input->get() != init->get() ||
+        op.getMatchingIndexingMap(input) != initMap)
+      continue;
+    rewriter.modifyOpInPlace(op, [&] {
+      BlockArgument arg = op.getMatchingBlockArgument(input);
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      maps.erase(maps.begin() + i);
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      op.getInputsMutable().erase(i);
+      rewriter.replaceAllUsesWith(arg, initArg);
+      body->eraseArgument(arg.getArgNumber());
+    });
+  }
 }
 
 /// Cache tile sizes of a contraction (0: loop not tiled): column blocks of
@@ -150,22 +180,22 @@ struct TileAndVectorizePass
   /// Splits a contraction whose row or lane loop is not a multiple of the
   /// register tile into a multiple part and a remainder (each static), so
   /// that e.g. 197 rows become 192 rows of 8-row tiles and one 5-row tile
-  /// instead of 197 one-row tiles (49 rows are not split: seven 7-row
-  /// tiles, aotc::contractionRowTile). A lane remainder wider than one vector
-  /// register is split again at a whole register (49 columns: 32 + 16 + 1),
-  /// since a vector a little wider than a register (17 lanes) is lowered
-  /// element by element.
-  SmallVector<linalg::LinalgOp> splitRemainders(RewriterBase &rewriter,
-                                                linalg::LinalgOp op,
-                                                int64_t lanes) {
+  /// (with 512-bit registers) instead of 197 one-row tiles (49 rows are not
+  /// split: seven 7-row tiles, aotc::contractionRowTile). A lane remainder
+  /// wider than one vector register is split again at a whole register (49
+  /// columns: 32 + 16 + 1), since a vector a little wider than a register
+  /// (17 lanes) is lowered element by element. Each part computes its own
+  /// init producer and elementwise consumer (aotc::splitWithOwnInits,
+  /// aotc::splitElementwiseConsumer), which it can then take into its
+  /// register tiles.
+  void splitRemainders(RewriterBase &rewriter, linalg::LinalgOp op,
+                       int64_t lanes) {
     SmallVector<linalg::LinalgOp> parts = {op};
-    auto dims = aotc::contractionTileDims(op);
-    if (!dims)
-      return parts;
-    auto [row, lane] = *dims;
+    auto [row, lane] = *aotc::contractionTileDims(op);
     for (auto [dim, step] :
-         {std::make_pair(row, aotc::contractionRowTile(
-                                  op.getStaticLoopRanges()[row])),
+         {std::make_pair(row,
+                         aotc::contractionRowTile(
+                             op.getStaticLoopRanges()[row], vectorBits)),
           std::make_pair(lane, kContractionRegistersPerRow * lanes),
           std::make_pair(lane, lanes)}) {
       SmallVector<linalg::LinalgOp> next;
@@ -175,16 +205,14 @@ struct TileAndVectorizePass
           next.push_back(part);
           continue;
         }
-        rewriter.setInsertionPoint(part);
-        auto [head, tail] = linalg::splitOp(
-            rewriter, cast<TilingInterface>(part.getOperation()), dim,
-            rewriter.getIndexAttr(range / step * step));
-        next.push_back(cast<linalg::LinalgOp>(head.getOperation()));
-        next.push_back(cast<linalg::LinalgOp>(tail.getOperation()));
+        auto [head, tail] = aotc::splitWithOwnInits(rewriter, part, dim,
+                                                    range / step * step);
+        aotc::splitElementwiseConsumer(rewriter, {head, tail});
+        next.push_back(head);
+        next.push_back(tail);
       }
       parts = std::move(next);
     }
-    return parts;
   }
 
   /// Tiles one op to register tiles (after cache blocks for contractions)
@@ -196,7 +224,7 @@ struct TileAndVectorizePass
                                  int64_t lanes,
                                  linalg::LinalgOp initProducer = {},
                                  linalg::GenericOp consumer = {}) {
-    SmallVector<int64_t> sizes = computeVectorTileSizes(op, lanes);
+    SmallVector<int64_t> sizes = computeVectorTileSizes(op, lanes, vectorBits);
     // Contractions: cache blocks first (column block, then reduction
     // block), register tiles within each block.
     SmallVector<int64_t> cacheSizes = computeCacheTileSizes(op, sizes);
@@ -253,15 +281,27 @@ struct TileAndVectorizePass
   }
 
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // Contractions first split into parts of whole register tiles.
+    SmallVector<linalg::LinalgOp> contractions;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+          aotc::contractionTileDims(op) && widestElementBits(op) != 0 &&
+          !linalg::isaConvolutionOpInterface(op) &&
+          succeeded(linalg::vectorizeOpPrecondition(op)))
+        contractions.push_back(op);
+    });
+    for (linalg::LinalgOp op : contractions)
+      splitRemainders(rewriter, op,
+                      std::max<int64_t>(1, vectorBits / widestElementBits(op)));
+
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() && !op.hasDynamicShape())
         candidates.push_back(op);
     });
-
-    IRRewriter rewriter(&getContext());
-    // (op, its fused init producer) in order; the producers themselves are
-    // handled with their contractions.
+    // (op, its fused init producer and consumer) in order; the producers
+    // and consumers themselves are handled with their contractions.
     struct Work {
       linalg::LinalgOp op, producer;
       linalg::GenericOp consumer;
@@ -277,41 +317,34 @@ struct TileAndVectorizePass
           failed(linalg::vectorizeOpPrecondition(op)))
         continue;
       int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
-      // An elementwise consumer of a contraction that stays whole.
+      // Only where no cache block separates the register tile from the
+      // accumulators' start (and end).
+      linalg::LinalgOp producer;
       linalg::GenericOp consumer;
-      if (aotc::contractionTileDims(op))
+      if (aotc::contractionTileDims(op) &&
+          computeCacheTileSizes(op, computeVectorTileSizes(op, lanes,
+                                                           vectorBits))
+              .empty()) {
+        producer = aotc::fusableInitProducer(op);
         consumer = aotc::registerTileConsumer(op, dominance);
-      SmallVector<linalg::LinalgOp> parts = splitRemainders(rewriter, op, lanes);
-      for (linalg::LinalgOp part : parts) {
-        // Only where no cache block separates the register tile from the
-        // accumulators' start (and end).
-        bool blocked = true;
-        linalg::LinalgOp producer;
-        if (aotc::contractionTileDims(part)) {
-          blocked =
-              !computeCacheTileSizes(part, computeVectorTileSizes(part, lanes))
-                   .empty();
-          if (!blocked)
-            producer = aotc::fusableInitProducer(part);
-        }
-        if (producer && widestElementBits(producer) != 0 &&
-            succeeded(linalg::vectorizeOpPrecondition(producer)))
-          fused.insert(producer);
-        else
-          producer = {};
-        linalg::GenericOp partConsumer;
-        if (consumer && parts.size() == 1 && !blocked &&
-            widestElementBits(consumer) != 0 &&
-            succeeded(linalg::vectorizeOpPrecondition(consumer))) {
-          partConsumer = consumer;
-          fused.insert(consumer);
-        }
-        work.push_back({part, producer, partConsumer});
       }
+      if (producer && widestElementBits(producer) != 0 &&
+          succeeded(linalg::vectorizeOpPrecondition(producer)))
+        fused.insert(producer);
+      else
+        producer = {};
+      if (consumer && widestElementBits(consumer) != 0 &&
+          succeeded(linalg::vectorizeOpPrecondition(consumer)))
+        fused.insert(consumer);
+      else
+        consumer = {};
+      work.push_back({op, producer, consumer});
     }
     for (auto [op, producer, consumer] : work) {
       if (fused.contains(op))
         continue;
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+        readInitInPlace(rewriter, generic);
       int64_t lanes = std::max<int64_t>(1, vectorBits / widestElementBits(op));
       // A longer row that is not a whole number of registers (a 12321-wide
       // flattened image) is split at the last whole register: register

@@ -324,11 +324,14 @@ bool splitElementwiseConsumer(RewriterBase &rewriter,
   Value end;
   SmallVector<Operation *> chain =
       singleUseReshapeChain(inserts.back().getResult(), end);
-  if (!end.hasOneUse() ||
+  if (end.use_empty() ||
       llvm::any_of(chain, llvm::IsaPred<tensor::ExtractSliceOp>))
     return false;
+  // One consumer, which may read the result as an input and write it in
+  // place.
   auto consumer = dyn_cast<linalg::GenericOp>(*end.getUsers().begin());
-  if (!isElementwiseConsumer(consumer, block, end.getType()))
+  if (!llvm::all_equal(end.getUsers()) ||
+      !isElementwiseConsumer(consumer, block, end.getType()))
     return false;
   OpOperand *init = consumer.getDpsInitOperand(0);
   // Its init is the result it reads (in place) or one it does not read.
@@ -639,8 +642,7 @@ splitWithOwnInits(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
              producer->getBlock() == op->getBlock() &&
              isTileableInitProducer(producer) &&
              !producer.hasIndexSemantics() &&
-             isa<TilingInterface>(producer.getOperation()) &&
-             producer.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>();
+             isa<TilingInterface>(producer.getOperation());
   rewriter.setInsertionPoint(op);
   auto [head, tail] =
       linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,

@@ -29,7 +29,7 @@ using aotc::largestDivisorAtMost;
 namespace {
 
 /// Accumulator rows of a register tile (each one vector register wide).
-constexpr int64_t kRows = 8;
+constexpr int64_t kRows = aotc::kConvolutionChannelRows;
 
 /// One map result `sum(coeff_i * d_i) + offset`.
 struct LinearExpr {

@@ -36,11 +36,15 @@
 // CHECK:         %[[R:.*]] = tensor.collapse_shape %[[C]] {{\[}}[0], [1, 2]]
 // CHECK:         return %[[R]]
 // CHECK-NOT:     linalg.
+// With 256-bit registers (16 of them): register tiles of 6 rows x 16, a
+// 64-row thread tile being ten of them and a 4-row one.
 // OPTS-LABEL: func.func @matmul
-// OPTS:         %[[OZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x1x16xf32>
+// OPTS-DAG:     %[[OZERO:.*]] = arith.constant dense<0.000000e+00> : vector<6x1x16xf32>
+// OPTS-DAG:     %[[OZERO4:.*]] = arith.constant dense<0.000000e+00> : vector<4x1x16xf32>
 // OPTS:         scf.forall (%{{.*}}) = (0) to (256) step (64)
-// OPTS:           scf.for {{.*}} iter_args(%{{.*}} = %[[OZERO]]) -> (vector<8x1x16xf32>)
-// OPTS:           arith.mulf {{.*}} : vector<8x1x16x1xf32>
+// OPTS:           scf.for {{.*}} iter_args(%{{.*}} = %[[OZERO]]) -> (vector<6x1x16xf32>)
+// OPTS:           arith.mulf {{.*}} : vector<6x1x16x1xf32>
+// OPTS:           scf.for {{.*}} iter_args(%{{.*}} = %[[OZERO4]]) -> (vector<4x1x16xf32>)
 // OPTS-NOT:     linalg.
 func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32

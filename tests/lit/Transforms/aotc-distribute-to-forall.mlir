@@ -1,5 +1,6 @@
 // RUN: aotc-opt %s -split-input-file -aotc-distribute-to-forall | FileCheck %s
 // RUN: aotc-opt %s -split-input-file -aotc-distribute-to-forall='min-work=16 max-tiles=8' | FileCheck %s --check-prefix=OPTS
+// RUN: aotc-opt %s -split-input-file -aotc-distribute-to-forall='vector-bits=256' | FileCheck %s --check-prefix=AVX2
 
 // A big matmul: 256*128*64 iterations / min-work 32768 = 64 tiles wanted,
 // but a contraction's thread tile keeps at least 64 rows (they share each
@@ -352,6 +353,11 @@ func.func @shared_fill(%a: tensor<128x64xf32>, %b: tensor<64x256xf32>, %c: tenso
 // CHECK:         tensor.insert_slice %[[TAIL]] into %[[INS]][48, 0, 0] [1, 5, 32] [1, 1, 1]
 // OPTS-LABEL: func.func @few_rows_prime_panels
 // OPTS:         scf.forall (%{{.*}}) = (0) to (48) step (8)
+// With 256-bit registers (16 of them) the register tiles have 6 rows: the
+// thread tiles hold one each.
+// AVX2-LABEL: func.func @few_rows_prime_panels
+// AVX2:         scf.forall (%{{.*}}) = (0) to (48) step (6)
+// AVX2:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<576x6xf32>, tensor<5x576x32xf32>) outs(%{{.*}} : tensor<6x5x32xf32>)
 func.func @few_rows_prime_panels(%a: tensor<576x49xf32>, %b: tensor<5x576x32xf32>, %c: tensor<49x5x32xf32>) -> tensor<49x5x32xf32> {
   %0 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<576x49xf32>, tensor<5x576x32xf32>) outs(%c : tensor<49x5x32xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):

@@ -71,8 +71,14 @@ func.func @single_tile(%a: tensor<16xf32>) -> tensor<16xf32> {
 // CHECK:             vector.multi_reduction <add>, {{.*}} [2] : vector<8x32x1xf32> to vector<8x32xf32>
 // CHECK:             vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
 // CHECK-NOT:     linalg.matmul
+// With 256-bit registers (16 of them, AVX2) the block is 6 x 16: the 16
+// rows are split into 12 (two blocks) and a 4-row remainder.
 // AVX2-LABEL: func.func @matmul
-// AVX2:         vector.multi_reduction <add>, {{.*}} : vector<8x16x1xf32> to vector<8x16xf32>
+// AVX2:         tensor.extract_slice %{{.*}}[0, 0] [12, 8] [1, 1]
+// AVX2:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C6:.*]] iter_args
+// AVX2:           vector.multi_reduction <add>, {{.*}} : vector<6x16x1xf32> to vector<6x16xf32>
+// AVX2:         tensor.extract_slice %{{.*}}[12, 0] [4, 8] [1, 1]
+// AVX2:           vector.multi_reduction <add>, {{.*}} : vector<4x16x1xf32> to vector<4x16xf32>
 func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
   return %0 : tensor<16x32xf32>
@@ -424,4 +430,69 @@ func.func @matmul_residual_relu(%a: tensor<16x64xf32>, %b: tensor<2x64x32xf32>, 
     linalg.yield %mx : f32
   } -> tensor<16x2x32xf32>
   return %1 : tensor<16x2x32xf32>
+}
+
+// -----
+
+// A matmul whose rows are not a whole number of register tiles, with a zero
+// fill and a ReLU written in place on its result: with 256-bit registers
+// the 16 rows are split into 12 (two 6-row tiles) and 4, and each part
+// computes its own fill and ReLU in its register tiles (accumulators start
+// as zero registers, the ReLU runs on them), not in passes over the whole
+// result. With 512-bit registers the 16 rows are two 8-row tiles.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @split_fill_relu
+// CHECK:         arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK:         scf.for
+// CHECK:           arith.maximumf {{.*}} : vector<8x32xf32>
+// CHECK-NOT:     linalg.
+// AVX2-LABEL: func.func @split_fill_relu
+// AVX2:         tensor.extract_slice %{{.*}}[0, 0] [12, 8] [1, 1]
+// AVX2:         arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// AVX2:         arith.maximumf {{.*}} : vector<6x16xf32>
+// AVX2:         tensor.extract_slice %{{.*}}[12, 0] [4, 8] [1, 1]
+// AVX2:         arith.constant dense<0.000000e+00> : vector<4x16xf32>
+// AVX2:         arith.maximumf {{.*}} : vector<4x16xf32>
+// AVX2-NOT:     arith.maximumf
+// AVX2-NOT:     linalg.
+// AVX2:         return
+func.func @split_fill_relu(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%f : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<16x32xf32>) outs(%m : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.maximumf %x, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// An op that reads its init through an input as well (a residual add
+// written in place) reads the loops' own tile of it: slices of the value
+// before the loops would be read after the loops wrote into it, which
+// bufferizes as a copy of the whole init.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @read_init_in_place
+// CHECK-SAME:    (%[[C:.*]]: tensor<8x32xf32>, %[[X:.*]]: tensor<8x32xf32>)
+// CHECK:         scf.for {{.*}} iter_args(%[[T:.*]] = %[[C]])
+// CHECK-NOT:       tensor.extract_slice %[[C]]
+// CHECK:           tensor.extract_slice %[[X]]
+// CHECK-NOT:       tensor.extract_slice %[[C]]
+// CHECK:           arith.addf
+// CHECK:         return
+func.func @read_init_in_place(%c: tensor<8x32xf32>, %x: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %x : tensor<8x32xf32>, tensor<8x32xf32>) outs(%c : tensor<8x32xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %y = arith.addf %p, %q : f32
+    linalg.yield %y : f32
+  } -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
 }

@@ -31,6 +31,10 @@ struct ConvolutionLoops {
 std::optional<ConvolutionLoops>
 matchNchwConvolution(mlir::linalg::GenericOp op);
 
+/// Output channels (accumulator rows) of a convolution's register tile at
+/// most (aotc-vectorize-convolutions), whatever the register width.
+constexpr int64_t kConvolutionChannelRows = 8;
+
 /// The output-channel loop of a convolution over input channels: a
 /// parallel loop of the output and the filter, not of the windowed input
 /// (operand 0), when some reduction loop of the filter indexes the input

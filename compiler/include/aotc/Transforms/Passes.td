@@ -432,8 +432,9 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     columns (at least 256, one cache block; 128 when that would leave the
     contraction in one piece, as 64 x 256 outputs; when even that leaves it
     whole, as a 1x1 convolution at 7 x 7 with 49 pixels x 5 panels, the rows
-    past the last whole register tile of 8 are split off, 48 + 1, and the 48
-    are tiled by whole register tiles). Any other op whose outermost
+    past the last whole register tile (8 rows with 512-bit registers, else
+    6) are split off, 48 + 1, and the 48 are tiled by whole register
+    tiles). Any other op whose outermost
     parallel dimension has no divisor near the wanted tile count (197 rows)
     is first split into a bulk that divides evenly and a remainder (196 + 1
     rows), each distributed on its own if it has enough work. An odd count
@@ -481,6 +482,9 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
            "Iterations below which an op is not distributed">,
     Option<"maxTiles", "max-tiles", "int64_t", /*default=*/"64",
            "Upper bound on the number of parallel tiles">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits (contractions' thread "
+           "tiles hold whole register tiles of aotc::contractionRows)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect",
@@ -540,8 +544,10 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
     `vector-bits`), using divisors of the dimensions so tiles stay static,
     then vectorizes the tile with the upstream linalg vectorizer.
     Contractions (named or generic) get an 8-row x 2-register accumulator
-    block (7 or 6 rows when that divides the rows and 8 does not: 49 rows
-    are seven 7-row blocks), lanes along the output's innermost dimension;
+    block with 512-bit registers (AVX-512's 32 registers; 7 or 6 rows when
+    that divides the rows and 8 does not: 49 rows are seven 7-row blocks),
+    6 x 2 with narrower ones (AVX2's 16 registers; 5 rows when that divides
+    the rows and 6 does not), lanes along the output's innermost dimension;
     they are first split into static parts when the rows or columns are not
     a multiple of the block (197 rows: 192 + 5), and blocked for the cache (256 columns x
     256 reduction steps) around the register tiles. A contraction's init

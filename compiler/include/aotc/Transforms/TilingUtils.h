@@ -15,11 +15,18 @@
 
 namespace aotc {
 
-/// Accumulator rows of a contraction's register tile, and vector registers
-/// per row: 8 x 2 registers keep 16 of the 32 AVX-512 registers as
-/// accumulators, with room for the loaded row and broadcasts.
-constexpr int64_t kContractionRows = 8;
+/// Vector registers per row of a contraction's register tile.
 constexpr int64_t kContractionRegistersPerRow = 2;
+
+/// Accumulator rows of a contraction's register tile with `vectorBits`-wide
+/// registers. 512-bit registers come with 32 of them (AVX-512): 8 x 2
+/// accumulators leave room for the loaded row and broadcasts. Narrower ones
+/// come with 16 (AVX2): 6 x 2 accumulators, two loaded registers and a
+/// broadcast fit (8 x 2 spilled accumulators to the stack on every reduction
+/// step: 197 x 768 x 768 ran at 29 instead of 75 GFLOP/s on Zen 3).
+inline int64_t contractionRows(int64_t vectorBits) {
+  return vectorBits >= 512 ? 8 : 6;
+}
 
 /// The largest divisor of `size` that is <= `limit` (at least 1): tiles of
 /// that size keep every tile's shape static.
@@ -30,15 +37,17 @@ inline int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
   return 1;
 }
 
-/// Rows of a contraction's register tile for `rows` rows: kContractionRows,
-/// or a divisor of `rows` at most two rows smaller when it has one (49
-/// pixels of a 7 x 7 image: seven tiles of 7 rows instead of six of 8 and a
-/// one-row remainder, whose two accumulators wait on each other's FMAs).
-inline int64_t contractionRowTile(int64_t rows) {
-  if (rows <= kContractionRows || rows % kContractionRows == 0)
-    return std::min(rows, kContractionRows);
-  int64_t d = largestDivisorAtMost(rows, kContractionRows);
-  return d >= kContractionRows - 2 ? d : kContractionRows;
+/// Rows of a contraction's register tile for `rows` rows: contractionRows,
+/// or a divisor of `rows` at most a quarter smaller when it has one (49
+/// pixels of a 7 x 7 image with 8-row tiles: seven tiles of 7 rows instead of
+/// six of 8 and a one-row remainder, whose two accumulators wait on each
+/// other's FMAs).
+inline int64_t contractionRowTile(int64_t rows, int64_t vectorBits) {
+  int64_t tile = contractionRows(vectorBits);
+  if (rows <= tile || rows % tile == 0)
+    return std::min(rows, tile);
+  int64_t d = largestDivisorAtMost(rows, tile);
+  return d >= tile - tile / 4 ? d : tile;
 }
 
 /// For each loop of `op`, whether an indexing map reads it through a mod,
@@ -154,8 +163,9 @@ mlir::Value undoReshapes(mlir::RewriterBase &rewriter, mlir::Location loc,
 /// computing its own init: when the init is a fill or a broadcast
 /// (`isTileableInitProducer`, possibly reached through reshapes), each part
 /// starts from the producer computed on its slice alone, and the producer's
-/// whole result (which the parts overwrite) is replaced by the tensor.empty
-/// it wrote into, which the parts' slices and inserts then share, so the
+/// whole result (which the parts overwrite) is replaced by the tensor it
+/// wrote into (a tensor.empty, or a thread tile's slice of the shared
+/// output), which the parts' slices and inserts then share, so the
 /// parts can take their inits into their tiles instead of reading back a
 /// pass over the whole output. Returns (head, tail).
 std::pair<mlir::linalg::LinalgOp, mlir::linalg::LinalgOp>
@@ -168,7 +178,8 @@ splitWithOwnInits(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 /// the whole result, which the split would otherwise leave it (the parts
 /// are tiled apart, so neither can take the consumer into its tiles). Each
 /// part's result must be used only by a tensor.insert_slice, the last
-/// insert's result only by a chain of reshapes to the consumer, and the
+/// insert's result only by a chain of reshapes to the consumer (which may
+/// use it twice: as an input and as its init), and the
 /// consumer an elementwise consumer of it (`isElementwiseConsumer`) with
 /// identity maps for every operand that is not a scalar, its other operands
 /// defined before the parts, and its init either that result (in place)
