@@ -152,17 +152,13 @@ std::optional<unsigned> convolutionChannelRowLoop(linalg::LinalgOp op) {
 }
 
 int64_t convolutionRegisterRows(int64_t rows, int64_t vectorBits) {
-  if (vectorBits < 512)
-    return 1;
   for (int64_t count : {3, 4, 2})
-    if (rows % count == 0)
+    if (rows % count == 0 && (count != 4 || vectorBits >= 512))
       return count;
   return 1;
 }
 
 int64_t convolutionGridRows(int64_t rows, int64_t vectorBits) {
-  if (vectorBits < 512)
-    return rows;
   int64_t byThree = llvm::alignTo(rows, 3), byTwo = llvm::alignTo(rows, 2);
   return byThree * 8 <= byTwo * 9 ? byThree : byTwo;
 }
@@ -174,7 +170,10 @@ int64_t convolutionGridLength(int64_t height, int64_t paddedWidth,
          lanes;
 }
 
-int64_t convolutionRegisterChannels(int64_t registerRows) {
+int64_t convolutionRegisterChannels(int64_t registerRows,
+                                    int64_t vectorBits) {
+  if (vectorBits < 512)
+    return registerRows > 1 ? 4 : 8;
   return registerRows == 4 ? 4 : 8;
 }
 

@@ -109,7 +109,7 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
           cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
       if (dim != *channel) {
         sizes[dim] = aotc::convolutionRegisterRows(ranges[dim], vectorBits);
-        channels = aotc::convolutionRegisterChannels(sizes[dim]);
+        channels = aotc::convolutionRegisterChannels(sizes[dim], vectorBits);
       }
     }
     sizes[*channel] = largestDivisorAtMost(ranges[*channel],

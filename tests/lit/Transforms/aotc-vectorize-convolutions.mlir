@@ -67,8 +67,9 @@ func.func @conv_rows_of_two(%x: tensor<1x8x12x18xf32>, %w: tensor<8x8x3x3xf32>, 
 // -----
 
 // Six output rows: register tiles of 3 rows (8 x 3 accumulators of the 32
-// AVX-512 registers). With 256-bit registers (16 of them on AVX2) one row
-// of 8 lanes per output channel.
+// AVX-512 registers). With 256-bit registers (16 of them on AVX2) 4 x 3
+// accumulators of 8 lanes: 12 registers, the three input vectors and a
+// broadcast.
 
 #xmap3 = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
 #wmap3 = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
@@ -77,7 +78,8 @@ func.func @conv_rows_of_two(%x: tensor<1x8x12x18xf32>, %w: tensor<8x8x3x3xf32>, 
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c3
 // CHECK:           arith.mulf {{.*}} : vector<1x8x3x16x1x1x1xf32>
 // AVX2-LABEL:  func.func @conv_rows_of_three
-// AVX2:          arith.mulf {{.*}} : vector<1x8x1x8x1x1x1xf32>
+// AVX2:          scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c3
+// AVX2:            arith.mulf {{.*}} : vector<1x4x3x8x1x1x1xf32>
 func.func @conv_rows_of_three(%x: tensor<1x8x8x18xf32>, %w: tensor<8x8x3x3xf32>, %o: tensor<1x8x6x16xf32>) -> tensor<1x8x6x16xf32> {
   %r = linalg.generic {indexing_maps = [#xmap3, #wmap3, #omap3], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x8x18xf32>, tensor<8x8x3x3xf32>) outs(%o : tensor<1x8x6x16xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):

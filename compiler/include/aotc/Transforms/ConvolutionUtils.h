@@ -49,19 +49,22 @@ convolutionChannelRowLoop(mlir::linalg::LinalgOp op);
 /// 512-bit registers (32 of them): three when they divide evenly (x 8
 /// output channels = 24 accumulators), else four (x 4 channels: each filter
 /// broadcast serves 4 FMAs, ~8-13% faster than 8 x 2 on 7x7 images), else
-/// two (x 8), else one; with narrower ones (16 registers on AVX2) one, so 8
-/// accumulators leave room for the input vector and the broadcasts.
+/// two (x 8), else one. With narrower ones (16 registers on AVX2): three
+/// (x 4 channels: 12 accumulators, 3 input vectors, a broadcast; each
+/// broadcast serves 3 FMAs and each input vector 4, where 8 x 1 loaded 9
+/// vectors for 8 FMAs), else two (x 4), else one (x 8).
 int64_t convolutionRegisterRows(int64_t rows, int64_t vectorBits);
 
 /// Output channels (at most) of a register tile of `registerRows` grid
-/// rows (convolutionRegisterRows): 4 with 4 rows, else 8.
-int64_t convolutionRegisterChannels(int64_t registerRows);
+/// rows (convolutionRegisterRows): with 512-bit registers 4 with 4 rows,
+/// else 8; with narrower ones 4 with more than one row, else 8.
+int64_t convolutionRegisterChannels(int64_t registerRows, int64_t vectorBits);
 
 /// Grid rows of a convolution over input channels on a flattened image
 /// whose output needs `rows` of them: with 512-bit registers a multiple of
 /// three (register tiles of 3 rows run ~13% faster than of 2) unless that
-/// pads more than an eighth beyond the next even count; with narrower
-/// registers (one row per tile) `rows` itself.
+/// pads more than an eighth beyond the next even count (whatever the
+/// register width).
 int64_t convolutionGridRows(int64_t rows, int64_t vectorBits);
 
 /// Elements of the flattened-image grid (aotc-flatten-convolution-images)

@@ -604,7 +604,7 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
     when three divide the tile evenly (24 accumulators of 32 registers;
     each input vector loaded once for 8 FMAs, each filter value broadcast
     once for three), else 4 x 4, else 8 x 2; with narrower registers (16
-    on AVX2) 8 x 1.
+    on AVX2) 4 x 3 (12 accumulators), else 4 x 2, else 8 x 1.
     Every window loop is then unit within a tile, so the windowed operand
     becomes a strided `tensor.extract_slice` (stride = the loop's stride)
     read through a projected permutation, and the tile is vectorized by the
