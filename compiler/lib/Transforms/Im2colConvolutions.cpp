@@ -38,9 +38,15 @@ constexpr int64_t kMinOutputChannels = 8;
 /// rows of the contraction (7 x 7 stays direct: 49 rows are six register
 /// tiles and a one-row remainder). Measured on squeezenet1_1 (13 x 13: 4.6%
 /// faster with the copy) and resnet18 (14 x 14: 2.3% faster; 7 x 7: 1%
-/// slower at 1 thread, 11% at 2; 28 x 28, 1.10 times: no better).
+/// slower at 1 thread, 11% at 2; 28 x 28, 1.10 times: no better), all with
+/// 512-bit registers. With narrower ones (AVX2) the threshold is 1.25
+/// (kNarrowWasted...): there 14 x 14 runs faster direct, in 4 x 3 register
+/// tiles (resnet18 0.88x-0.93x time at 1 thread, 0.96x-1.00x at 2, Zen 3;
+/// 7 x 7 through the copy was 1.07x).
 constexpr int64_t kWastedGridNumerator = 6;
 constexpr int64_t kWastedGridDenominator = 5;
+constexpr int64_t kNarrowWastedGridNumerator = 5;
+constexpr int64_t kNarrowWastedGridDenominator = 4;
 constexpr int64_t kMinCopiedImage = 128;
 /// A strided convolution whose column tensor holds at least this many
 /// copies of each input element it reads (window elements per stride area:
@@ -67,8 +73,11 @@ bool wastefulGrid(linalg::GenericOp op, int64_t vectorBits) {
   int64_t outputs = height * outType.getDimSize(rank - 1);
   int64_t grid = aotc::convolutionGridLength(
       height, xType.getDimSize(xType.getRank() - 1), lanes, vectorBits);
+  bool wide = vectorBits >= 512;
   return outputs >= kMinCopiedImage &&
-         grid * kWastedGridDenominator >= outputs * kWastedGridNumerator;
+         grid * (wide ? kWastedGridDenominator : kNarrowWastedGridDenominator) >=
+             outputs *
+                 (wide ? kWastedGridNumerator : kNarrowWastedGridNumerator);
 }
 
 /// The convolution loops of `op` when the copy pays for itself.

@@ -263,9 +263,11 @@ struct TileAndVectorizePass
         // after the reduction loop: in registers once vectorized.
         consumerTile = aotc::fuseConsumerIntoLoopTile(
             rewriter, op, consumer->getOperand(consumerOperand), consumer);
-        if (!consumerTile && // Tiled and vectorized on its own.
-            failed(tileAndVectorize(rewriter, consumer, lanes)))
-          return failure();
+        if (!consumerTile) { // Tiled and vectorized on its own.
+          readInitInPlace(rewriter, consumer);
+          if (failed(tileAndVectorize(rewriter, consumer, lanes)))
+            return failure();
+        }
       }
     }
     FailureOr<Operation *> tiled =

@@ -1,4 +1,5 @@
 // RUN: aotc-opt %s -split-input-file -aotc-im2col-convolutions | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -aotc-im2col-convolutions=vector-bits=256 | FileCheck %s --check-prefix=AVX2
 
 // A 3x3 stride-2 NCHW convolution (groups as a dimension, as the ONNX
 // importer writes it): the input is copied into columns
@@ -127,6 +128,34 @@ func.func @conv3x3_stride1_grid(%x: tensor<1x1x8x29x29xf32>, %w: tensor<1x16x8x3
     linalg.yield %s : f32
   } -> tensor<1x1x16x27x27xf32>
   return %r : tensor<1x1x16x27x27xf32>
+}
+
+// -----
+
+// A 14 x 14 image (16 wide padded): 15 grid registers of 16 lanes (240
+// positions for 196 outputs, 1.22 times), so the copy is made with 512-bit
+// registers. With 256-bit ones (30 registers of 8 lanes, also 240) the
+// threshold is 1.25: it stays direct (4 x 3 register tiles).
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @conv3x3_14x14
+// CHECK:         tensor.collapse_shape {{.*}} into tensor<1x1x72x196xf32>
+// AVX2-LABEL: func.func @conv3x3_14x14
+// AVX2-NOT:     tensor.collapse_shape
+// AVX2:         linalg.generic
+// AVX2-SAME:        ins(%{{.*}}, %{{.*}} : tensor<1x1x8x16x16xf32>, tensor<1x16x8x3x3xf32>)
+// AVX2-NOT:     linalg.generic
+// AVX2:         return
+func.func @conv3x3_14x14(%x: tensor<1x1x8x16x16xf32>, %w: tensor<1x16x8x3x3xf32>, %o: tensor<1x1x16x14x14xf32>) -> tensor<1x1x16x14x14xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x8x16x16xf32>, tensor<1x16x8x3x3xf32>) outs(%o : tensor<1x1x16x14x14xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x16x14x14xf32>
+  return %r : tensor<1x1x16x14x14xf32>
 }
 
 // -----
