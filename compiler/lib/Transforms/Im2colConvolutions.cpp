@@ -40,7 +40,7 @@ constexpr int64_t kMinOutputChannels = 8;
 /// faster with the copy) and resnet18 (14 x 14: 2.3% faster; 7 x 7: 1%
 /// slower at 1 thread, 11% at 2; 28 x 28, 1.10 times: no better), all with
 /// 512-bit registers. With narrower ones (AVX2) the threshold is 1.25
-/// (kNarrowWasted...): there 14 x 14 runs faster direct, in 4 x 3 register
+/// (kNarrowWastedGrid*): there 14 x 14 runs faster direct, in 4 x 3 register
 /// tiles (resnet18 0.88x-0.93x time at 1 thread, 0.96x-1.00x at 2, Zen 3;
 /// 7 x 7 through the copy was 1.07x).
 constexpr int64_t kWastedGridNumerator = 6;
@@ -73,11 +73,12 @@ bool wastefulGrid(linalg::GenericOp op, int64_t vectorBits) {
   int64_t outputs = height * outType.getDimSize(rank - 1);
   int64_t grid = aotc::convolutionGridLength(
       height, xType.getDimSize(xType.getRank() - 1), lanes, vectorBits);
-  bool wide = vectorBits >= 512;
+  auto [numerator, denominator] =
+      vectorBits >= 512
+          ? std::pair(kWastedGridNumerator, kWastedGridDenominator)
+          : std::pair(kNarrowWastedGridNumerator, kNarrowWastedGridDenominator);
   return outputs >= kMinCopiedImage &&
-         grid * (wide ? kWastedGridDenominator : kNarrowWastedGridDenominator) >=
-             outputs *
-                 (wide ? kWastedGridNumerator : kNarrowWastedGridNumerator);
+         grid * denominator >= outputs * numerator;
 }
 
 /// The convolution loops of `op` when the copy pays for itself.

@@ -282,43 +282,53 @@ struct TileAndVectorizePass
     return success();
   }
 
+  /// Vector lanes of `op` when this pass vectorizes it, 0 otherwise:
+  /// convolutions and pooling are aotc-vectorize-convolutions' (those left
+  /// are lowered to loops), as is anything the vectorizer rejects.
+  int64_t vectorLanes(linalg::LinalgOp op) {
+    unsigned bits = widestElementBits(op);
+    if (bits == 0 || linalg::isaConvolutionOpInterface(op) ||
+        failed(linalg::vectorizeOpPrecondition(op)))
+      return 0;
+    return std::max<int64_t>(1, vectorBits / bits);
+  }
+
+  /// The static ops on tensors of the function, in order.
+  SmallVector<linalg::LinalgOp> staticTensorOps() {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() && !op.hasDynamicShape())
+        ops.push_back(op);
+    });
+    return ops;
+  }
+
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     // Contractions first split into parts of whole register tiles.
-    SmallVector<linalg::LinalgOp> contractions;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
-          aotc::contractionTileDims(op) && widestElementBits(op) != 0 &&
-          !linalg::isaConvolutionOpInterface(op) &&
-          succeeded(linalg::vectorizeOpPrecondition(op)))
-        contractions.push_back(op);
-    });
-    for (linalg::LinalgOp op : contractions)
-      splitRemainders(rewriter, op,
-                      std::max<int64_t>(1, vectorBits / widestElementBits(op)));
+    SmallVector<std::pair<linalg::LinalgOp, int64_t>> contractions;
+    for (linalg::LinalgOp op : staticTensorOps())
+      if (aotc::contractionTileDims(op))
+        if (int64_t lanes = vectorLanes(op))
+          contractions.push_back({op, lanes});
+    for (auto [op, lanes] : contractions)
+      splitRemainders(rewriter, op, lanes);
 
-    SmallVector<linalg::LinalgOp> candidates;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (op.hasPureTensorSemantics() && !op.hasDynamicShape())
-        candidates.push_back(op);
-    });
-    // (op, its fused init producer and consumer) in order; the producers
-    // and consumers themselves are handled with their contractions.
+    // (op, its fused init producer and consumer, its lanes) in order; the
+    // producers and consumers themselves are handled with their
+    // contractions.
     struct Work {
       linalg::LinalgOp op, producer;
       linalg::GenericOp consumer;
+      int64_t lanes;
     };
     SmallVector<Work> work;
     llvm::SmallPtrSet<Operation *, 8> fused;
     DominanceInfo dominance(getOperation());
-    for (linalg::LinalgOp op : candidates) {
-      unsigned bits = widestElementBits(op);
-      // Convolutions and pooling are aotc-vectorize-convolutions' (those
-      // left are lowered to loops), as is anything the vectorizer rejects.
-      if (bits == 0 || linalg::isaConvolutionOpInterface(op) ||
-          failed(linalg::vectorizeOpPrecondition(op)))
+    for (linalg::LinalgOp op : staticTensorOps()) {
+      int64_t lanes = vectorLanes(op);
+      if (!lanes)
         continue;
-      int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
       // Only where no cache block separates the register tile from the
       // accumulators' start (and end).
       linalg::LinalgOp producer;
@@ -330,24 +340,21 @@ struct TileAndVectorizePass
         producer = aotc::fusableInitProducer(op);
         consumer = aotc::registerTileConsumer(op, dominance);
       }
-      if (producer && widestElementBits(producer) != 0 &&
-          succeeded(linalg::vectorizeOpPrecondition(producer)))
+      if (producer && vectorLanes(producer))
         fused.insert(producer);
       else
         producer = {};
-      if (consumer && widestElementBits(consumer) != 0 &&
-          succeeded(linalg::vectorizeOpPrecondition(consumer)))
+      if (consumer && vectorLanes(consumer))
         fused.insert(consumer);
       else
         consumer = {};
-      work.push_back({op, producer, consumer});
+      work.push_back({op, producer, consumer, lanes});
     }
-    for (auto [op, producer, consumer] : work) {
+    for (auto [op, producer, consumer, lanes] : work) {
       if (fused.contains(op))
         continue;
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
         readInitInPlace(rewriter, generic);
-      int64_t lanes = std::max<int64_t>(1, vectorBits / widestElementBits(op));
       // A longer row that is not a whole number of registers (a 12321-wide
       // flattened image) is split at the last whole register: register
       // tiles, then one part-register tile (instead of 4107 vectors of 3

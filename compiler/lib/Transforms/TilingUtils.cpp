@@ -295,6 +295,19 @@ Value undoReshapes(RewriterBase &rewriter, Location loc, Value value,
   return value;
 }
 
+/// The elementwise consumer (`isElementwiseConsumer` in `block`, of `v`'s
+/// type) that is the only user of `v`, which it may use twice: as an input
+/// and as the init it writes in place. Null otherwise.
+static linalg::GenericOp soleElementwiseConsumer(Value v, Block *block) {
+  if (v.use_empty())
+    return {};
+  auto consumer = dyn_cast<linalg::GenericOp>(*v.getUsers().begin());
+  if (!llvm::all_equal(v.getUsers()) ||
+      !isElementwiseConsumer(consumer, block, v.getType()))
+    return {};
+  return consumer;
+}
+
 bool splitElementwiseConsumer(RewriterBase &rewriter,
                               ArrayRef<linalg::LinalgOp> parts) {
   if (parts.empty())
@@ -324,14 +337,10 @@ bool splitElementwiseConsumer(RewriterBase &rewriter,
   Value end;
   SmallVector<Operation *> chain =
       singleUseReshapeChain(inserts.back().getResult(), end);
-  if (end.use_empty() ||
-      llvm::any_of(chain, llvm::IsaPred<tensor::ExtractSliceOp>))
+  if (llvm::any_of(chain, llvm::IsaPred<tensor::ExtractSliceOp>))
     return false;
-  // One consumer, which may read the result as an input and write it in
-  // place.
-  auto consumer = dyn_cast<linalg::GenericOp>(*end.getUsers().begin());
-  if (!llvm::all_equal(end.getUsers()) ||
-      !isElementwiseConsumer(consumer, block, end.getType()))
+  linalg::GenericOp consumer = soleElementwiseConsumer(end, block);
+  if (!consumer)
     return false;
   OpOperand *init = consumer.getDpsInitOperand(0);
   // Its init is the result it reads (in place) or one it does not read.
@@ -440,14 +449,14 @@ FailureOr<Operation *> tileOutputLoops(RewriterBase &rewriter,
 
 linalg::GenericOp registerTileConsumer(linalg::LinalgOp op,
                                        DominanceInfo &dominance) {
-  if (op->getNumResults() != 1 || op->getResult(0).use_empty())
+  if (op->getNumResults() != 1)
     return {};
   Value result = op->getResult(0);
-  // One consumer, which may read the result as an input and write it in
-  // place (as aotc-distribute-to-forall leaves a thread tile's consumer).
-  auto consumer = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
-  if (!llvm::all_equal(result.getUsers()) ||
-      !isElementwiseConsumer(consumer, op->getBlock(), result.getType()))
+  // It may write the result in place (as aotc-distribute-to-forall leaves a
+  // thread tile's consumer).
+  linalg::GenericOp consumer =
+      soleElementwiseConsumer(result, op->getBlock());
+  if (!consumer)
     return {};
   for (OpOperand &operand : consumer->getOpOperands()) {
     Value v = operand.get();
