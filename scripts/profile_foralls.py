@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Attributes a `perf record` profile of an aotc-compiled object to its
+thread loops: which scf.forall of the bufferized IR each sampled outlined
+OpenMP function is, and what it computes.
+
+Usage:
+  aotc MODEL.onnx --target=cpu --name=NAME -o OUT --dump-dir=OUT/d
+  (link OUT/NAME.o into a driver or shared library, run it under
+   perf record -o perf.data ...)
+  scripts/profile_foralls.py OUT/d/NAME.bufferized.mlir perf.data NAME [--top N]
+
+convert-scf-to-openmp outlines the K-th top-level scf.forall of the entry
+function (in program order: nothing reorders them after bufferization) into
+`__aotc_NAME_impl..omp_par.K` (the first one without a suffix); the script
+checks that the dump's NAME.ll defines as many of them as the bufferized IR
+has foralls. Each forall is described by its first line, its source line in
+the dump, and its kind: `fill` (stores constants only), `copy` (moves
+values, no arithmetic), `compute` (multiplies: contractions, convolutions)
+or `eltwise` (other arithmetic), with the types of the accumulators its
+register tiles carry (iter_args vectors). Samples outside the thread loops
+(the entry function's own serial code, memset, libomp's wait loops) are
+listed by symbol.
+"""
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+
+
+def foralls(lines):
+    """(line number, kind, accumulator types, first line) per top-level
+    scf.forall, in program order."""
+    result = []
+    for i, line in enumerate(lines):
+        if 'scf.forall' not in line:
+            continue
+        indent = len(line) - len(line.lstrip())
+        end = i + 1
+        while end < len(lines) and not (
+                lines[end].startswith(' ' * indent + '}') and
+                len(lines[end]) - len(lines[end].lstrip()) == indent):
+            end += 1
+        body = '\n'.join(lines[i:end])
+        arith = re.sub(r'arith\.constant', '', body)
+        if re.search(r'arith\.mulf|arith\.muli|vector\.contract|math\.fma',
+                     body):
+            kind = 'compute'
+        elif 'arith.' in arith or 'math.' in arith:
+            kind = 'eltwise'
+        elif 'transfer_read' in body or 'memref.load' in body:
+            kind = 'copy'
+        else:
+            kind = 'fill'
+        accumulators = sorted(set(re.findall(
+            r'iter_args\(%\w+ = %\w+\) -> \((vector<[0-9x]+\w+>)\)', body)))
+        result.append((i + 1, kind, ' '.join(accumulators),
+                       line.strip()))
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument('bufferized', help='NAME.bufferized.mlir (--dump-dir)')
+    parser.add_argument('perf_data', help='perf record output')
+    parser.add_argument('name', help='the entry point name (--name)')
+    parser.add_argument('--top', type=int, default=30,
+                        help='thread loops listed (default 30)')
+    args = parser.parse_args()
+
+    with open(args.bufferized) as f:
+        loops = foralls(f.read().split('\n'))
+    ll = os.path.join(os.path.dirname(args.bufferized), args.name + '.ll')
+    if os.path.exists(ll):
+        with open(ll) as f:
+            outlined = len(re.findall(
+                r'^define internal void @__aotc_' + re.escape(args.name) +
+                r'_impl\.\.omp_par', f.read(), re.M))
+        if outlined != len(loops):
+            sys.exit(f'{ll} defines {outlined} outlined loops, '
+                     f'{args.bufferized} has {len(loops)} foralls: '
+                     'not the same compilation')
+
+    report = subprocess.run(
+        ['perf', 'report', '-i', args.perf_data, '--no-children',
+         '--sort', 'sym', '--percent-limit', '0'],
+        capture_output=True, text=True, check=True).stdout
+    symbol = re.compile(r'__aotc_' + re.escape(args.name) +
+                        r'_impl\.\.omp_par(?:\.(\d+))?$')
+    rows, kinds, others = [], collections.Counter(), collections.Counter()
+    for line in report.split('\n'):
+        m = re.match(r'\s+([0-9.]+)%\s+\[[.k]\]\s+(\S+)', line)
+        if not m:
+            continue
+        percent, name = float(m.group(1)), m.group(2)
+        loop = symbol.match(name)
+        if loop:
+            index = int(loop.group(1) or 0)
+            if index >= len(loops):
+                sys.exit(f'{name}: the IR has {len(loops)} foralls only')
+            rows.append((percent, index) + loops[index])
+            kinds[loops[index][1]] += percent
+        else:
+            others[name] += percent
+
+    if not rows:
+        sys.exit(f'no samples in __aotc_{args.name}_impl..omp_par*: '
+                 'is NAME the --name the object was compiled with?')
+    print(f'{"samples":>8}  {"loop":<8} {"line":<7} {"kind":<8} '
+          f'{"accumulators":<44} forall')
+    for percent, index, line, kind, accs, text in sorted(
+            rows, reverse=True)[:args.top]:
+        print(f'{percent:7.2f}%  {index:<8} L{line:<6} {kind:<8} '
+              f'{accs[:44]:<44} {text[:70]}')
+    print('\nthread loops by kind: ' + ', '.join(
+        f'{kind} {percent:.2f}%' for kind, percent in kinds.most_common()))
+    print('outside them: ' + ', '.join(
+        f'{name} {percent:.2f}%' for name, percent in others.most_common(8)))
+
+
+if __name__ == '__main__':
+    main()
