@@ -44,8 +44,9 @@ def foralls(lines):
             end += 1
         body = '\n'.join(lines[i:end])
         arith = re.sub(r'arith\.constant', '', body)
-        if re.search(r'arith\.mulf|arith\.muli|vector\.contract|math\.fma',
-                     body):
+        # Vector products only: index arithmetic is scalar.
+        if re.search(r'arith\.mulf|arith\.muli[^\n]*vector<|vector\.contract'
+                     r'|math\.fma', body):
             kind = 'compute'
         elif 'arith.' in arith or 'math.' in arith:
             kind = 'eltwise'
