@@ -29,11 +29,26 @@ import subprocess
 import sys
 
 
-def foralls(lines):
+def function_lines(lines, name):
+    """(first, end) line indices of func.func @name in the dump (a module
+    may hold several entry points)."""
+    start = next((i for i, line in enumerate(lines)
+                  if re.match(r'\s*func\.func @' + re.escape(name) + r'\(',
+                              line)), None)
+    if start is None:
+        sys.exit(f'no func.func @{name} in the bufferized dump')
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = next(i for i in range(start + 1, len(lines))
+               if lines[i] == ' ' * indent + '}')
+    return start, end
+
+
+def foralls(lines, start, end):
     """(line number, kind, accumulator types, first line) per top-level
-    scf.forall, in program order."""
+    scf.forall of lines[start:end], in program order."""
     result = []
-    for i, line in enumerate(lines):
+    for i in range(start, end):
+        line = lines[i]
         if 'scf.forall' not in line:
             continue
         indent = len(line) - len(line.lstrip())
@@ -43,12 +58,13 @@ def foralls(lines):
                 len(lines[end]) - len(lines[end].lstrip()) == indent):
             end += 1
         body = '\n'.join(lines[i:end])
-        arith = re.sub(r'arith\.constant', '', body)
-        # Vector products only: index arithmetic is scalar.
-        if re.search(r'arith\.mulf|arith\.muli[^\n]*vector<|vector\.contract'
-                     r'|math\.fma', body):
+        # Arithmetic on vectors or floats only: index arithmetic is scalar.
+        values = r'[^\n]*(?:vector<|: f\d+|: bf16)'
+        if re.search(r'(?:arith\.mul[fi]|vector\.contract|math\.fma)' + values,
+                     body):
             kind = 'compute'
-        elif 'arith.' in arith or 'math.' in arith:
+        elif re.search(r'(?:arith\.(?!constant)\w+|math\.\w+)' + values,
+                       body):
             kind = 'eltwise'
         elif 'transfer_read' in body or 'memref.load' in body:
             kind = 'copy'
@@ -72,7 +88,8 @@ def main():
     args = parser.parse_args()
 
     with open(args.bufferized) as f:
-        loops = foralls(f.read().split('\n'))
+        lines = f.read().split('\n')
+    loops = foralls(lines, *function_lines(lines, args.name))
     ll = os.path.join(os.path.dirname(args.bufferized), args.name + '.ll')
     if os.path.exists(ll):
         with open(ll) as f:
