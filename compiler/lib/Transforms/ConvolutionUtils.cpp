@@ -163,11 +163,72 @@ int64_t convolutionGridRows(int64_t rows, int64_t vectorBits) {
   return byThree * 8 <= byTwo * 9 ? byThree : byTwo;
 }
 
-int64_t convolutionGridLength(int64_t height, int64_t paddedWidth,
-                              int64_t lanes, int64_t vectorBits) {
+namespace {
+
+int64_t flatGridLength(int64_t height, int64_t paddedWidth, int64_t lanes,
+                       int64_t vectorBits) {
   return convolutionGridRows(llvm::divideCeil(height * paddedWidth, lanes),
                              vectorBits) *
          lanes;
+}
+
+/// The coefficient of loop `dim` in the linear expression `expr`.
+std::optional<int64_t> coefficient(AffineExpr expr, unsigned dim,
+                                   unsigned numDims) {
+  MLIRContext *ctx = expr.getContext();
+  auto at = [&](int64_t value) -> std::optional<int64_t> {
+    SmallVector<AffineExpr> dims(numDims, getAffineConstantExpr(0, ctx));
+    dims[dim] = getAffineConstantExpr(value, ctx);
+    auto c = dyn_cast<AffineConstantExpr>(expr.replaceDims(dims));
+    if (!c)
+      return std::nullopt;
+    return c.getValue();
+  };
+  std::optional<int64_t> zero = at(0), one = at(1);
+  if (!zero || !one)
+    return std::nullopt;
+  return *one - *zero;
+}
+
+} // namespace
+
+bool isRowAlignedGrid(int64_t height, int64_t width, int64_t paddedWidth,
+                      int64_t lanes, int64_t vectorBits) {
+  return width <= lanes && paddedWidth > lanes &&
+         height * lanes <
+             flatGridLength(height, paddedWidth, lanes, vectorBits);
+}
+
+int64_t convolutionGridLength(int64_t height, int64_t width,
+                              int64_t paddedWidth, int64_t lanes,
+                              int64_t vectorBits) {
+  if (isRowAlignedGrid(height, width, paddedWidth, lanes, vectorBits))
+    return height * lanes;
+  return flatGridLength(height, paddedWidth, lanes, vectorBits);
+}
+
+bool isRowAlignedConvolution(linalg::LinalgOp op) {
+  if (!convolutionChannelRowLoop(op))
+    return false;
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (outMap.getNumResults() < 2)
+    return false;
+  auto row =
+      dyn_cast<AffineDimExpr>(outMap.getResult(outMap.getNumResults() - 2));
+  auto lane =
+      dyn_cast<AffineDimExpr>(outMap.getResult(outMap.getNumResults() - 1));
+  if (!row || !lane)
+    return false;
+  int64_t lanes = op.getStaticLoopRanges()[lane.getPosition()];
+  unsigned numDims = op.getNumLoops();
+  for (AffineExpr e : op.getIndexingMapsArray()[0].getResults()) {
+    std::optional<int64_t> rowStep = coefficient(e, row.getPosition(), numDims);
+    std::optional<int64_t> laneStep =
+        coefficient(e, lane.getPosition(), numDims);
+    if (rowStep && laneStep && *laneStep > 0 && *rowStep > *laneStep * lanes)
+      return true;
+  }
+  return false;
 }
 
 int64_t convolutionRegisterChannels(int64_t registerRows,

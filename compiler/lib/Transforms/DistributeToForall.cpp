@@ -95,9 +95,13 @@ SmallVector<int64_t> computeForallTileSizes(
     if (results.size() >= 2) {
       unsigned gridRow =
           cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
+      // A row-aligned grid's rows stay whole (aotc-vectorize-convolutions
+      // splits them into register tiles of three rows and the rest).
       if (gridRow != *channel)
         multiples[gridRow] =
-            aotc::convolutionThreadRowMultiple(ranges[gridRow]);
+            aotc::isRowAlignedConvolution(op)
+                ? ranges[gridRow]
+                : aotc::convolutionThreadRowMultiple(ranges[gridRow]);
     }
   } else {
     // Transposes: read in square register tiles along both loops.

@@ -9,7 +9,12 @@
 // window position is a shift of one contiguous range. So the output is
 // computed for j over a grid of rows x lanes vectors (whole registers
 // whatever the image width; the Wp - W columns past each row are computed
-// and dropped) and the real output is a strided view of the grid.
+// and dropped) and the real output is a strided view of the grid. A
+// convolution over input channels whose image rows fit one register while
+// its padded rows do not (7x7 on AVX2) may take a row-aligned grid instead,
+// one register per output row (aotc::isRowAlignedGrid): (r, l) reads flat
+// r * Wp + l + kh * d * Wp + kw * d, and the output is the grid's first W
+// columns.
 //
 // The padded input becomes one flat buffer (filled with the padding value,
 // the unpadded input inserted: this replaces the pad's copy; a linalg op
@@ -368,17 +373,23 @@ struct FlattenConvolutionImagesPass
         std::max<int64_t>(1, vectorBits / elementType.getIntOrFloatBitWidth());
     int64_t outRank = outType.getRank();
     int64_t height = outType.getDimSize(outRank - 2);
+    int64_t width = outType.getDimSize(outRank - 1);
     Value x = op.getDpsInputs()[0];
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t xRank = xType.getRank();
     int64_t padded = xType.getDimSize(xRank - 1); // Wp
     // The grid: rows x lanes per register tile, the row count that wastes
     // the least. A convolution over input channels takes register tiles of
-    // two to four grid rows, three preferred (aotc::convolutionGridRows).
+    // two to four grid rows, three preferred (aotc::convolutionGridRows),
+    // or one register per output row when that is smaller (row-aligned:
+    // grid rows `padded` apart in the input, aotc::isRowAlignedGrid).
     int64_t used = height * padded, gridLength = 0;
+    bool rowAligned = false;
     if (aotc::convolutionChannelRowLoop(op)) {
       gridLength =
-          aotc::convolutionGridLength(height, padded, lanes, vectorBits);
+          aotc::convolutionGridLength(height, width, padded, lanes, vectorBits);
+      rowAligned =
+          aotc::isRowAlignedGrid(height, width, padded, lanes, vectorBits);
     } else {
       for (int64_t rows = kMaxRows; rows >= kMinRows; --rows) {
         int64_t length = llvm::divideCeil(used, rows * lanes) * rows * lanes;
@@ -386,12 +397,17 @@ struct FlattenConvolutionImagesPass
           gridLength = length;
       }
     }
-    // The input must hold the grid's last element's window.
+    // The input must hold the grid's last element's window; a row-aligned
+    // grid's register tiles read whole rows of `padded` (the last one's
+    // columns past the lanes unused: aotc-vectorize-convolutions).
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t reach = (ranges[conv.window[0]] - 1) * conv.dilations[0] * padded +
                     (ranges[conv.window[1]] - 1) * conv.dilations[1];
+    int64_t rowPitch = rowAligned ? padded : lanes;
     int64_t inputLength =
-        llvm::divideCeil(gridLength + reach, lanes) * lanes;
+        llvm::divideCeil(std::max(gridLength / lanes * rowPitch, used) + reach,
+                         lanes) *
+        lanes;
     if (inputLength < xType.getDimSize(xRank - 2) * padded)
       return; // The input has rows the output does not reach.
 
@@ -425,14 +441,16 @@ struct FlattenConvolutionImagesPass
     } else {
       Value zero = arith::ConstantOp::create(
           rewriter, loc, elementType, rewriter.getZeroAttr(elementType));
-      Value flatInit = flattenImage(rewriter, loc, init, {0, 0}, padded,
-                                    gridLength, zero, {}, dead);
+      Value flatInit =
+          flattenImage(rewriter, loc, init, {0, 0}, rowAligned ? lanes : padded,
+                       gridLength, zero, {}, dead);
       gridInit = tensor::ExpandShapeOp::create(
           rewriter, loc, gridType, flatInit, aotc::collapseTrailing(outRank, 2));
     }
 
-    // x[..., c, oh + kh * d, ow + kw * d] -> flat[..., c, r * lanes + l +
-    // kh * d * Wp + kw * d] with (r, l) the former (oh, ow) loops.
+    // x[..., c, oh + kh * d, ow + kw * d] -> flat[..., c, r * P + l +
+    // kh * d * Wp + kw * d] with (r, l) the former (oh, ow) loops, P = lanes
+    // (Wp when row-aligned).
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     AffineMap xMap = maps[0];
     AffineExpr row = getAffineDimExpr(conv.image[0], ctx);
@@ -440,7 +458,7 @@ struct FlattenConvolutionImagesPass
     AffineExpr kh = getAffineDimExpr(conv.window[0], ctx);
     AffineExpr kw = getAffineDimExpr(conv.window[1], ctx);
     SmallVector<AffineExpr> xExprs(xMap.getResults().drop_back(2));
-    xExprs.push_back(row * lanes + lane + kh * (conv.dilations[0] * padded) +
+    xExprs.push_back(row * rowPitch + lane + kh * (conv.dilations[0] * padded) +
                      kw * conv.dilations[1]);
     maps[0] = AffineMap::get(xMap.getNumDims(), 0, xExprs, ctx);
     auto flatConv = linalg::GenericOp::create(
@@ -450,7 +468,9 @@ struct FlattenConvolutionImagesPass
     rewriter.inlineRegionBefore(op.getRegion(), flatConv.getRegion(),
                                 flatConv.getRegion().begin());
     Value grid = flatConv.getResult(0);
-    Value result = cropGrid(rewriter, loc, grid, outType, padded);
+    Value result = rowAligned
+                       ? leadingSlice(rewriter, loc, grid, outType.getShape())
+                       : cropGrid(rewriter, loc, grid, outType, padded);
     rewriter.replaceOp(op, result);
     // The padding chain, then a producer that now writes the flat buffer.
     for (bool erased = true; erased;) {

@@ -72,7 +72,8 @@ bool wastefulGrid(linalg::GenericOp op, int64_t vectorBits) {
   int64_t height = outType.getDimSize(rank - 2);
   int64_t outputs = height * outType.getDimSize(rank - 1);
   int64_t grid = aotc::convolutionGridLength(
-      height, xType.getDimSize(xType.getRank() - 1), lanes, vectorBits);
+      height, outType.getDimSize(rank - 1),
+      xType.getDimSize(xType.getRank() - 1), lanes, vectorBits);
   auto [numerator, denominator] =
       vectorBits >= 512
           ? std::pair(kWastedGridNumerator, kWastedGridDenominator)

@@ -15,8 +15,10 @@
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_VECTORIZECONVOLUTIONS
@@ -30,6 +32,10 @@ namespace {
 
 /// Accumulator rows of a register tile (each one vector register wide).
 constexpr int64_t kRows = aotc::kConvolutionChannelRows;
+
+/// Grid rows per register tile that a row-aligned grid's rows are split
+/// into a multiple of (aotc::convolutionRegisterRows' first choice).
+constexpr int64_t kAlignedTileRows = 3;
 
 /// One map result `sum(coeff_i * d_i) + offset`.
 struct LinearExpr {
@@ -127,6 +133,48 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
   return sizes;
 }
 
+/// Replaces `value`, a tile's slice of a tensor (unit strides, same rank;
+/// or a slice of a slice...), by the nearest source that holds a slice of
+/// `value` at `offsets` with `shape` and `strides` (wherever the tile
+/// loops place it: its largest offsets bounded through them), and
+/// `offsets` by the same elements' offsets in that source. Failure when
+/// none does.
+LogicalResult sliceSource(RewriterBase &rewriter, Location loc, Value &value,
+                          SmallVectorImpl<OpFoldResult> &offsets,
+                          ArrayRef<int64_t> shape,
+                          ArrayRef<OpFoldResult> strides) {
+  AffineExpr d0, d1;
+  bindDims(rewriter.getContext(), d0, d1);
+  SmallVector<OpFoldResult> composed(offsets.begin(), offsets.end());
+  Value source = value;
+  while (auto outer = source.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (!outer.hasUnitStride() ||
+        outer.getSourceType().getRank() != outer.getResultType().getRank() ||
+        !outer.getSourceType().hasStaticShape())
+      return failure();
+    bool fits = true;
+    for (auto [dim, outerOffset] : llvm::enumerate(outer.getMixedOffsets())) {
+      composed[dim] = affine::makeComposedFoldedAffineApply(
+          rewriter, loc, d0 + d1, {outerOffset, composed[dim]});
+      std::optional<int64_t> stride = getConstantIntValue(strides[dim]);
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB, composed[dim],
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (!stride || failed(bound) ||
+          *bound + (shape[dim] - 1) * *stride >=
+              outer.getSourceType().getDimSize(dim))
+        fits = false;
+    }
+    source = outer.getSource();
+    if (fits) {
+      value = source;
+      offsets.assign(composed);
+      return success();
+    }
+  }
+  return failure();
+}
+
 /// Rewrites the tile `op` (every window loop of extent one) into a generic
 /// whose windowed operands are strided slices read through projected
 /// permutations: x[o * s + k] with k == 0 becomes slice(x, stride s)[o].
@@ -159,11 +207,16 @@ FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
     SmallVector<OpFoldResult> offsets, sizes, strides;
     SmallVector<int64_t> shape, expandedShape;
     SmallVector<ReassociationIndices> groups;
+    // The part of the expanded slice read (the lanes of pitched rows), and
+    // whether a pitched slice reaches past `value`.
+    SmallVector<int64_t> readShape;
+    bool overrun = false;
     for (auto [i, e] : llvm::enumerate(map.getResults())) {
       if (isa<AffineDimExpr>(e)) {
         exprs.push_back(e);
         groups.push_back({static_cast<int64_t>(expandedShape.size())});
         expandedShape.push_back(type.getDimSize(i));
+        readShape.push_back(type.getDimSize(i));
         offsets.push_back(rewriter.getIndexAttr(0));
         sizes.push_back(rewriter.getIndexAttr(type.getDimSize(i)));
         strides.push_back(rewriter.getIndexAttr(1));
@@ -193,11 +246,19 @@ FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
       // Several moving loops must tile one strided range (a flattened
       // image, aotc-flatten-convolution-images): each coefficient is the
       // previous one times its loop's extent. The slice is expanded into
-      // one dim per loop, outermost first.
-      for (size_t j = 1; j < moving.size(); ++j)
-        if (moving[j].second !=
-            moving[j - 1].second * ranges[moving[j - 1].first])
-          return failure();
+      // one dim per loop, outermost first. Or two unit-stride loops step
+      // through rows of a pitch wider than the inner one's extent (a
+      // row-aligned grid: x[r * 9 + l], l < 8): the slice holds whole rows
+      // and is expanded to [rows, pitch], of which [rows, extent] is read.
+      std::optional<int64_t> pitch;
+      if (moving.size() == 2 && moving[0].second == 1 &&
+          moving[1].second > ranges[moving[0].first])
+        pitch = moving[1].second;
+      else
+        for (size_t j = 1; j < moving.size(); ++j)
+          if (moving[j].second !=
+              moving[j - 1].second * ranges[moving[j - 1].first])
+            return failure();
       int64_t extent = 1;
       ReassociationIndices group;
       for (auto [dim, coefficient] : llvm::reverse(moving)) {
@@ -206,7 +267,14 @@ FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
         exprs.push_back(getAffineDimExpr(dim, ctx));
         group.push_back(expandedShape.size());
         expandedShape.push_back(ranges[dim]);
+        readShape.push_back(ranges[dim]);
         extent *= ranges[dim];
+      }
+      if (pitch) {
+        extent = ranges[moving[1].first] * *pitch;
+        expandedShape.back() = *pitch;
+        if (linear.offset + extent > type.getDimSize(i))
+          overrun = true;
       }
       groups.push_back(group);
       offsets.push_back(rewriter.getIndexAttr(linear.offset));
@@ -214,6 +282,12 @@ FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
       strides.push_back(rewriter.getIndexAttr(moving.front().second));
       shape.push_back(extent);
     }
+    // Whole rows may reach past a tile's slice of the input (it ends at
+    // the last row's last lane): they are sliced from its source instead,
+    // when that holds them wherever the slice starts.
+    if (overrun &&
+        failed(sliceSource(rewriter, loc, value, offsets, shape, strides)))
+      return failure();
     auto sliceType = RankedTensorType::get(shape, type.getElementType());
     Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType,
                                                  value, offsets, sizes,
@@ -223,6 +297,15 @@ FailureOr<linalg::GenericOp> unitWindowToStridedSlices(RewriterBase &rewriter,
           rewriter, loc,
           RankedTensorType::get(expandedShape, type.getElementType()), slice,
           groups);
+    if (readShape != expandedShape) {
+      SmallVector<OpFoldResult> zeros(readShape.size(),
+                                      rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> ones(readShape.size(),
+                                     rewriter.getIndexAttr(1));
+      slice = tensor::ExtractSliceOp::create(
+          rewriter, loc, slice, zeros, getAsIndexOpFoldResult(ctx, readShape),
+          ones);
+    }
     inputs.push_back(slice);
     maps[input->getOperandNumber()] =
         AffineMap::get(map.getNumDims(), 0, exprs, ctx);
@@ -294,6 +377,16 @@ struct VectorizeConvolutionsPass
   using Base::Base;
 
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::LinalgOp> aligned;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+          isWindowed(op) && aotc::isRowAlignedConvolution(op))
+        aligned.push_back(op);
+    });
+    for (linalg::LinalgOp op : aligned)
+      splitAlignedRows(rewriter, op);
+
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
@@ -301,7 +394,6 @@ struct VectorizeConvolutionsPass
         candidates.push_back(op);
     });
 
-    IRRewriter rewriter(&getContext());
     DominanceInfo dominance(getOperation());
     for (linalg::LinalgOp op : candidates) {
       unsigned bits = widestElementBits(op);
@@ -352,6 +444,25 @@ struct VectorizeConvolutionsPass
         rewriter.eraseOp(producer);
       }
     }
+  }
+
+  /// A convolution on a row-aligned grid (aotc::isRowAlignedConvolution:
+  /// 7 rows of one register each for a 7 x 7 image on AVX2) is split at
+  /// its last multiple of kAlignedTileRows rows, each part with its own
+  /// init producer and elementwise consumer (aotc::splitWithOwnInits,
+  /// aotc::splitElementwiseConsumer), so that most of it is computed in
+  /// register tiles of three rows (7 = 6 + 1: two 3 x 4 tiles and a 1 x 8
+  /// one, where one 7-row tile of 2 channels needs 17 registers and one of
+  /// 1 channel loads an input vector per FMA).
+  void splitAlignedRows(RewriterBase &rewriter, linalg::LinalgOp op) {
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    unsigned row = outMap.getDimPosition(outMap.getNumResults() - 2);
+    int64_t rows = op.getStaticLoopRanges()[row];
+    if (rows <= kAlignedTileRows || rows % kAlignedTileRows == 0)
+      return;
+    auto [head, tail] = aotc::splitWithOwnInits(
+        rewriter, op, row, rows / kAlignedTileRows * kAlignedTileRows);
+    aotc::splitElementwiseConsumer(rewriter, {head, tail});
   }
 
   /// A fill of `part`'s init of its own, when `fill` (null: none) was the

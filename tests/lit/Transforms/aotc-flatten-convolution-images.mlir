@@ -1,4 +1,5 @@
 // RUN: aotc-opt %s -split-input-file -aotc-flatten-convolution-images -canonicalize -cse | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -aotc-flatten-convolution-images=vector-bits=256 -canonicalize -cse | FileCheck %s --check-prefix=AVX2
 
 // Depthwise 3x3 convolution, stride 1, of a 6x6 image padded to 8x8 (the
 // decomposed pad: insert_slice into a fill): the output is computed on the
@@ -193,6 +194,48 @@ func.func @rows_of_three(%x: tensor<1x1x2x29x29xf32>, %w: tensor<1x4x2x3x3xf32>,
 // CHECK:         tensor.empty() : tensor<1x1x4x64xf32>
 func.func @rows_of_two(%x: tensor<1x1x2x9x9xf32>, %w: tensor<1x4x2x3x3xf32>, %o: tensor<1x1x4x7x7xf32>) -> tensor<1x1x4x7x7xf32> {
   %conv = linalg.generic {indexing_maps = [#xmap5, #wmap5, #omap5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x2x9x9xf32>, tensor<1x4x2x3x3xf32>) outs(%o : tensor<1x1x4x7x7xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x7x7xf32>
+  return %conv : tensor<1x1x4x7x7xf32>
+}
+
+// -----
+
+// The same 7x7 convolution with 256-bit registers (8 lanes): its rows (7)
+// fit one register but its padded rows (9) do not, so a row-aligned grid of
+// 7 x 8 (56 outputs for 49) beats the flat one (63 elements: 8 rows, a
+// multiple of 3 (9) padding no more than an eighth beyond 8: 72). Grid
+// (r, l) reads flat r * 9 + l + kh * 9 + kw; the input holds 7 whole
+// padded rows past the window's reach (63 + 20, rounded up to 88: register
+// tiles read whole rows, aotc-vectorize-convolutions); the init is laid out
+// in rows of 8, and the image is the grid's first 7 columns. At 512 bits
+// (16 lanes) the flat grid (64) is smaller than 7 x 16.
+
+#axmap = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
+#awmap = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
+#aomap = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
+// (Its map is printed after the previous test's function, before its own.)
+// AVX2-LABEL:  func.func @rows_of_two
+// AVX2:        #[[AMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 * 9 + d4 + d6 * 9 + d7)>
+// AVX2-LABEL:  func.func @row_aligned
+// AVX2-SAME:     (%[[X:.*]]: tensor<1x1x2x9x9xf32>, %{{.*}}: tensor<1x4x2x3x3xf32>, %[[O:.*]]: tensor<1x1x4x7x7xf32>)
+// AVX2:          tensor.empty() : tensor<1x1x2x88xf32>
+// AVX2:          %[[INIT:.*]] = tensor.empty() : tensor<1x1x4x56xf32>
+// AVX2:          %[[ROWS:.*]] = tensor.expand_shape %[[INIT]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 4, 7, 8]
+// AVX2:          %[[ZEROED:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[ROWS]] : tensor<1x1x4x7x8xf32>)
+// AVX2:          %[[IMAGE:.*]] = tensor.extract_slice %[[ZEROED]][0, 0, 0, 0, 0] [1, 1, 4, 7, 7] [1, 1, 1, 1, 1]
+// AVX2:          linalg.copy ins(%[[O]] : tensor<1x1x4x7x7xf32>) outs(%[[IMAGE]] : tensor<1x1x4x7x7xf32>)
+// AVX2:          %[[G:.*]] = linalg.generic {indexing_maps = [#[[AMAP]], {{.*}}]
+// AVX2-SAME:       ins(%{{.*}}, %{{.*}} : tensor<1x1x2x88xf32>, tensor<1x4x2x3x3xf32>) outs(%{{.*}} : tensor<1x1x4x7x8xf32>)
+// AVX2:          tensor.extract_slice %[[G]][0, 0, 0, 0, 0] [1, 1, 4, 7, 7] [1, 1, 1, 1, 1] : tensor<1x1x4x7x8xf32> to tensor<1x1x4x7x7xf32>
+// CHECK-LABEL: func.func @row_aligned
+// CHECK:         tensor.empty() : tensor<1x1x2x96xf32>
+// CHECK:         tensor.empty() : tensor<1x1x4x64xf32>
+func.func @row_aligned(%x: tensor<1x1x2x9x9xf32>, %w: tensor<1x4x2x3x3xf32>, %o: tensor<1x1x4x7x7xf32>) -> tensor<1x1x4x7x7xf32> {
+  %conv = linalg.generic {indexing_maps = [#axmap, #awmap, #aomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x2x9x9xf32>, tensor<1x4x2x3x3xf32>) outs(%o : tensor<1x1x4x7x7xf32>) {
   ^bb0(%in: f32, %in_0: f32, %out: f32):
     %m = arith.mulf %in, %in_0 : f32
     %s = arith.addf %out, %m : f32

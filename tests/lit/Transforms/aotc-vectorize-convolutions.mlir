@@ -321,3 +321,77 @@ func.func @subsample_partial_row(%x: tensor<1x4x16x54xf32>, %o: tensor<1x4x8x27x
   } -> tensor<1x4x8x27xf32>
   return %r : tensor<1x4x8x27xf32>
 }
+
+// -----
+
+// A convolution over input channels on a row-aligned grid
+// (aotc-flatten-convolution-images: 7 rows of 8 lanes, rows 9 apart in the
+// flat input), with a fill init and a ReLU. It is split at 6 rows, each
+// part with its own fill and ReLU. The 6-row part takes 4 x 3 register
+// tiles with 256-bit registers: each tile's input is 3 whole padded rows (a
+// slice of 27 of the flat input, taken from the input itself since the
+// part's slice of it ends at the last row's last lane), expanded to [3, 9],
+// of which [3, 8] is read; the ReLU is computed on the accumulators. The
+// last row is one tile of 4 output channels reading one contiguous register
+// per window position.
+
+#axmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 9 + l + kh * 9 + kw)>
+#awmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
+#aomap = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, m, r, l)>
+#aid = affine_map<(n, g, m, r, l) -> (n, g, m, r, l)>
+// AVX2-LABEL:  func.func @row_aligned
+// AVX2-SAME:     (%[[X:.*]]: tensor<1x1x2x88xf32>
+// AVX2:          scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}}) -> (tensor<1x1x4x6x8xf32>)
+// AVX2:            %[[XS:.*]] = tensor.extract_slice %[[X]][0, 0, %{{.*}}, %{{.*}}] [1, 1, 1, 27] [1, 1, 1, 1]
+// AVX2:            %[[XE:.*]] = tensor.expand_shape %[[XS]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 1, 3, 9]
+// AVX2:            %[[XR:.*]] = tensor.extract_slice %[[XE]][0, 0, 0, 0, 0] [1, 1, 1, 3, 8] [1, 1, 1, 1, 1]
+// AVX2:            vector.transfer_read %[[XR]]{{.*}} : tensor<1x1x1x3x8xf32>, vector<1x1x4x3x8x1x1x1xf32>
+// AVX2:          arith.maximumf %{{.*}}, %{{.*}} : vector<1x1x4x3x8xf32>
+// AVX2:          %[[HEAD:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 0, 0] [1, 1, 4, 6, 8]
+// AVX2:          %[[XT:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 54] [1, 1, 2, 28]
+// AVX2:          scf.for
+// AVX2:            tensor.extract_slice %[[XT]][0, 0, %{{.*}}, %{{.*}}] [1, 1, 1, 8] [1, 1, 1, 1]
+// AVX2:            vector.transfer_read {{.*}} : tensor<1x1x1x8xf32>, vector<1x1x4x1x8x1x1x1xf32>
+// AVX2:          arith.maximumf
+// AVX2:          tensor.insert_slice %{{.*}} into %[[HEAD]][0, 0, 0, 6, 0] [1, 1, 4, 1, 8]
+func.func @row_aligned(%x: tensor<1x1x2x88xf32>, %w: tensor<1x4x2x3x3xf32>) -> tensor<1x1x4x7x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x4x7x8xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x4x7x8xf32>) -> tensor<1x1x4x7x8xf32>
+  %r = linalg.generic {indexing_maps = [#axmap, #awmap, #aomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x2x88xf32>, tensor<1x4x2x3x3xf32>) outs(%o : tensor<1x1x4x7x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x7x8xf32>
+  %relu = linalg.generic {indexing_maps = [#aid], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%r : tensor<1x1x4x7x8xf32>) {
+  ^bb0(%v: f32):
+    %mx = arith.maximumf %v, %zero : f32
+    linalg.yield %mx : f32
+  } -> tensor<1x1x4x7x8xf32>
+  return %relu : tensor<1x1x4x7x8xf32>
+}
+
+// -----
+
+// Whole padded rows that no source holds: the last 3-row tile of this
+// 6-row grid would read 3 rows of 9 from flat element 47, past the 73
+// elements that the convolution itself reads (up to the last row's last
+// lane). The tile stays a linalg op (lowered to loops later).
+
+#sxmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 9 + l + kh * 9 + kw)>
+#swmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
+#somap = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, m, r, l)>
+// AVX2-LABEL:  func.func @row_aligned_short_input
+// AVX2:          linalg.generic
+// AVX2-SAME:       ins(%{{.*}}, %{{.*}} : tensor<1x1x1x26xf32>, tensor<1x4x1x1x1xf32>) outs(%{{.*}} : tensor<1x1x4x3x8xf32>)
+// AVX2-NOT:      vector.transfer_read
+func.func @row_aligned_short_input(%x: tensor<1x1x2x73xf32>, %w: tensor<1x4x2x3x3xf32>, %o: tensor<1x1x4x6x8xf32>) -> tensor<1x1x4x6x8xf32> {
+  %r = linalg.generic {indexing_maps = [#sxmap, #swmap, #somap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x2x73xf32>, tensor<1x4x2x3x3xf32>) outs(%o : tensor<1x1x4x6x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x6x8xf32>
+  return %r : tensor<1x1x4x6x8xf32>
+}

@@ -67,12 +67,33 @@ int64_t convolutionRegisterChannels(int64_t registerRows, int64_t vectorBits);
 /// register width).
 int64_t convolutionGridRows(int64_t rows, int64_t vectorBits);
 
-/// Elements of the flattened-image grid (aotc-flatten-convolution-images)
-/// of a convolution over input channels whose output has `height` rows read
-/// from input rows `paddedWidth` wide, with `lanes` elements per register:
-/// whole registers, convolutionGridRows of them.
-int64_t convolutionGridLength(int64_t height, int64_t paddedWidth,
-                              int64_t lanes, int64_t vectorBits);
+/// True when a convolution over input channels whose output is `height` x
+/// `width`, read from input rows `paddedWidth` wide with `lanes` elements
+/// per register, is computed on a row-aligned grid: one register of lanes
+/// per output row (grid element (r, l) is output (r, l), its window at flat
+/// input r * paddedWidth + l + kh * d * paddedWidth + kw * d) instead of
+/// the flat grid of whole registers over height * paddedWidth elements.
+/// Taken when the rows fit one register, the padded rows do not, and the
+/// grid is smaller: 7 x 7 on AVX2 computes 56 outputs for 49 instead of
+/// 72.
+bool isRowAlignedGrid(int64_t height, int64_t width, int64_t paddedWidth,
+                      int64_t lanes, int64_t vectorBits);
+
+/// Elements of the grid (aotc-flatten-convolution-images) of a convolution
+/// over input channels whose output is `height` x `width` read from input
+/// rows `paddedWidth` wide, with `lanes` elements per register: height *
+/// lanes for a row-aligned grid (isRowAlignedGrid), else whole registers
+/// over the flattened image, convolutionGridRows of them.
+int64_t convolutionGridLength(int64_t height, int64_t width,
+                              int64_t paddedWidth, int64_t lanes,
+                              int64_t vectorBits);
+
+/// True when `op`, a convolution over input channels
+/// (convolutionChannelRowLoop), is computed on a row-aligned grid: some
+/// result of its windowed input's map steps by more along the grid rows
+/// (the output's second innermost loop) than the lanes (its innermost loop)
+/// span.
+bool isRowAlignedConvolution(mlir::linalg::LinalgOp op);
 
 /// The multiple that thread tiles of `rows` such grid rows keep, so every
 /// thread tile holds whole register tiles: 3, 4, 2 or 1, the first that

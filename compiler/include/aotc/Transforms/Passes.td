@@ -336,7 +336,12 @@ def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
     rows per output channel, a multiple of 3 unless that pads more than an
     eighth beyond the next even count, the Wp - W columns past each image row
     computed and dropped), and the image is a
-    strided view of the grid. The padded input becomes one flat buffer
+    strided view of the grid. When the image's rows fit one register but
+    its padded rows do not (7x7 on AVX2: W = 7 <= 8 lanes < Wp = 9) and
+    that is smaller, a convolution over input channels is computed on a
+    row-aligned grid [H, lanes] instead: grid (r, l) is output (r, l) and
+    reads flat input r * Wp + l + kh * d * Wp + kw * d (56 outputs computed
+    for 49 instead of 72), and the image is the grid's first W columns. The padded input becomes one flat buffer
     (padding value, then the unpadded input inserted: the pad's copy); the
     initial value (fill or per-channel broadcast) is recomputed on the grid;
     elementwise consumers that read the image and per-channel values run on
@@ -604,10 +609,16 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
     when three divide the tile evenly (24 accumulators of 32 registers;
     each input vector loaded once for 8 FMAs, each filter value broadcast
     once for three), else 4 x 4, else 8 x 2; with narrower registers (16
-    on AVX2) 4 x 3 (12 accumulators), else 4 x 2, else 8 x 1.
+    on AVX2) 4 x 3 (12 accumulators), else 4 x 2, else 8 x 1. A
+    convolution on a row-aligned grid (aotc-flatten-convolution-images) is
+    first split at its last multiple of three grid rows (7 = 6 + 1), each
+    part with its own init and activation.
     Every window loop is then unit within a tile, so the windowed operand
     becomes a strided `tensor.extract_slice` (stride = the loop's stride)
-    read through a projected permutation, and the tile is vectorized by the
+    read through a projected permutation (rows of a row-aligned grid: a
+    slice of whole padded rows, expanded to [rows, Wp], of which [rows,
+    lanes] is read; taken from the source of the tile's input slice, which
+    ends at the last row's last lane), and the tile is vectorized by the
     linalg vectorizer: per reduction step one vector per row of the window
     input, the filter value broadcast, and one FMA per row into accumulators
     that later hoisting keeps in registers. An elementwise consumer of the
