@@ -14,6 +14,12 @@
 #   tiny_mlp                                a smoke test of the whole flow with
 #                                           ops aotc had first (MatMul, Add,
 #                                           Relu), input [1, 64]
+#   strided_convs                           convolutions with stride 2 along
+#                                           the columns that stay direct
+#                                           (aotc-split-stride-phases): a
+#                                           7x7 stride-2 stem (3 -> 16), ReLU,
+#                                           a 5x5 stride (1, 2) conv
+#                                           (16 -> 8), input [1, 3, 40, 40]
 #
 # Usage:
 #   export_models.py OUTDIR [--models a,b] [--tolerances-only]
@@ -112,12 +118,27 @@ class TinyMLP(torch.nn.Module):
         return torch.relu(x @ self.w1 + self.b1) @ self.w2 + self.b2
 
 
+class StridedConvs(torch.nn.Module):
+    """Direct convolutions with column stride 2: ResNet's stem shape on a
+    small image, then a window with an even and an odd column phase of
+    different lengths (5 columns: 3 + 2) and row stride 1."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 16, 7, stride=2, padding=3)
+        self.conv = torch.nn.Conv2d(16, 8, 5, stride=(1, 2), padding=2)
+
+    def forward(self, x):
+        return self.conv(torch.relu(self.stem(x)))
+
+
 MODELS = {
     "resnet18": lambda: make_torchvision("resnet18"),
     "mobilenet_v2": lambda: make_torchvision("mobilenet_v2"),
     "squeezenet1_1": lambda: make_torchvision("squeezenet1_1"),
     "bert_encoder": make_bert_encoder,
     "tiny_mlp": lambda: (TinyMLP(), (1, 64)),
+    "strided_convs": lambda: (StridedConvs(), (1, 3, 40, 40)),
 }
 
 

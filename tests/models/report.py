@@ -29,7 +29,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "bert_encoder",
-          "tiny_mlp"]
+          "tiny_mlp", "strided_convs"]
 
 
 def children_cpu_seconds():

@@ -320,6 +320,43 @@ def Im2colConvolutions : Pass<"aotc-im2col-convolutions",
                            "mlir::tensor::TensorDialect"];
 }
 
+def SplitStridePhases : Pass<"aotc-split-stride-phases", "mlir::func::FuncOp"> {
+  let summary = "Stride-2 direct convolutions on the two column phases of their input";
+  let description = [{
+    A 2-D convolution generic in the importer's NCHW form over input
+    channels that stays direct (aotc-im2col-convolutions leaves ResNet's 7x7
+    stride-2 stem) with stride 2 and dilation 1 along the columns, an even
+    padded width and a constant float filter: its vectorized column loads
+    gather every other element (two loads and shuffles per register). The
+    input is copied into its column phases, x'[..., h, p, j] =
+    x[..., h, 2 * j + p] (expand_shape + linalg.transpose), and the
+    convolution becomes two with stride 1 along the columns, one per phase:
+    window column kw = 2 * q + p reads phase p at column ow + q, contiguous,
+    with the filter's columns p, p + 2, ... (constants rebuilt at compile
+    time); the odd phase accumulates into the even one's result. No zero
+    taps are added (they would multiply real input columns: an infinity
+    would make NaN where the convolution never read it).
+
+    Before (7x7 stride 2, 230x230 padded input):
+    ```mlir
+    linalg.generic {maps = [(n,o,oh,ow,c,kh,kw) -> (n,c,oh*2+kh,ow*2+kw), ...]}
+        ins(%xpad : tensor<1x3x230x230xf32>, %w : tensor<64x3x7x7xf32>) outs(%init)
+    ```
+    After:
+    ```mlir
+    %phases = linalg.transpose ins(expand_shape %xpad : tensor<1x3x230x115x2xf32>)
+                outs(tensor<1x3x230x2x115xf32>) permutation = [0, 1, 2, 4, 3]
+    %even = linalg.generic {maps = [(n,o,oh,ow,c,kh,q) -> (n,c,oh*2+kh,ow+q), ...]}
+        ins(%phases[:, :, :, 0, :], %w0 : tensor<1x3x230x115xf32>, tensor<64x3x7x4xf32>) outs(%init)
+    %r = linalg.generic {same maps}
+        ins(%phases[:, :, :, 1, :], %w1 : tensor<1x3x230x115xf32>, tensor<64x3x7x3xf32>) outs(%even)
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
                                     "mlir::func::FuncOp"> {
   let summary = "Stride-1 direct convolutions computed on the flattened padded image";
