@@ -398,16 +398,14 @@ struct FlattenConvolutionImagesPass
       }
     }
     // The input must hold the grid's last element's window; a row-aligned
-    // grid's register tiles read whole rows of `padded` (the last one's
-    // columns past the lanes unused: aotc-vectorize-convolutions).
+    // grid's register tiles read whole rows of `padded`, all `used` of them
+    // (the last one's columns past the lanes unused:
+    // aotc-vectorize-convolutions).
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t reach = (ranges[conv.window[0]] - 1) * conv.dilations[0] * padded +
                     (ranges[conv.window[1]] - 1) * conv.dilations[1];
-    int64_t rowPitch = rowAligned ? padded : lanes;
     int64_t inputLength =
-        llvm::divideCeil(std::max(gridLength / lanes * rowPitch, used) + reach,
-                         lanes) *
-        lanes;
+        llvm::divideCeil(std::max(gridLength, used) + reach, lanes) * lanes;
     if (inputLength < xType.getDimSize(xRank - 2) * padded)
       return; // The input has rows the output does not reach.
 
@@ -458,7 +456,7 @@ struct FlattenConvolutionImagesPass
     AffineExpr kh = getAffineDimExpr(conv.window[0], ctx);
     AffineExpr kw = getAffineDimExpr(conv.window[1], ctx);
     SmallVector<AffineExpr> xExprs(xMap.getResults().drop_back(2));
-    xExprs.push_back(row * rowPitch + lane + kh * (conv.dilations[0] * padded) +
+    xExprs.push_back(row * (rowAligned ? padded : lanes) + lane + kh * (conv.dilations[0] * padded) +
                      kw * conv.dilations[1]);
     maps[0] = AffineMap::get(xMap.getNumDims(), 0, xExprs, ctx);
     auto flatConv = linalg::GenericOp::create(

@@ -35,15 +35,14 @@ namespace {
 /// The column stride this pass removes (the phases of a column).
 constexpr int64_t kPhases = 2;
 
-/// The taps of `filter` [..., K] at window columns `phase`, `phase` + 2,
-/// ...: [..., (K - phase + 1) / 2].
-DenseElementsAttr phaseTaps(DenseElementsAttr filter, int64_t phase) {
-  auto type = cast<RankedTensorType>(filter.getType());
+/// The taps of a filter of `type` [..., K] (its elements `all`) at window
+/// columns `phase`, `phase` + 2, ...: [..., (K - phase + 1) / 2].
+DenseElementsAttr phaseTaps(RankedTensorType type, ArrayRef<Attribute> all,
+                            int64_t phase) {
   int64_t taps = type.getShape().back();
   int64_t count = (taps - phase + kPhases - 1) / kPhases;
   SmallVector<int64_t> shape(type.getShape().drop_back());
   shape.push_back(count);
-  SmallVector<Attribute> all(filter.getValues<Attribute>());
   SmallVector<Attribute> values;
   for (int64_t row = 0, rows = type.getNumElements() / taps; row < rows;
        ++row)
@@ -102,13 +101,10 @@ struct SplitStridePhasesPass
     SmallVector<int64_t> pairShape(xType.getShape());
     pairShape.back() /= kPhases;
     pairShape.push_back(kPhases);
-    SmallVector<ReassociationIndices> groups;
-    for (int64_t i = 0; i < rank - 1; ++i)
-      groups.push_back({i});
-    groups.push_back({rank - 1, rank});
     Value pairs = tensor::ExpandShapeOp::create(
         rewriter, loc,
-        RankedTensorType::get(pairShape, xType.getElementType()), x, groups);
+        RankedTensorType::get(pairShape, xType.getElementType()), x,
+        aotc::collapseTrailing(rank + 1, 2));
     SmallVector<int64_t> phaseShape(pairShape);
     std::swap(phaseShape[rank - 1], phaseShape[rank]);
     Value empty = tensor::EmptyOp::create(rewriter, loc, phaseShape,
@@ -125,6 +121,8 @@ struct SplitStridePhasesPass
     // p + 2, ..., read at column ow + q (kw = 2 * q + p).
     auto filter = op.getDpsInputs()[1].getDefiningOp<arith::ConstantOp>();
     auto filterAttr = cast<DenseElementsAttr>(filter.getValue());
+    auto filterType = cast<RankedTensorType>(filterAttr.getType());
+    SmallVector<Attribute> filterValues(filterAttr.getValues<Attribute>());
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     SmallVector<AffineExpr> exprs(maps[0].getResults().drop_back());
     exprs.push_back(getAffineDimExpr(conv.image[1], ctx) +
@@ -133,7 +131,6 @@ struct SplitStridePhasesPass
     SmallVector<int64_t> rowsShape(phaseShape);
     rowsShape.erase(rowsShape.end() - 2);
     Value result = op.getDpsInits()[0];
-    linalg::GenericOp last;
     for (int64_t phase = 0; phase < kPhases; ++phase) {
       SmallVector<OpFoldResult> offsets(rank + 1, rewriter.getIndexAttr(0));
       offsets[rank - 1] = rewriter.getIndexAttr(phase);
@@ -145,14 +142,14 @@ struct SplitStridePhasesPass
           rewriter, loc,
           RankedTensorType::get(rowsShape, xType.getElementType()), phases,
           offsets, sizes, strides);
-      Value taps = arith::ConstantOp::create(rewriter, loc,
-                                             phaseTaps(filterAttr, phase));
-      last = linalg::GenericOp::create(
+      Value taps = arith::ConstantOp::create(
+          rewriter, loc, phaseTaps(filterType, filterValues, phase));
+      auto phased = linalg::GenericOp::create(
           rewriter, loc, op->getResultTypes(), ValueRange{rows, taps},
           ValueRange{result}, maps, op.getIteratorTypesArray());
       IRMapping mapping;
-      op.getRegion().cloneInto(&last.getRegion(), mapping);
-      result = last.getResult(0);
+      op.getRegion().cloneInto(&phased.getRegion(), mapping);
+      result = phased.getResult(0);
     }
     rewriter.replaceOp(op, result);
   }
