@@ -359,6 +359,114 @@ LogicalResult fuseConsumerIntoThreadTiles(RewriterBase &rewriter,
                                        forall->getResult(0), consumer);
 }
 
+/// A padding (aotc-decompose-ops: a source inserted into a filled tensor)
+/// whose fill was split into thread tiles along dimensions the source spans
+/// whole (the channels of a padded image): each tile fills only its border
+/// and copies its part of the source, one pass over the tile, instead of a
+/// parallel fill of the whole padded tensor, then a copy of the source over
+/// most of it (MobileNetV2's 96 x 114 x 114 padding of a depthwise
+/// convolution's input wrote 5 MB of zeros, of which 3% stayed).
+LogicalResult fusePaddedSource(RewriterBase &rewriter,
+                               tensor::InsertSliceOp insert) {
+  auto forall = insert.getDest().getDefiningOp<scf::ForallOp>();
+  RankedTensorType sourceType = insert.getSourceType();
+  if (!forall || forall->getNumResults() != 1 ||
+      !insert.getDest().hasOneUse() || !insert.hasUnitStride() ||
+      !sourceType.hasStaticShape() ||
+      ShapedType::isDynamicShape(insert.getStaticOffsets()))
+    return failure();
+  // A source that can be computed in the padded tensor's slice
+  // (aotc-eliminate-reshaped-empty-tensors: ResNet's stem writes into its
+  // max pool's padded input) needs no copy at all.
+  SmallVector<Operation *> reshapes;
+  if (forall->getBlock() != insert->getBlock() ||
+      aotc::emptyComputedIntoSlice(insert, reshapes))
+    return failure();
+  auto inserts = llvm::to_vector(
+      forall.getTerminator().getOps<tensor::ParallelInsertSliceOp>());
+  if (inserts.size() != 1)
+    return failure();
+  tensor::ParallelInsertSliceOp tileInsert = inserts.front();
+  auto fill = tileInsert.getSource().getDefiningOp<linalg::FillOp>();
+  if (!fill || fill->getParentOp() != forall.getOperation() ||
+      !fill->getResult(0).hasOneUse() ||
+      ShapedType::isDynamicShape(tileInsert.getStaticSizes()))
+    return failure();
+  auto tileSlice =
+      fill.getDpsInits()[0].getDefiningOp<tensor::ExtractSliceOp>();
+  if (!tileSlice || tileSlice.getSource() != forall.getRegionIterArgs().front())
+    return failure();
+  // Dims the tiles split must be ones the source spans whole.
+  ArrayRef<int64_t> full = insert.getDestType().getShape();
+  ArrayRef<int64_t> tileShape = tileInsert.getStaticSizes();
+  ArrayRef<int64_t> at = insert.getStaticOffsets();
+  int64_t rank = full.size();
+  SmallVector<bool> split(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    split[d] = tileShape[d] != full[d];
+    if (split[d] && (at[d] != 0 || sourceType.getDimSize(d) != full[d]))
+      return failure();
+  }
+
+  // Within a tile, the source occupies [offset, offset + size) per dim.
+  MLIRContext *ctx = rewriter.getContext();
+  Location loc = insert.getLoc();
+  SmallVector<int64_t> offset(rank), size(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    offset[d] = split[d] ? 0 : at[d];
+    size[d] = split[d] ? tileShape[d] : sourceType.getDimSize(d);
+  }
+  // The tiles read the source: the loop moves to the insert (its only
+  // user; its operands, the empty tensor and the fill value, are defined
+  // before it).
+  rewriter.moveOpBefore(forall, insert);
+  rewriter.setInsertionPoint(fill);
+  Value tile = tileSlice.getResult();
+  Value padValue = fill.getInputs()[0];
+  SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+  // The border: per dim, the parts before and after the source, within the
+  // source's range along the dims before it and whole along those after.
+  for (int64_t d = 0; d < rank; ++d) {
+    for (auto [begin, end] :
+         {std::pair<int64_t, int64_t>{0, offset[d]},
+          std::pair<int64_t, int64_t>{offset[d] + size[d], tileShape[d]}}) {
+      if (begin >= end)
+        continue;
+      SmallVector<int64_t> stripOffsets(rank), stripSizes(rank);
+      for (int64_t e = 0; e < rank; ++e) {
+        stripOffsets[e] = e < d ? offset[e] : 0;
+        stripSizes[e] = e < d ? size[e] : tileShape[e];
+      }
+      stripOffsets[d] = begin;
+      stripSizes[d] = end - begin;
+      SmallVector<OpFoldResult> offsets =
+          getAsIndexOpFoldResult(ctx, stripOffsets);
+      SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(ctx, stripSizes);
+      Value strip = tensor::ExtractSliceOp::create(rewriter, loc, tile, offsets,
+                                                   sizes, ones);
+      Value zeros =
+          linalg::FillOp::create(rewriter, loc, padValue, strip).getResult(0);
+      tile = tensor::InsertSliceOp::create(rewriter, loc, zeros, tile, offsets,
+                                           sizes, ones);
+    }
+  }
+  // The tile's part of the source.
+  SmallVector<OpFoldResult> sourceOffsets(rank, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> tileOffsets = tileInsert.getMixedOffsets();
+  for (int64_t d = 0; d < rank; ++d)
+    if (split[d])
+      sourceOffsets[d] = tileOffsets[d];
+  SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(ctx, size);
+  Value part = tensor::ExtractSliceOp::create(rewriter, loc, insert.getSource(),
+                                              sourceOffsets, sizes, ones);
+  tile = tensor::InsertSliceOp::create(rewriter, loc, part, tile,
+                                       getAsIndexOpFoldResult(ctx, offset),
+                                       sizes, ones);
+  rewriter.replaceOp(fill, tile);
+  rewriter.replaceOp(insert, forall->getResult(0));
+  return success();
+}
+
 struct DistributeToForallPass
     : aotc::impl::DistributeToForallBase<DistributeToForallPass> {
   using Base::Base;
@@ -523,6 +631,10 @@ struct DistributeToForallPass
     for (linalg::LinalgOp producer : unfused)
       if (failed(distribute(rewriter, producer)))
         return signalPassFailure();
+    // Paddings whose fill was split: each tile also copies its source.
+    for (auto insert :
+         llvm::to_vector(func.getBody().getOps<tensor::InsertSliceOp>()))
+      (void)fusePaddedSource(rewriter, insert);
   }
 };
 

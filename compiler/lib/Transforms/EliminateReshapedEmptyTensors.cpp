@@ -26,46 +26,6 @@ using namespace mlir;
 
 namespace {
 
-/// The tensor.empty that `value` was computed into, followed back through
-/// reshapes (collected in `reshapes`, the one nearest `value` first), the
-/// destinations of inserts and the tied inits of destination-style ops and
-/// scf.forall loops; null when the chain ends elsewhere.
-tensor::EmptyOp computedInto(Value value,
-                             SmallVectorImpl<Operation *> &reshapes) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
-      reshapes.push_back(def);
-      value = def->getOperand(0);
-    } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
-      value = insert.getDest();
-    } else if (auto forall = dyn_cast<scf::ForallOp>(def)) {
-      value = forall.getTiedOpOperand(cast<OpResult>(value))->get();
-    } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
-      if (!dps.hasPureTensorSemantics())
-        return {};
-      value = dps.getTiedOpOperand(cast<OpResult>(value))->get();
-    } else {
-      return dyn_cast<tensor::EmptyOp>(def);
-    }
-  }
-  return {};
-}
-
-/// True when the static slice `insert` writes is one contiguous range of
-/// its destination: unit sizes, then at most one partial dimension, then
-/// whole ones.
-bool isContiguousSlice(tensor::InsertSliceOp insert) {
-  ArrayRef<int64_t> sizes = insert.getStaticSizes();
-  ArrayRef<int64_t> shape = insert.getDestType().getShape();
-  unsigned d = 0;
-  while (d < sizes.size() && sizes[d] == 1)
-    ++d;
-  for (unsigned i = d + 1; i < sizes.size(); ++i)
-    if (sizes[i] != shape[i])
-      return false;
-  return true;
-}
-
 /// Moves the ops that compute `value` (with those defining what their
 /// regions use) before `point`, in their order, when all of them are in
 /// `point`'s block and free of memory effects (a filling scf.forall on
@@ -118,24 +78,11 @@ struct EliminateReshapedEmptyTensorsPass
       SmallVector<Operation *> destReshapes;
       tensor::EmptyOp root = dest.getDefiningOp<tensor::EmptyOp>();
       if (!root && dest == insert.getDest() && dest.hasOneUse())
-        root = computedInto(dest, destReshapes);
+        root = aotc::computedInto(dest, destReshapes);
       SmallVector<Operation *> reshapes;
-      tensor::EmptyOp empty = computedInto(insert.getSource(), reshapes);
+      tensor::EmptyOp empty = aotc::emptyComputedIntoSlice(insert, reshapes);
       if (!root || !empty || empty == root || !destReshapes.empty() ||
           !root.getDynamicSizes().empty())
-        continue;
-      // The slice, reshaped back, has the empty tensor's type (the ops in
-      // between keep their destinations' types).
-      Type computedType = reshapes.empty()
-                              ? insert.getSourceType()
-                              : reshapes.back()->getOperand(0).getType();
-      if (computedType != empty.getType())
-        continue;
-      // Undoing a collapse expands the slice, which any slice allows;
-      // undoing an expansion collapses it, which only a contiguous one
-      // does (the interior of a padded image is not: its rows are apart).
-      if (!isContiguousSlice(insert) &&
-          !llvm::all_of(reshapes, llvm::IsaPred<tensor::CollapseShapeOp>))
         continue;
       // The destination (with what computes it) moves before the source's
       // empty tensor, whose uses its slice then replaces.

@@ -280,6 +280,63 @@ SmallVector<Operation *> singleUseReshapeChain(Value value, Value &end) {
   return chain;
 }
 
+tensor::EmptyOp computedInto(Value value,
+                             SmallVectorImpl<Operation *> &reshapes) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def)) {
+      reshapes.push_back(def);
+      value = def->getOperand(0);
+    } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
+      value = insert.getDest();
+    } else if (auto forall = dyn_cast<scf::ForallOp>(def)) {
+      value = forall.getTiedOpOperand(cast<OpResult>(value))->get();
+    } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(def)) {
+      if (!dps.hasPureTensorSemantics())
+        return {};
+      value = dps.getTiedOpOperand(cast<OpResult>(value))->get();
+    } else {
+      return dyn_cast<tensor::EmptyOp>(def);
+    }
+  }
+  return {};
+}
+
+/// True when the static slice `insert` writes is one contiguous range of
+/// its destination: unit sizes, then at most one partial dimension, then
+/// whole ones.
+static bool isContiguousSlice(tensor::InsertSliceOp insert) {
+  ArrayRef<int64_t> sizes = insert.getStaticSizes();
+  ArrayRef<int64_t> shape = insert.getDestType().getShape();
+  unsigned d = 0;
+  while (d < sizes.size() && sizes[d] == 1)
+    ++d;
+  for (unsigned i = d + 1; i < sizes.size(); ++i)
+    if (sizes[i] != shape[i])
+      return false;
+  return true;
+}
+
+tensor::EmptyOp
+emptyComputedIntoSlice(tensor::InsertSliceOp insert,
+                       SmallVectorImpl<Operation *> &reshapes) {
+  tensor::EmptyOp empty = computedInto(insert.getSource(), reshapes);
+  if (!empty)
+    return {};
+  // The slice, reshaped back, has the empty tensor's type (the ops in
+  // between keep their destinations' types).
+  Type computedType = reshapes.empty()
+                          ? insert.getSourceType()
+                          : reshapes.back()->getOperand(0).getType();
+  if (computedType != empty.getType())
+    return {};
+  // Undoing a collapse expands the slice, which any slice allows; undoing
+  // an expansion collapses it, which only a contiguous one does.
+  if (!isContiguousSlice(insert) &&
+      !llvm::all_of(reshapes, llvm::IsaPred<tensor::CollapseShapeOp>))
+    return {};
+  return empty;
+}
+
 Value undoReshapes(RewriterBase &rewriter, Location loc, Value value,
                    ArrayRef<Operation *> chain) {
   for (Operation *reshape : llvm::reverse(chain)) {

@@ -777,3 +777,88 @@ func.func @odd_tiles_max_tiles(%x: tensor<7x1024xf32>) -> tensor<7x1024xf32> {
   } -> tensor<7x1024xf32>
   return %0 : tensor<7x1024xf32>
 }
+
+// -----
+
+// A padded image (aotc-decompose-ops: the source inserted into a filled
+// tensor) whose fill is split along its channels: each thread tile fills
+// its border only (top and bottom rows, then the left and right columns of
+// the rows between) and copies its channels of the source into the rest.
+// The loop moves to the insert, after the source.
+
+// CHECK-LABEL: func.func @padded_image
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x96x112x112xf32>)
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[SRC:.*]] = math.exp %[[X]]
+// CHECK:         %[[R:.*]] = scf.forall (%[[C:.*]]) = (0) to (96) step (3) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<1x96x114x114xf32>)
+// CHECK:           %[[T:.*]] = tensor.extract_slice %[[O]][0, %[[C]], 0, 0] [1, 3, 114, 114] [1, 1, 1, 1]
+// CHECK:           %[[S0:.*]] = tensor.extract_slice %[[T]][0, 0, 0, 0] [1, 3, 1, 114] [1, 1, 1, 1]
+// CHECK:           %[[F0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[S0]] : tensor<1x3x1x114xf32>)
+// CHECK:           %[[T0:.*]] = tensor.insert_slice %[[F0]] into %[[T]][0, 0, 0, 0] [1, 3, 1, 114] [1, 1, 1, 1]
+// CHECK:           %[[S1:.*]] = tensor.extract_slice %[[T0]][0, 0, 113, 0] [1, 3, 1, 114] [1, 1, 1, 1]
+// CHECK:           %[[F1:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[S1]] : tensor<1x3x1x114xf32>)
+// CHECK:           %[[T1:.*]] = tensor.insert_slice %[[F1]] into %[[T0]][0, 0, 113, 0] [1, 3, 1, 114] [1, 1, 1, 1]
+// CHECK:           %[[S2:.*]] = tensor.extract_slice %[[T1]][0, 0, 1, 0] [1, 3, 112, 1] [1, 1, 1, 1]
+// CHECK:           %[[F2:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[S2]] : tensor<1x3x112x1xf32>)
+// CHECK:           %[[T2:.*]] = tensor.insert_slice %[[F2]] into %[[T1]][0, 0, 1, 0] [1, 3, 112, 1] [1, 1, 1, 1]
+// CHECK:           %[[S3:.*]] = tensor.extract_slice %[[T2]][0, 0, 1, 113] [1, 3, 112, 1] [1, 1, 1, 1]
+// CHECK:           %[[F3:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[S3]] : tensor<1x3x112x1xf32>)
+// CHECK:           %[[T3:.*]] = tensor.insert_slice %[[F3]] into %[[T2]][0, 0, 1, 113] [1, 3, 112, 1] [1, 1, 1, 1]
+// CHECK:           %[[P:.*]] = tensor.extract_slice %[[SRC]][0, %[[C]], 0, 0] [1, 3, 112, 112] [1, 1, 1, 1]
+// CHECK:           %[[T4:.*]] = tensor.insert_slice %[[P]] into %[[T3]][0, 0, 1, 1] [1, 3, 112, 112] [1, 1, 1, 1]
+// CHECK:           scf.forall.in_parallel
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[T4]] into %[[O]][0, %[[C]], 0, 0] [1, 3, 114, 114] [1, 1, 1, 1]
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         return %[[R]]
+// OPTS-LABEL: func.func @padded_image
+func.func @padded_image(%x: tensor<1x96x112x112xf32>) -> tensor<1x96x114x114xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x96x114x114xf32>
+  %filled = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x96x114x114xf32>) -> tensor<1x96x114x114xf32>
+  %src = math.exp %x : tensor<1x96x112x112xf32>
+  %padded = tensor.insert_slice %src into %filled[0, 0, 1, 1] [1, 96, 112, 112] [1, 1, 1, 1] : tensor<1x96x112x112xf32> into tensor<1x96x114x114xf32>
+  return %padded : tensor<1x96x114x114xf32>
+}
+
+// -----
+
+// The fill is split along padded rows (one channel): the tiles would hold
+// parts of the source at different offsets, so the insert stays a copy.
+
+// CHECK-LABEL: func.func @padded_rows_split
+// CHECK:         %[[F:.*]] = scf.forall (%{{.*}}) = (0) to (1026) step
+// CHECK:           linalg.fill
+// CHECK:         tensor.insert_slice %{{.*}} into %[[F]][0, 1, 1] [1, 1024, 1024] [1, 1, 1]
+func.func @padded_rows_split(%x: tensor<1x1024x1024xf32>) -> tensor<1x1026x1026xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x1026x1026xf32>
+  %filled = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x1026x1026xf32>) -> tensor<1x1026x1026xf32>
+  %padded = tensor.insert_slice %x into %filled[0, 1, 1] [1, 1024, 1024] [1, 1, 1] : tensor<1x1024x1024xf32> into tensor<1x1026x1026xf32>
+  return %padded : tensor<1x1026x1026xf32>
+}
+
+// -----
+
+// A source computed into a tensor.empty of its own, which
+// aotc-eliminate-reshaped-empty-tensors then computes in the padded
+// tensor's slice: no copy to fuse, the insert stays.
+
+// CHECK-LABEL: func.func @padded_in_place
+// CHECK:         %[[F:.*]] = scf.forall (%{{.*}}) = (0) to (96) step
+// CHECK:           linalg.fill
+// CHECK:         %[[S:.*]] = scf.forall
+// CHECK:           linalg.generic
+// CHECK:         tensor.insert_slice %[[S]] into %[[F]][0, 0, 1, 1] [1, 96, 112, 112] [1, 1, 1, 1]
+func.func @padded_in_place(%x: tensor<1x96x112x112xf32>) -> tensor<1x96x114x114xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x96x114x114xf32>
+  %filled = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x96x114x114xf32>) -> tensor<1x96x114x114xf32>
+  %e = tensor.empty() : tensor<1x96x112x112xf32>
+  %src = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x96x112x112xf32>) outs(%e : tensor<1x96x112x112xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x96x112x112xf32>
+  %padded = tensor.insert_slice %src into %filled[0, 0, 1, 1] [1, 96, 112, 112] [1, 1, 1, 1] : tensor<1x96x112x112xf32> into tensor<1x96x114x114xf32>
+  return %padded : tensor<1x96x114x114xf32>
+}

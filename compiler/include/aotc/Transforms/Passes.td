@@ -504,7 +504,12 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     result; through the crop of a flattened convolution's image only a
     floating-point consumer of that result and scalars (it then also
     computes the grid's padding). Its other shaped operands must be defined
-    before the op.
+    before the op. A padding (a source inserted into a filled tensor, from
+    aotc-decompose-ops) whose fill is split along dims the source spans
+    whole (an image's channels) becomes one thread loop: each tile fills
+    only its border and copies its part of the source, instead of a fill of
+    the whole tensor, then a copy over most of it; not when the source can
+    be computed in the slice itself (aotc-eliminate-reshaped-empty-tensors).
 
     Before:
     ```mlir

@@ -159,6 +159,24 @@ mlir::Value undoReshapes(mlir::RewriterBase &rewriter, mlir::Location loc,
                          mlir::Value value,
                          llvm::ArrayRef<mlir::Operation *> chain);
 
+/// The tensor.empty that `value` was computed into, followed back through
+/// reshapes (collected in `reshapes`, the one nearest `value` first), the
+/// destinations of inserts and the tied inits of destination-style ops and
+/// scf.forall loops; null when the chain ends elsewhere.
+mlir::tensor::EmptyOp
+computedInto(mlir::Value value,
+             llvm::SmallVectorImpl<mlir::Operation *> &reshapes);
+
+/// The tensor.empty that the source of `insert` was computed into
+/// (`computedInto`), when that computation can write into the inserted
+/// slice instead (aotc-eliminate-reshaped-empty-tensors): the empty tensor
+/// has the type the reshapes undo the slice to, and an expansion among them is undone only on a
+/// contiguous slice (the interior of a padded image is not: its rows are
+/// apart). Null otherwise.
+mlir::tensor::EmptyOp
+emptyComputedIntoSlice(mlir::tensor::InsertSliceOp insert,
+                       llvm::SmallVectorImpl<mlir::Operation *> &reshapes);
+
 /// `linalg::splitOp` of `op` along loop `dim` at `point`, with each part
 /// computing its own init: when the init is a fill or a broadcast
 /// (`isTileableInitProducer`, possibly reached through reshapes), each part
