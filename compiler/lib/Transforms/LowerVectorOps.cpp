@@ -25,6 +25,86 @@ using namespace mlir;
 
 namespace {
 
+/// Most elements read as one vector and each broadcast across the lanes:
+/// larger counts are loaded whole.
+constexpr int64_t kMaxSplatReadElements = 8;
+
+/// A transfer_read of a few contiguous elements (along the source's
+/// innermost dim), each broadcast along a later vector dim (the broadcast
+/// operand of a register tile's FMAs, read where the tile's rows are
+/// contiguous: im2col'd pixels) becomes one read per element. LLVM turns
+/// each into a broadcasting load (vbroadcastss); one vector load of the 6
+/// elements plus 6 splat shuffles held the loaded vector in a register next
+/// to the 6 x 2 accumulators, two loaded rows and a broadcast, and one
+/// accumulator spilled on every step (ResNet-18's im2col'd 256 -> 512
+/// stride-2 convolution on AVX2).
+///
+///   %v = vector.transfer_read %m[%k, %p]
+///          {permutation_map = (d0, d1) -> (d1, 0)}
+///          : memref<1x6xf32>, vector<6x16xf32>
+/// becomes, for i in [0, 6),
+///   %e_i = vector.transfer_read %m[%k, %p + i] {same map} : vector<1x16xf32>
+///   inserted at [i, 0]
+struct SplatReadElements : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vectorType = read.getVectorType();
+    AffineMap map = read.getPermutationMap();
+    if (!memrefType || read.getMask() || vectorType.isScalable() ||
+        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+      return failure();
+    // The vector dim that reads the source's innermost dim.
+    int64_t innermost = memrefType.getRank() - 1;
+    std::optional<unsigned> along;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(r)))
+        if (dim.getPosition() == innermost)
+          along = r;
+    if (!along)
+      return failure();
+    int64_t count = vectorType.getDimSize(*along);
+    if (count < 2 || count > kMaxSplatReadElements)
+      return failure();
+    // Each element is broadcast along a later vector dim of several lanes.
+    bool splat = false;
+    for (unsigned r = *along + 1; r < map.getNumResults(); ++r) {
+      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(r));
+      if (constant && constant.getValue() == 0 && vectorType.getDimSize(r) > 1)
+        splat = true;
+      else if (vectorType.getDimSize(r) > 1)
+        return failure();
+    }
+    if (!splat)
+      return failure();
+
+    Location loc = read.getLoc();
+    SmallVector<int64_t> pieceShape(vectorType.getShape());
+    pieceShape[*along] = 1;
+    auto pieceType = VectorType::get(pieceShape, vectorType.getElementType());
+    Value result = ub::PoisonOp::create(rewriter, loc, vectorType);
+    SmallVector<int64_t> offsets(vectorType.getRank(), 0);
+    SmallVector<int64_t> unitStrides(vectorType.getRank(), 1);
+    for (int64_t i = 0; i < count; ++i) {
+      SmallVector<Value> indices(read.getIndices());
+      indices[innermost] = arith::AddIOp::create(
+          rewriter, loc, indices[innermost],
+          arith::ConstantIndexOp::create(rewriter, loc, i));
+      Value piece = vector::TransferReadOp::create(
+          rewriter, loc, pieceType, read.getBase(), indices,
+          AffineMapAttr::get(map), read.getPadding(), /*mask=*/Value(),
+          read.getInBoundsAttr());
+      offsets[*along] = i;
+      result = vector::InsertStridedSliceOp::create(
+          rewriter, loc, piece, result, offsets, unitStrides);
+    }
+    rewriter.replaceOp(read, result);
+    return success();
+  }
+};
+
 /// A transfer_read whose source has a static innermost stride of 2 (the
 /// window of a stride-2 convolution or pool) reads every other element of a
 /// span of 2L - 1: each row becomes two loads of W = powerOf2Ceil(L) lanes
@@ -233,6 +313,7 @@ struct LowerVectorOpsPass
       vector::populateDropUnitDimWithShapeCastPatterns(patterns);
       vector::populateVectorMaskOpLoweringPatterns(patterns);
       patterns.add<ContiguousStridedRead, TreeReduceRow>(ctx);
+      patterns.add<SplatReadElements>(ctx, /*benefit=*/2);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

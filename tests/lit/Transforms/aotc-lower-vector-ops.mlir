@@ -280,3 +280,50 @@ func.func @unit_dims(%m: memref<8x64xf32>, %n: memref<64x32xf32>, %k: index, %ac
   %r = arith.addf %acc, %s : vector<8x32xf32>
   return %r : vector<8x32xf32>
 }
+
+// -----
+
+// The broadcast operand of a 6 x 16 register tile read where its 6 elements
+// are contiguous (im2col'd pixels): one load per element, each broadcast
+// across the lanes (vbroadcastss), not one vector<6> load whose elements
+// are then splat by shuffles in registers the tile needs.
+
+// CHECK-LABEL: func.func @splat_read_elements
+// CHECK-SAME:    (%[[M:.*]]: memref<4x6xf32>, %[[K:.*]]: index
+// CHECK-NOT:     vector<6xf32>
+// CHECK-DAG:     vector.load %[[M]][%[[K]], %[[C0:.*]]] : memref<4x6xf32>, vector<1xf32>
+// CHECK-DAG:     vector.load %[[M]][%[[K]], %[[C1:.*]]] : memref<4x6xf32>, vector<1xf32>
+// CHECK-DAG:     vector.load %[[M]][%[[K]], %[[C2:.*]]] : memref<4x6xf32>, vector<1xf32>
+// CHECK-DAG:     vector.load %[[M]][%[[K]], %[[C3:.*]]] : memref<4x6xf32>, vector<1xf32>
+// CHECK-DAG:     vector.load %[[M]][%[[K]], %[[C4:.*]]] : memref<4x6xf32>, vector<1xf32>
+// CHECK-DAG:     vector.load %[[M]][%[[K]], %[[C5:.*]]] : memref<4x6xf32>, vector<1xf32>
+// CHECK-DAG:     %[[C0]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C3]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C4]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C5]] = arith.constant 5 : index
+// CHECK-NOT:     vector<6xf32>
+// CHECK:         return
+func.func @splat_read_elements(%m: memref<4x6xf32>, %k: index, %acc: vector<6x16xf32>, %b: vector<16xf32>) -> vector<6x16xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %m[%k, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, 0)>} : memref<4x6xf32>, vector<6x16xf32>
+  %bb = vector.broadcast %b : vector<16xf32> to vector<6x16xf32>
+  %r = vector.fma %v, %bb, %acc : vector<6x16xf32>
+  return %r : vector<6x16xf32>
+}
+
+// -----
+
+// More elements than a register tile has rows (16) are loaded as one
+// vector.
+
+// CHECK-LABEL: func.func @splat_read_many
+// CHECK:         vector.load %{{.*}} : memref<4x16xf32>, vector<16xf32>
+func.func @splat_read_many(%m: memref<4x16xf32>, %k: index) -> vector<16x8xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %m[%k, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, 0)>} : memref<4x16xf32>, vector<16x8xf32>
+  return %v : vector<16x8xf32>
+}

@@ -1000,7 +1000,12 @@ def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
     stride s > 1 (the window of a strided convolution or pool) becomes a
     contiguous read of the span through a stride-1 view of the same buffer
     plus one `vector.shuffle` per row (elements 0, s, 2s, ...), instead of
-    one scalar load per element. The reduction of a single row (softmax's
+    one scalar load per element. A read of at most 8 contiguous elements
+    each broadcast across the lanes (the broadcast operand of a register
+    tile whose rows are contiguous in memory) becomes one read per element,
+    which LLVM emits as broadcasting loads, instead of a vector load whose
+    elements are splat by shuffles in registers the tile needs. The
+    reduction of a single row (softmax's
     max and sum, once per row) is a halving tree of shuffles and elementwise
     ops, not one lane after the other, and unit dimensions of elementwise
     ops are dropped (a `vector<1x8x32x1xf32>` multiply of a batched
