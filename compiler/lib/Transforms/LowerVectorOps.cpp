@@ -25,6 +25,17 @@ using namespace mlir;
 
 namespace {
 
+/// The memref `read` reads from when it is unmasked, fixed-size and in
+/// bounds (the reads the patterns below rewrite into plain loads); null
+/// otherwise.
+MemRefType plainReadSource(vector::TransferReadOp read) {
+  auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+  if (!memrefType || read.getMask() || read.getVectorType().isScalable() ||
+      llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+    return {};
+  return memrefType;
+}
+
 /// Most elements read as one vector and each broadcast across the lanes:
 /// larger counts are loaded whole.
 constexpr int64_t kMaxSplatReadElements = 8;
@@ -50,11 +61,10 @@ struct SplatReadElements : OpRewritePattern<vector::TransferReadOp> {
 
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
-    auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+    MemRefType memrefType = plainReadSource(read);
     VectorType vectorType = read.getVectorType();
     AffineMap map = read.getPermutationMap();
-    if (!memrefType || read.getMask() || vectorType.isScalable() ||
-        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+    if (!memrefType)
       return failure();
     // The vector dim that reads the source's innermost dim.
     int64_t innermost = memrefType.getRank() - 1;
@@ -125,11 +135,9 @@ struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
 
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
-    auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+    MemRefType memrefType = plainReadSource(read);
     VectorType vectorType = read.getVectorType();
-    if (!memrefType || read.getMask() || vectorType.isScalable() ||
-        !read.getPermutationMap().isMinorIdentity() ||
-        llvm::any_of(read.getInBoundsValues(), [](bool b) { return !b; }))
+    if (!memrefType || !read.getPermutationMap().isMinorIdentity())
       return failure();
     SmallVector<int64_t> strides;
     int64_t offset;
