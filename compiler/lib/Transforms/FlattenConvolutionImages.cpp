@@ -456,7 +456,8 @@ struct FlattenConvolutionImagesPass
     AffineExpr kh = getAffineDimExpr(conv.window[0], ctx);
     AffineExpr kw = getAffineDimExpr(conv.window[1], ctx);
     SmallVector<AffineExpr> xExprs(xMap.getResults().drop_back(2));
-    xExprs.push_back(row * (rowAligned ? padded : lanes) + lane + kh * (conv.dilations[0] * padded) +
+    xExprs.push_back(row * (rowAligned ? padded : lanes) + lane +
+                     kh * (conv.dilations[0] * padded) +
                      kw * conv.dilations[1]);
     maps[0] = AffineMap::get(xMap.getNumDims(), 0, xExprs, ctx);
     auto flatConv = linalg::GenericOp::create(
