@@ -76,10 +76,18 @@ SmallVector<int64_t> computeForallTileSizes(
     } else {
       minSizes[lane] = minColumns;
     }
+    // Rows in row panels: whole panels, as many as make the minimum rows.
+    unsigned rows = row;
+    if (std::optional<unsigned> panel =
+            aotc::contractionRowPanelLoop(op, row)) {
+      llvm::erase(order, row);
+      rows = *panel;
+      minSizes[rows] = llvm::divideCeil(minRows, ranges[row]);
+    }
     // Batch loops (outer) first, then rows, then columns.
-    llvm::erase(order, row);
+    llvm::erase(order, rows);
     llvm::erase(order, columns);
-    order.push_back(row);
+    order.push_back(rows);
     order.push_back(columns);
   } else if (std::optional<unsigned> channel =
                  aotc::convolutionChannelRowLoop(op)) {
@@ -504,8 +512,13 @@ struct DistributeToForallPass
                                        minColumns = kMinContractionHalfColumns);
       if (contraction &&
           llvm::all_of(sizes, [](int64_t s) { return s == 0; })) {
-        if (std::optional<linalg::LinalgOp> bulk =
-                splitRowRemainder(rewriter, op, registerRows)) {
+        unsigned row = aotc::contractionTileDims(op)->first;
+        if (aotc::contractionRowPanelLoop(op, row)) {
+          // Rows in whole register-tile panels already: tiles of panels.
+          sizes = computeForallTileSizes(op, targetTiles, registerRows,
+                                         minColumns, minRows = registerRows);
+        } else if (std::optional<linalg::LinalgOp> bulk =
+                       splitRowRemainder(rewriter, op, registerRows)) {
           // A split-off remainder keeps the init producer out of the tiles.
           split |= bulk->getOperation() != op.getOperation();
           op = *bulk;

@@ -157,6 +157,25 @@ std::optional<unsigned> contractionPanelLoop(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+std::optional<unsigned> contractionRowPanelLoop(linalg::LinalgOp op,
+                                                unsigned row) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || row == 0 || !llvm::is_contained(dims->m, row - 1))
+    return std::nullopt;
+  // Some input is read as (..., row panel, k, row).
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    unsigned n = map.getNumResults();
+    if (n >= 3 && map.isProjectedPermutation() &&
+        map.getDimPosition(n - 1) == row &&
+        map.getDimPosition(n - 3) == row - 1 &&
+        llvm::is_contained(dims->k, map.getDimPosition(n - 2)))
+      return row - 1;
+  }
+  return std::nullopt;
+}
+
 std::optional<ContractionLoops>
 classifyStaticContractionLoops(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||

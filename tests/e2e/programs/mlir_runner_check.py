@@ -39,7 +39,8 @@ PYTHON = "/usr/bin/python3"
 # Every program of tests/e2e/CMakeLists.txt; value: MLIR source if not
 # programs/NAME.mlir.
 PROGRAMS = {
-    "matmul": None, "matmul_f64": None, "batch_matmul": None,
+    "matmul": None, "matmul_aliased_rows": None, "matmul_f64": None,
+    "batch_matmul": None,
     "broadcast_add_mixed_ranks": None, "elementwise_chain": None,
     "conv2d": None, "conv2d_basic": None, "pooling": None,
     "reductions": None, "softmax": None, "shapes": None, "mlp": None,

@@ -862,3 +862,27 @@ func.func @padded_in_place(%x: tensor<1x96x112x112xf32>) -> tensor<1x96x114x114x
   %padded = tensor.insert_slice %src into %filled[0, 0, 1, 1] [1, 96, 112, 112] [1, 1, 1, 1] : tensor<1x96x112x112xf32> into tensor<1x96x114x114xf32>
   return %padded : tensor<1x96x114x114xf32>
 }
+
+// -----
+
+// A contraction whose left-hand side is in row panels (aotc-pack-contraction-
+// operands: [32, 1024, 8], 8 rows per register tile): the row panel loop is
+// its row loop for thread tiles, 8 panels make the 64 rows of a minimum
+// tile (not one panel per tile, as an outer batch loop would be split), then
+// column blocks of 256.
+
+#ra = affine_map<(o, i, n, k) -> (o, k, i)>
+#rb = affine_map<(o, i, n, k) -> (k, n)>
+#rc = affine_map<(o, i, n, k) -> (o, i, n)>
+// CHECK-LABEL: func.func @row_panels
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (32, 512) step (8, 256)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x1024x8xf32>, tensor<1024x256xf32>) outs(%{{.*}} : tensor<8x8x256xf32>)
+func.func @row_panels(%a: tensor<32x1024x8xf32>, %b: tensor<1024x512xf32>, %c: tensor<32x8x512xf32>) -> tensor<32x8x512xf32> {
+  %0 = linalg.generic {indexing_maps = [#ra, #rb, #rc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<32x1024x8xf32>, tensor<1024x512xf32>) outs(%c : tensor<32x8x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<32x8x512xf32>
+  return %0 : tensor<32x8x512xf32>
+}

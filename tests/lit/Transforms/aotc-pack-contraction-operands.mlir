@@ -284,3 +284,49 @@ func.func @split_transposed_consumer(%x: tensor<16x97xf32>, %c: tensor<64x97xf32
   } -> tensor<97x64xf32>
   return %y : tensor<97x64xf32>
 }
+
+// -----
+
+// A run-time left-hand side whose rows are 4 KiB apart (K = 1024 f32),
+// times 512 output columns: its 16 whole register-tile rows (8 at 512 bits)
+// are copied into row panels [2, 1024, 8] and the output viewed as
+// [2, 8, 512]; the last 4 rows stay an unpacked matmul.
+
+// CHECK-DAG:   #[[AP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>
+// CHECK-DAG:   #[[BP:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+// CHECK-DAG:   #[[CP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @aliased_lhs
+// CHECK-SAME:    (%[[A:.*]]: tensor<20x1024xf32>, %[[B:.*]]: tensor<1024x512xf32>, %[[C:.*]]: tensor<20x512xf32>)
+// CHECK:         %[[AH:.*]] = tensor.extract_slice %[[A]][0, 0] [16, 1024] [1, 1]
+// CHECK:         %[[CH:.*]] = tensor.extract_slice %[[C]][0, 0] [16, 512] [1, 1]
+// CHECK:         %[[AE:.*]] = tensor.expand_shape %[[AH]] {{\[}}[0, 1], [2]] output_shape [2, 8, 1024]
+// CHECK:         %[[AT:.*]] = linalg.transpose ins(%[[AE]] : tensor<2x8x1024xf32>) outs(%{{.*}} : tensor<2x1024x8xf32>) permutation = [0, 2, 1]
+// CHECK:         %[[CE:.*]] = tensor.expand_shape %[[CH]] {{\[}}[0, 1], [2]] output_shape [2, 8, 512]
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[AP]], #[[BP]], #[[CP]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:        ins(%[[AT]], %[[B]] : tensor<2x1024x8xf32>, tensor<1024x512xf32>) outs(%[[CE]] : tensor<2x8x512xf32>)
+// CHECK:         tensor.collapse_shape %[[R]] {{\[}}[0, 1], [2]] : tensor<2x8x512xf32> into tensor<16x512xf32>
+// CHECK:         linalg.matmul ins(%{{.*}}, %[[B]] : tensor<4x1024xf32>, tensor<1024x512xf32>) outs(%{{.*}} : tensor<4x512xf32>)
+func.func @aliased_lhs(%a: tensor<20x1024xf32>, %b: tensor<1024x512xf32>, %c: tensor<20x512xf32>) -> tensor<20x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<20x1024xf32>, tensor<1024x512xf32>) outs(%c : tensor<20x512xf32>) -> tensor<20x512xf32>
+  return %r : tensor<20x512xf32>
+}
+
+// -----
+
+// Left alone: rows 4000 bytes apart (K = 1000), and aliased rows times only
+// 256 output columns (one column block: the copy would not be reused).
+
+// CHECK-LABEL: func.func @unaliased_lhs
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.matmul
+// CHECK-LABEL: func.func @narrow_output
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.matmul
+func.func @unaliased_lhs(%a: tensor<16x1000xf32>, %b: tensor<1000x512xf32>, %c: tensor<16x512xf32>) -> tensor<16x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x1000xf32>, tensor<1000x512xf32>) outs(%c : tensor<16x512xf32>) -> tensor<16x512xf32>
+  return %r : tensor<16x512xf32>
+}
+func.func @narrow_output(%a: tensor<16x1024xf32>, %b: tensor<1024x256xf32>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x1024xf32>, tensor<1024x256xf32>) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %r : tensor<16x256xf32>
+}

@@ -408,7 +408,7 @@ def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
 
 def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
                                    "mlir::func::FuncOp"> {
-  let summary = "Right-hand sides of f32 contractions in register-tile panels";
+  let summary = "Operands of f32 contractions in register-tile panels";
   let description = [{
     A static f32 contraction with one reduction loop whose right-hand side is
     read as (batch..., k, n), with n the lanes of the register tile
@@ -431,6 +431,15 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     besides its real one (a classifier's [1, 1, C] x [N, 1, C], as Flatten +
     Gemm leave it) first loses them, its constant operands reshaped at
     compile time.
+
+    Then a left-hand side computed at run time and read as (batch..., m, k),
+    whose rows are a multiple of 4 KiB apart (K = 1024 f32 and multiples:
+    a register tile's rows would share one L1 set), is copied into row
+    panels [..., M / t, K, t] of t = one register tile's rows, when the
+    output has at least 512 columns to reuse the copy and at least two
+    tiles of rows; the contraction's m loop becomes (row panel, row in
+    panel) and its output is viewed as [..., M / t, t, ...]. Rows beyond
+    the last whole panel are split off and stay unpacked, like columns.
 
     Before:
     ```mlir

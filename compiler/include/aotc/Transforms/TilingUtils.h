@@ -79,6 +79,13 @@ tileToRegisterSizes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 std::optional<std::pair<unsigned, unsigned>>
 contractionTileDims(mlir::linalg::LinalgOp op);
 
+/// The row panel loop of a contraction whose left-hand side is in row
+/// panels (aotc-pack-contraction-operands), read as (..., row panel, k,
+/// row): the M loop just outside the register-tile row loop `row`; none
+/// for any other op.
+std::optional<unsigned> contractionRowPanelLoop(mlir::linalg::LinalgOp op,
+                                                unsigned row);
+
 /// The panel loop of a contraction whose right-hand side is in panels
 /// (aotc-pack-contraction-operands), read as (..., panel, k, lane): the N
 /// loop just outside the lane loop; none for any other op.
