@@ -339,6 +339,40 @@ void foldConstantSlice(RewriterBase &rewriter, OpOperand *operand) {
     rewriter.eraseOp(slice);
 }
 
+/// `op` as a linalg.generic (a named op is generalized in its place).
+FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
+                                       linalg::LinalgOp op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return generic;
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic =
+      linalg::generalizeNamedOp(rewriter, op);
+  if (failed(generic))
+    return op.emitError("cannot pack a contraction that is not a generic");
+  return generic;
+}
+
+/// Replaces `generic` by one with its body, one loop more (`maps`,
+/// `iterators`) and `inputs`, that writes `outInit` (a tensor.expand_shape
+/// of `generic`'s init), and the collapse of its result back to the init's
+/// shape.
+void replaceWithSplitLoop(RewriterBase &rewriter, linalg::GenericOp generic,
+                          ValueRange inputs, Value outInit,
+                          ArrayRef<AffineMap> maps,
+                          ArrayRef<utils::IteratorType> iterators) {
+  Location loc = generic.getLoc();
+  auto packed =
+      linalg::GenericOp::create(rewriter, loc, outInit.getType(), inputs,
+                                ValueRange{outInit}, maps, iterators);
+  rewriter.inlineRegionBefore(generic.getRegion(), packed.getRegion(),
+                              packed.getRegion().begin());
+  Value result = tensor::CollapseShapeOp::create(
+      rewriter, loc, generic.getDpsInits()[0].getType(), packed.getResult(0),
+      cast<tensor::ExpandShapeOp>(outInit.getDefiningOp())
+          .getReassociationIndices());
+  rewriter.replaceOp(generic, result);
+}
+
 struct PackContractionOperandsPass
     : aotc::impl::PackContractionOperandsBase<PackContractionOperandsPass> {
   using Base::Base;
@@ -464,15 +498,10 @@ struct PackContractionOperandsPass
       aotc::splitElementwiseConsumer(rewriter, {head, tail});
       op = head;
     }
-    if (!isa<linalg::GenericOp>(op)) {
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::GenericOp> generalized =
-          linalg::generalizeNamedOp(rewriter, op);
-      if (failed(generalized))
-        return op.emitError("cannot pack a contraction that is not a generic");
-      op = *generalized;
-    }
-    auto generic = cast<linalg::GenericOp>(op.getOperation());
+    FailureOr<linalg::GenericOp> asGenericOp = asGeneric(rewriter, op);
+    if (failed(asGenericOp))
+      return failure();
+    linalg::GenericOp generic = *asGenericOp;
     MLIRContext *ctx = generic.getContext();
     Location loc = generic.getLoc();
     rewriter.setInsertionPoint(generic);
@@ -525,16 +554,7 @@ struct PackContractionOperandsPass
     AffineMap outMap = generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
     unsigned outDim = *outMap.getResultPosition(getAffineDimExpr(c.row, ctx));
     Value outInit = splitDim(rewriter, loc, out, outDim, c.tile);
-    auto packed = linalg::GenericOp::create(rewriter, loc, outInit.getType(),
-                                            inputs, ValueRange{outInit}, maps,
-                                            iterators);
-    rewriter.inlineRegionBefore(generic.getRegion(), packed.getRegion(),
-                                packed.getRegion().begin());
-    Value result = tensor::CollapseShapeOp::create(
-        rewriter, loc, out.getType(), packed.getResult(0),
-        cast<tensor::ExpandShapeOp>(outInit.getDefiningOp())
-            .getReassociationIndices());
-    rewriter.replaceOp(generic, result);
+    replaceWithSplitLoop(rewriter, generic, inputs, outInit, maps, iterators);
     return success();
   }
 
@@ -572,18 +592,13 @@ struct PackContractionOperandsPass
   /// right-hand side read as [..., N / panel, K, panel], the output as
   /// [..., N / panel, panel] (a free reshape of [..., N]).
   LogicalResult rewrite(RewriterBase &rewriter, Candidate &c, int64_t panel) {
-    linalg::LinalgOp op = c.op;
-    MLIRContext *ctx = op.getContext();
-    Location loc = op.getLoc();
-    rewriter.setInsertionPoint(op);
-    if (!isa<linalg::GenericOp>(op)) {
-      FailureOr<linalg::GenericOp> generic =
-          linalg::generalizeNamedOp(rewriter, op);
-      if (failed(generic))
-        return op.emitError("cannot pack a contraction that is not a generic");
-      op = *generic;
-    }
-    auto generic = cast<linalg::GenericOp>(op.getOperation());
+    FailureOr<linalg::GenericOp> asGenericOp = asGeneric(rewriter, c.op);
+    if (failed(asGenericOp))
+      return failure();
+    linalg::GenericOp generic = *asGenericOp;
+    MLIRContext *ctx = generic.getContext();
+    Location loc = generic.getLoc();
+    rewriter.setInsertionPoint(generic);
     unsigned numLoops = generic.getNumLoops();
     auto remap = [&](unsigned d) {
       return getAffineDimExpr(d < c.lane ? d : d + 1, ctx);
@@ -615,18 +630,10 @@ struct PackContractionOperandsPass
     inputs[c.rhs] =
         packRhs(rewriter, loc, inputs[c.rhs], c.transposed, panel);
     Value init = generic.getDpsInits()[0];
-    auto initType = cast<RankedTensorType>(init.getType());
-    Value outInit = splitDim(rewriter, loc, init, initType.getRank() - 1, panel);
-    auto packed = linalg::GenericOp::create(rewriter, loc, outInit.getType(),
-                                            inputs, ValueRange{outInit}, maps,
-                                            iterators);
-    rewriter.inlineRegionBefore(generic.getRegion(), packed.getRegion(),
-                                packed.getRegion().begin());
-    Value result = tensor::CollapseShapeOp::create(
-        rewriter, loc, initType, packed.getResult(0),
-        cast<tensor::ExpandShapeOp>(outInit.getDefiningOp())
-            .getReassociationIndices());
-    rewriter.replaceOp(generic, result);
+    Value outInit =
+        splitDim(rewriter, loc, init,
+                 cast<RankedTensorType>(init.getType()).getRank() - 1, panel);
+    replaceWithSplitLoop(rewriter, generic, inputs, outInit, maps, iterators);
     return success();
   }
 };
