@@ -313,8 +313,25 @@ func.func @aliased_lhs(%a: tensor<20x1024xf32>, %b: tensor<1024x512xf32>, %c: te
 
 // -----
 
-// Left alone: rows 4000 bytes apart (K = 1000), and aliased rows times only
-// 256 output columns (one column block: the copy would not be reused).
+// Rows 4000 bytes apart (K = 1000) that are two whole register tiles: row
+// panels [2, 1000, 8], no remainder.
+
+// CHECK-LABEL: func.func @whole_row_panels
+// CHECK:         linalg.transpose ins(%{{.*}} : tensor<2x8x1000xf32>) outs(%{{.*}} : tensor<2x1000x8xf32>) permutation = [0, 2, 1]
+// CHECK:         linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<2x8x512xf32>)
+// CHECK-NOT:     linalg.matmul
+func.func @whole_row_panels(%a: tensor<16x1000xf32>, %b: tensor<1000x512xf32>, %c: tensor<16x512xf32>) -> tensor<16x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x1000xf32>, tensor<1000x512xf32>) outs(%c : tensor<16x512xf32>) -> tensor<16x512xf32>
+  return %r : tensor<16x512xf32>
+}
+
+// -----
+
+// Left alone: rows 4000 bytes apart (K = 1000) that are not a whole number
+// of register tiles (20 = 16 + 4: the split-off 4 rows would read all of B
+// again), and aliased rows times only 256 output columns (one column block:
+// the copy would not be reused).
 
 // CHECK-LABEL: func.func @unaliased_lhs
 // CHECK-NOT:     linalg.transpose
@@ -322,9 +339,9 @@ func.func @aliased_lhs(%a: tensor<20x1024xf32>, %b: tensor<1024x512xf32>, %c: te
 // CHECK-LABEL: func.func @narrow_output
 // CHECK-NOT:     linalg.transpose
 // CHECK:         linalg.matmul
-func.func @unaliased_lhs(%a: tensor<16x1000xf32>, %b: tensor<1000x512xf32>, %c: tensor<16x512xf32>) -> tensor<16x512xf32> {
-  %r = linalg.matmul ins(%a, %b : tensor<16x1000xf32>, tensor<1000x512xf32>) outs(%c : tensor<16x512xf32>) -> tensor<16x512xf32>
-  return %r : tensor<16x512xf32>
+func.func @unaliased_lhs(%a: tensor<20x1000xf32>, %b: tensor<1000x512xf32>, %c: tensor<20x512xf32>) -> tensor<20x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<20x1000xf32>, tensor<1000x512xf32>) outs(%c : tensor<20x512xf32>) -> tensor<20x512xf32>
+  return %r : tensor<20x512xf32>
 }
 func.func @narrow_output(%a: tensor<16x1024xf32>, %b: tensor<1024x256xf32>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<16x1024xf32>, tensor<1024x256xf32>) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>

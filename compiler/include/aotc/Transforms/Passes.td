@@ -432,14 +432,15 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     Gemm leave it) first loses them, its constant operands reshaped at
     compile time.
 
-    Then a left-hand side computed at run time and read as (batch..., m, k),
-    whose rows are a multiple of 4 KiB apart (K = 1024 f32 and multiples:
-    a register tile's rows would share one L1 set), is copied into row
-    panels [..., M / t, K, t] of t = one register tile's rows, when the
-    output has at least 512 columns to reuse the copy and at least two
-    tiles of rows; the contraction's m loop becomes (row panel, row in
-    panel) and its output is viewed as [..., M / t, t, ...]. Rows beyond
-    the last whole panel are split off and stay unpacked, like columns.
+    Then a left-hand side computed at run time and read as (batch..., m, k)
+    is copied into row panels [..., M / t, K, t] of t = one register tile's
+    rows, when the output has at least 512 columns to reuse the copy, there
+    are at least two tiles of rows, and either its rows are a multiple of
+    4 KiB apart (K = 1024 f32 and multiples: a register tile's rows would
+    share one L1 set) or M is a whole number of tiles; the contraction's m
+    loop becomes (row panel, row in panel) and its output is viewed as
+    [..., M / t, t, ...]. Rows beyond the last whole panel (aliased rows
+    only) are split off and stay unpacked, like columns.
 
     Before:
     ```mlir
