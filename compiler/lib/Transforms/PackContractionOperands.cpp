@@ -66,16 +66,14 @@ DenseElementsAttr constantColumns(Value v, int64_t &columns) {
                         columns);
 }
 
-/// A contraction whose right-hand side `rhs` (input operand number) is read
-/// through (batch..., k, lane) and whose output ends with the lane loop.
-struct Candidate {
-  linalg::LinalgOp op;
-  unsigned rhs, lane, depth;
-  /// The right-hand side is a whole constant read as (batch..., lane, k).
-  bool transposed = false;
+/// The register tile's row and lane loops and the reduction loop of a
+/// contraction this pass can rewrite: static, on f32 tensors, with two
+/// inputs, one init and one reduction loop; none for any other op.
+struct PackableLoops {
+  unsigned row, lane, depth;
 };
 
-std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
+std::optional<PackableLoops> packableContraction(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !op.hasPureTensorSemantics() || op.hasDynamicShape())
     return std::nullopt;
@@ -87,8 +85,23 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
       linalg::inferContractionDims(op);
   if (!tileDims || failed(dims) || dims->k.size() != 1)
     return std::nullopt;
-  auto [row, lane] = *tileDims;
-  unsigned depth = dims->k.front();
+  return PackableLoops{tileDims->first, tileDims->second, dims->k.front()};
+}
+
+/// A contraction whose right-hand side `rhs` (input operand number) is read
+/// through (batch..., k, lane) and whose output ends with the lane loop.
+struct Candidate {
+  linalg::LinalgOp op;
+  unsigned rhs, lane, depth;
+  /// The right-hand side is a whole constant read as (batch..., lane, k).
+  bool transposed = false;
+};
+
+std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
+  std::optional<PackableLoops> loops = packableContraction(op);
+  if (!loops)
+    return std::nullopt;
+  auto [row, lane, depth] = *loops;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (ranges[lane] < 2 * panel || ranges[depth] < 2)
     return std::nullopt;
@@ -158,15 +171,10 @@ DenseElementsAttr packConstant(DenseElementsAttr attr, int64_t columns,
 linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
                                      linalg::LinalgOp op, int64_t panel) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  auto tileDims = aotc::contractionTileDims(op);
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (!generic || !tileDims || failed(dims) || dims->k.size() != 1 ||
-      generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1 ||
-      !generic.hasPureTensorSemantics() || generic.hasDynamicShape())
+  std::optional<PackableLoops> loops = packableContraction(op);
+  if (!generic || !loops)
     return op;
-  auto [row, lane] = *tileDims;
-  unsigned depth = dims->k.front();
+  auto [row, lane, depth] = *loops;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   AffineMap &outMap = maps.back();
@@ -195,9 +203,6 @@ linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
   }
   if (!constantRows || (!fewLanes && constantLanes))
     return op;
-  for (Value v : op->getOperands())
-    if (!getElementTypeOrSelf(v.getType()).isF32())
-      return op;
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -447,18 +452,10 @@ struct PackContractionOperandsPass
   ///   once more, outside the cache blocks of the rest (197 x 3072 x 768 took
   ///   1.05x the time), which only the aliased rows repay.
   std::optional<LhsCandidate> matchLhsCandidate(linalg::LinalgOp op) {
-    auto tileDims = aotc::contractionTileDims(op);
-    FailureOr<linalg::ContractionDimensions> dims =
-        linalg::inferContractionDims(op);
-    if (!tileDims || failed(dims) || dims->k.size() != 1 ||
-        op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-        !op.hasPureTensorSemantics() || op.hasDynamicShape())
+    std::optional<PackableLoops> loops = packableContraction(op);
+    if (!loops)
       return std::nullopt;
-    for (Value v : op->getOperands())
-      if (!getElementTypeOrSelf(v.getType()).isF32())
-        return std::nullopt;
-    auto [row, lane] = *tileDims;
-    unsigned depth = dims->k.front();
+    auto [row, lane, depth] = *loops;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t tile = aotc::contractionRowTile(ranges[row], vectorBits);
     bool aliased = (ranges[depth] * 4) % kAliasedRowBytes == 0;

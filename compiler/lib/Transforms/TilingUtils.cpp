@@ -61,6 +61,29 @@ void followReshape(Operation *reshape,
   }
 }
 
+/// The panel loop of register-tile loop `inner` (an M loop when `rows`, an
+/// N loop otherwise): the loop just outside it, of the same kind, when some
+/// input is read as (..., panel, k, inner) (aotc-pack-contraction-operands'
+/// panels); none otherwise.
+std::optional<unsigned> panelLoopOutside(linalg::LinalgOp op, unsigned inner,
+                                         bool rows) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || inner == 0 ||
+      !llvm::is_contained(rows ? dims->m : dims->n, inner - 1))
+    return std::nullopt;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    unsigned n = map.getNumResults();
+    if (n >= 3 && map.isProjectedPermutation() &&
+        map.getDimPosition(n - 1) == inner &&
+        map.getDimPosition(n - 3) == inner - 1 &&
+        llvm::is_contained(dims->k, map.getDimPosition(n - 2)))
+      return inner - 1;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 namespace aotc {
@@ -140,40 +163,12 @@ contractionTileDims(linalg::LinalgOp op) {
 
 std::optional<unsigned> contractionPanelLoop(linalg::LinalgOp op,
                                              unsigned lane) {
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || lane == 0 || !llvm::is_contained(dims->n, lane - 1))
-    return std::nullopt;
-  // Some input is read as (..., panel, k, lane).
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    unsigned n = map.getNumResults();
-    if (n >= 3 && map.isProjectedPermutation() &&
-        map.getDimPosition(n - 1) == lane &&
-        map.getDimPosition(n - 3) == lane - 1 &&
-        llvm::is_contained(dims->k, map.getDimPosition(n - 2)))
-      return lane - 1;
-  }
-  return std::nullopt;
+  return panelLoopOutside(op, lane, /*rows=*/false);
 }
 
 std::optional<unsigned> contractionRowPanelLoop(linalg::LinalgOp op,
                                                 unsigned row) {
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || row == 0 || !llvm::is_contained(dims->m, row - 1))
-    return std::nullopt;
-  // Some input is read as (..., row panel, k, row).
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    unsigned n = map.getNumResults();
-    if (n >= 3 && map.isProjectedPermutation() &&
-        map.getDimPosition(n - 1) == row &&
-        map.getDimPosition(n - 3) == row - 1 &&
-        llvm::is_contained(dims->k, map.getDimPosition(n - 2)))
-      return row - 1;
-  }
-  return std::nullopt;
+  return panelLoopOutside(op, row, /*rows=*/true);
 }
 
 std::optional<ContractionLoops>
