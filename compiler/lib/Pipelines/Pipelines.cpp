@@ -65,6 +65,13 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createTileSymbolicDims());
   // 1x1 convolutions become contractions (the matmul path below).
   fpm.addPass(createPointwiseConvToMatmul());
+  // 3x3 stride-1 convolutions with even images: Winograd F(2x2, 3x3), whose
+  // 16 contractions take the matmul path below.
+  if (options.winograd) {
+    WinogradConvolutionsOptions winograd;
+    winograd.vectorBits = options.vectorBits;
+    fpm.addPass(createWinogradConvolutions(winograd));
+  }
   // Other convolutions with enough channels: an im2col copy, then the same
   // matmul path.
   Im2colConvolutionsOptions im2col;

@@ -106,6 +106,12 @@ static cl::opt<std::string> memoryReport(
     "memory-report",
     cl::desc("Write the pool size, lower bound and buffers as JSON to <file>"),
     cl::value_desc("file"), cl::cat(aotcCategory));
+static cl::opt<bool> winograd(
+    "winograd",
+    cl::desc("CPU: compute 3x3 stride-1 convolutions with even images as "
+             "Winograd F(2x2, 3x3) (default on; off: the direct or im2col "
+             "path, with the direct summation's rounding)"),
+    cl::init(true), cl::cat(aotcCategory));
 static cl::opt<bool> verbose("v", cl::desc("Print per-stage timings"),
                              cl::cat(aotcCategory));
 static cl::list<std::string>
@@ -333,6 +339,7 @@ int compile() {
   frontend.maxDims = std::vector<std::string>(maxDimValues.begin(), maxDimValues.end());
   aotc::TensorOptions tensor;
   tensor.vectorBits = (*target)->vectorBits();
+  tensor.winograd = winograd;
   aotc::BufferizeOptions bufferize;
   bufferize.vectorCopies = !gpu;
   if (failed(compiler.runStage(*module, "linalg.mlir",

@@ -47,7 +47,7 @@ PROGRAMS = {
     "unsharp_mask": os.path.join(REPO, "samples", "unsharp_mask.mlir"),
     "dtypes_ints": None, "multi_result": None, "tosa_ops": None,
     "reuse_chain": None, "gpu_tiled_matmuls": None, "matmul_f16": None,
-    "matmul_bf16": None, "erf_accuracy": None,
+    "matmul_bf16": None, "erf_accuracy": None, "winograd_conv": None,
 }
 
 # Same figures as tests/e2e/CMakeLists.txt (defaults from docs/contracts.md).

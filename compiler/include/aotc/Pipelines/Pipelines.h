@@ -45,6 +45,10 @@ struct TensorOptions : mlir::PassPipelineOptions<TensorOptions> {
   Option<int64_t> vectorBits{*this, "vector-bits",
                              llvm::cl::desc("Vector register width in bits"),
                              llvm::cl::init(512)};
+  Option<bool> winograd{
+      *this, "winograd",
+      llvm::cl::desc("3x3 stride-1 convolutions as Winograd F(2x2, 3x3)"),
+      llvm::cl::init(true)};
 };
 void buildTensorPipeline(mlir::OpPassManager &pm, const TensorOptions &options);
 

@@ -320,6 +320,56 @@ def Im2colConvolutions : Pass<"aotc-im2col-convolutions",
                            "mlir::tensor::TensorDialect"];
 }
 
+def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
+                                "mlir::func::FuncOp"> {
+  let summary = "3x3 stride-1 convolutions as Winograd F(2x2, 3x3)";
+  let description = [{
+    A convolution generic in the importer's NCHW form with batch 1, one
+    group, a 3 x 3 window, stride 1, dilation 1, a constant f32 filter, an
+    even output image and at least `min-channels` input and output channels
+    is computed with Winograd's minimal filtering F(2 x 2, 3 x 3): 16
+    multiplications per 2 x 2 output tile and channel pair instead of 36.
+    The filter is transformed at compile time (U = G g G^T, in double
+    precision, laid out [16, K, C]); the input transform B^T d B is two
+    generics (rows, then columns: t[4, C, H / 2, W + 2], then
+    v[4, 4, C, H / 2, W / 2]); the 16 contractions over input channels are
+    one generic m[16, K, H / 2 * W / 2] = u[16, K, C] x v[16, C, H / 2 *
+    W / 2] (the matmul path of aotc-tile-and-vectorize); the output
+    transform A^T m A is two generics (rows, then columns), the second
+    accumulating into the convolution's own init (its bias), viewed as
+    [1, 1, K, H / 2, 2, W / 2, 2].
+
+    Before (a 14 x 14 image padded to 16 x 16):
+    ```mlir
+    linalg.generic {maps = [(n,g,k,oh,ow,c,kh,kw) -> (n,g,c,oh+kh,ow+kw),
+                            (...) -> (g,k,c,kh,kw), (...) -> (n,g,k,oh,ow)]}
+        ins(%x, %w : tensor<1x1x256x16x16xf32>, tensor<1x256x256x3x3xf32>)
+        outs(%bias : tensor<1x1x256x14x14xf32>)
+    ```
+    After:
+    ```mlir
+    %t = linalg.generic ins(%bt, %x) -> tensor<4x256x7x16xf32>
+    %v = linalg.generic ins(%bt, %t) -> tensor<4x4x256x7x7xf32>
+    %m = linalg.generic ins(%u : tensor<16x256x256xf32>,
+                            collapse(%v) : tensor<16x256x49xf32>)
+           -> tensor<16x256x49xf32>
+    %s = linalg.generic ins(%at, expand(%m)) -> tensor<4x256x7x2x7xf32>
+    %y = linalg.generic ins(%at, %s) outs(expand(%bias))
+           -> tensor<1x1x256x7x2x7x2xf32>
+    tensor.collapse_shape %y ... into tensor<1x1x256x14x14xf32>
+    ```
+  }];
+  let options = [
+    Option<"minChannels", "min-channels", "int64_t", /*default=*/"16",
+           "Fewest input and output channels of a rewritten convolution">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def SplitStridePhases : Pass<"aotc-split-stride-phases", "mlir::func::FuncOp"> {
   let summary = "Stride-2 direct convolutions on the two column phases of their input";
   let description = [{

@@ -1,0 +1,104 @@
+// RUN: aotc-opt %s -split-input-file -aotc-winograd-convolutions="min-channels=1 vector-bits=256" | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -aotc-winograd-convolutions | FileCheck %s --check-prefix=DEFAULT
+
+// A 3x3 stride-1 convolution (the importer's NCHW form, batch 1, one group)
+// of a padded 6 x 8 input into a 4 x 6 output: 2 x 3 tiles of 2 x 2. The
+// input transform reads rows 2i + a of the input without its unit dims,
+// then columns 2j + b of those rows; the filter is transformed at compile
+// time (all ones: U[xi, nu] = r[xi] * r[nu] with r = G * (1, 1, 1) =
+// (1, 1.5, 0.5, 1)); the 6 tiles are padded to 16 columns (one 2-register
+// tile of 8 lanes); the output transform accumulates into the init viewed
+// as [1, 1, 3, 2, 2, 3, 2].
+
+#x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
+#o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
+// CHECK-DAG:   #[[BT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d4)>
+// CHECK-DAG:   #[[ROWS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2 * 2 + d4, d3)>
+// CHECK-DAG:   #[[COLS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d4 * 2 + d5)>
+// CHECK-DAG:   #[[U:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG:   #[[V:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG:   #[[M:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[ORows:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d5, d0, d1, d2, d4)>
+// CHECK-DAG:   #[[OCols:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d7, d2, d3, d4, d5)>
+// CHECK-LABEL: func.func @conv3x3
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x6x8xf32>, %[[INIT:.*]]: tensor<1x1x3x4x6xf32>)
+// CHECK-DAG:     %[[BTC:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, -1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, -1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, -1.000000e+00]]> : tensor<4x4xf32>
+// CHECK-DAG:     %[[ATC:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, -1.000000e+00, -1.000000e+00]]> : tensor<2x4xf32>
+// CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3], [4]] : tensor<1x1x2x6x8xf32> into tensor<2x6x8xf32>
+// CHECK:         %[[T:.*]] = linalg.generic {indexing_maps = [#[[BT]], #[[ROWS]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:        ins(%[[BTC]], %[[XC]] : tensor<4x4xf32>, tensor<2x6x8xf32>) outs(%{{.*}} : tensor<4x2x2x8xf32>)
+// CHECK:         %[[TILES:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[COLS]], #{{.*}}],
+// CHECK-SAME:        ins(%[[BTC]], %[[T]] : tensor<4x4xf32>, tensor<4x2x2x8xf32>) outs(%{{.*}} : tensor<4x4x2x2x3xf32>)
+// CHECK:         %[[VC:.*]] = tensor.collapse_shape %[[TILES]] {{\[}}[0, 1], [2], [3, 4]] : tensor<4x4x2x2x3xf32> into tensor<16x2x6xf32>
+// CHECK:         %[[VP:.*]] = tensor.pad %[[VC]] low[0, 0, 0] high[0, 0, 10]
+// CHECK:         } : tensor<16x2x6xf32> to tensor<16x2x16xf32>
+// CHECK:         %[[UC:.*]] = arith.constant dense<{{\[\[\[}}1.000000e+00, 1.000000e+00], {{.*}}], {{\[\[}}1.500000e+00, 1.500000e+00], {{.*}}], {{\[\[}}5.000000e-01, 5.000000e-01], {{.*}}], {{\[\[}}1.000000e+00, 1.000000e+00], {{.*}}], {{\[\[}}1.500000e+00, 1.500000e+00], {{.*}}], {{\[\[}}2.250000e+00, 2.250000e+00], {{.*}} : tensor<16x3x2xf32>
+// CHECK:         %[[MM:.*]] = linalg.generic {indexing_maps = [#[[U]], #[[V]], #[[M]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:        ins(%[[UC]], %[[VP]] : tensor<16x3x2xf32>, tensor<16x2x16xf32>) outs(%{{.*}} : tensor<16x3x16xf32>)
+// CHECK:         %[[MS:.*]] = tensor.extract_slice %[[MM]][0, 0, 0] [16, 3, 6] [1, 1, 1] : tensor<16x3x16xf32> to tensor<16x3x6xf32>
+// CHECK:         %[[ME:.*]] = tensor.expand_shape %[[MS]] {{\[}}[0, 1], [2], [3, 4]] output_shape [4, 4, 3, 2, 3]
+// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[ORows]], #{{.*}}],
+// CHECK-SAME:        ins(%[[ATC]], %[[ME]] : tensor<2x4xf32>, tensor<4x4x3x2x3xf32>) outs(%{{.*}} : tensor<4x3x2x2x3xf32>)
+// CHECK:         %[[IE:.*]] = tensor.expand_shape %[[INIT]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] output_shape [1, 1, 3, 2, 2, 3, 2]
+// CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[OCols]], #{{.*}}],
+// CHECK-SAME:        ins(%[[ATC]], %[[S]] : tensor<2x4xf32>, tensor<4x3x2x2x3xf32>) outs(%[[IE]] : tensor<1x1x3x2x2x3x2xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x3x2x2x3x2xf32> into tensor<1x1x3x4x6xf32>
+// CHECK:         return %[[R]]
+// Two input and three output channels are fewer than the default minimum.
+// DEFAULT-LABEL: func.func @conv3x3
+// DEFAULT-NOT:     tensor.pad
+// DEFAULT:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x2x6x8xf32>, tensor<1x3x2x3x3xf32>)
+func.func @conv3x3(%x: tensor<1x1x2x6x8xf32>, %init: tensor<1x1x3x4x6xf32>) -> tensor<1x1x3x4x6xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
+  %y = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x2x6x8xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x4x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x4x6xf32>
+  return %y : tensor<1x1x3x4x6xf32>
+}
+
+// -----
+
+// Left alone: an odd output image (5 x 5), a stride-2 window, a filter
+// computed at run time.
+
+#x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#x2 = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
+#o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:     tensor.pad
+// CHECK-COUNT-3: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-NOT:     linalg.generic
+func.func @left_alone(%x: tensor<1x1x2x7x7xf32>, %x2: tensor<1x1x2x9x9xf32>, %wr: tensor<1x3x2x3x3xf32>, %init: tensor<1x1x3x5x5xf32>, %init4: tensor<1x1x3x4x4xf32>)
+    -> (tensor<1x1x3x5x5xf32>, tensor<1x1x3x4x4xf32>, tensor<1x1x3x5x5xf32>) {
+  %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
+  %odd = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x2x7x7xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x5x5xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x5x5xf32>
+  %strided = linalg.generic {indexing_maps = [#x2, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x2, %w : tensor<1x1x2x9x9xf32>, tensor<1x3x2x3x3xf32>) outs(%init4 : tensor<1x1x3x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x4x4xf32>
+  %runtime = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %wr : tensor<1x1x2x7x7xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x5x5xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x5x5xf32>
+  return %odd, %strided, %runtime : tensor<1x1x3x5x5xf32>, tensor<1x1x3x4x4xf32>, tensor<1x1x3x5x5xf32>
+}
