@@ -2,8 +2,8 @@
 //-*-===//
 //
 // This file implements the aotc-winograd-convolutions pass: a 3 x 3,
-// stride-1 convolution over input channels with a constant filter and an
-// even output image is computed with Winograd's minimal filtering
+// stride-1 convolution over input channels with a constant filter and
+// enough output tiles is computed with Winograd's minimal filtering
 // F(2 x 2, 3 x 3) (Lavin and Gray, "Fast Algorithms for Convolutional
 // Neural Networks", 2016): each 2 x 2 output tile is
 //
@@ -48,6 +48,14 @@ constexpr double kG[kAlpha][kWindow] = {
     {1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
 constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
 
+/// Fewest output tiles (the contractions' columns): each transformed filter
+/// element is used once per tile, and the transformed filter is 16/9 the
+/// size of the filter. ResNet-18's 7 x 7 layers (512 channels, 16 tiles of
+/// 8 x 8 for 7 x 7) streamed 16.8 MB of transformed filters per layer at 6
+/// GB/s: 0.92x-0.98x the time of the direct convolution, for 7 MB more
+/// object per layer.
+constexpr int64_t kMinTiles = 32;
+
 /// Registers of lanes across a contraction's register tile (6 x 2 on AVX2,
 /// aotc-tile-and-vectorize).
 constexpr int64_t kRegisterTileColumns = 2;
@@ -81,8 +89,8 @@ bool isMultiplyAccumulate(linalg::GenericOp op) {
 }
 
 /// `op`'s shape when this pass rewrites it: the form above, a constant f32
-/// filter, an even output image and at least `minChannels` input and
-/// output channels.
+/// filter, at least kMinTiles output tiles and at least `minChannels` input
+/// and output channels.
 std::optional<Shape> matchConvolution(linalg::GenericOp op,
                                       int64_t minChannels) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
@@ -106,8 +114,11 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
       filter ? dyn_cast<DenseFPElementsAttr>(filter.getValue()) : nullptr;
   if (ranges[0] != 1 || ranges[1] != 1 || ranges[6] != kWindow ||
       ranges[7] != kWindow || !attr || !attr.getElementType().isF32() ||
-      shape.height % kTile != 0 || shape.width % kTile != 0 ||
       shape.inputChannels < minChannels || shape.outputChannels < minChannels)
+    return std::nullopt;
+  if (llvm::divideCeil(shape.height, kTile) *
+          llvm::divideCeil(shape.width, kTile) <
+      kMinTiles)
     return std::nullopt;
   return shape;
 }
@@ -140,6 +151,23 @@ DenseElementsAttr transformFilter(DenseFPElementsAttr filter,
       RankedTensorType::get({kAlpha * kAlpha, shape.outputChannels, channels},
                             Float32Type::get(filter.getContext()));
   return DenseElementsAttr::get(type, ArrayRef<float>(u));
+}
+
+/// `value` padded with zeros at the end of each dim to `shape` (itself
+/// when it has that shape already).
+Value padHigh(OpBuilder &b, Location loc, Value value,
+              ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  SmallVector<OpFoldResult> low(shape.size(), b.getIndexAttr(0)), high;
+  for (auto [size, padded] : llvm::zip_equal(type.getShape(), shape))
+    high.push_back(b.getIndexAttr(padded - size));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  return tensor::PadOp::create(b, loc, type.clone(shape), value,
+                               ArrayRef<OpFoldResult>(low),
+                               ArrayRef<OpFoldResult>(high), zero,
+                               /*nofold=*/false);
 }
 
 /// A constant f32 matrix.
@@ -205,8 +233,12 @@ struct WinogradConvolutionsPass
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     int64_t k = shape.outputChannels, c = shape.inputChannels;
-    int64_t th = shape.height / kTile, tw = shape.width / kTile;
-    int64_t paddedWidth = shape.width + kWindow - 1;
+    // Tiles cover an odd image's last row or column too: the input is then
+    // padded by one more row or column of zeros, and the output computed
+    // one larger and sliced.
+    int64_t th = llvm::divideCeil(shape.height, kTile);
+    int64_t tw = llvm::divideCeil(shape.width, kTile);
+    int64_t paddedWidth = tw * kTile + kWindow - 1;
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     auto maps = [&](unsigned loops,
                     ArrayRef<SmallVector<AffineExpr>> operands) {
@@ -225,6 +257,10 @@ struct WinogradConvolutionsPass
     Value x = tensor::CollapseShapeOp::create(
         rewriter, loc, op.getDpsInputs()[0],
         SmallVector<ReassociationIndices>{{0, 1, 2}, {3}, {4}});
+    auto xShape = cast<RankedTensorType>(x.getType()).getShape();
+    x = padHigh(rewriter, loc, x,
+                {c, std::max(xShape[1], th * kTile + kWindow - 1),
+                 std::max(xShape[2], paddedWidth)});
     Value rows =
         multiplyAccumulate(rewriter, loc, bt, x,
                            zeros(rewriter, loc, {kAlpha, c, th, paddedWidth}),
@@ -251,19 +287,7 @@ struct WinogradConvolutionsPass
     int64_t count = th * tw;
     int64_t lanes = std::max<int64_t>(1, vectorBits / 32);
     int64_t columns = llvm::alignTo(count, kRegisterTileColumns * lanes);
-    if (columns != count) {
-      SmallVector<OpFoldResult> low(3, rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> high(low);
-      high[2] = rewriter.getIndexAttr(columns - count);
-      v = tensor::PadOp::create(
-          rewriter, loc,
-          RankedTensorType::get({kAlpha * kAlpha, c, columns},
-                                rewriter.getF32Type()),
-          v, ArrayRef<OpFoldResult>(low), ArrayRef<OpFoldResult>(high),
-          arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0))
-              .getResult(),
-          /*nofold=*/false);
-    }
+    v = padHigh(rewriter, loc, v, {kAlpha * kAlpha, c, columns});
 
     // m[e, k, t] = sum_c u[e, k, c] v[e, c, t]: 16 contractions over the
     // input channels.
@@ -301,7 +325,8 @@ struct WinogradConvolutionsPass
                                     {d(5), d(0), d(1), d(2), d(4)},
                                     {d(0), d(1), d(2), d(3), d(4)}}),
                            1);
-    Value init = op.getDpsInits()[0];
+    Value init = padHigh(rewriter, loc, op.getDpsInits()[0],
+                         {1, 1, k, th * kTile, tw * kTile});
     auto tiledType = RankedTensorType::get({1, 1, k, th, kTile, tw, kTile},
                                            rewriter.getF32Type());
     SmallVector<ReassociationIndices> imageTiles = {
@@ -314,8 +339,15 @@ struct WinogradConvolutionsPass
                  {d(7), d(2), d(3), d(4), d(5)},
                  {d(0), d(1), d(2), d(3), d(4), d(5), d(6)}}),
         1);
-    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, op.getResult(0).getType(), y, imageTiles);
+    Value result =
+        tensor::CollapseShapeOp::create(rewriter, loc, y, imageTiles);
+    if (result.getType() != op.getResult(0).getType())
+      result = tensor::ExtractSliceOp::create(
+          rewriter, loc, cast<RankedTensorType>(op.getResult(0).getType()),
+          result, getAsIndexOpFoldResult(ctx, {0, 0, 0, 0, 0}),
+          getAsIndexOpFoldResult(ctx, {1, 1, k, shape.height, shape.width}),
+          getAsIndexOpFoldResult(ctx, {1, 1, 1, 1, 1}));
+    rewriter.replaceOp(op, result);
   }
 };
 

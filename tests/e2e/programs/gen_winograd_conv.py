@@ -1,9 +1,10 @@
 """Generates winograd_conv.mlir: a padded 3x3 convolution with a constant
 filter, bias and ReLU, which aotc computes as Winograd F(2x2, 3x3)
-(aotc-winograd-convolutions: 16 input and 24 output channels, an even
-10 x 12 image: 5 x 6 tiles, padded to 32 contraction columns on AVX2).
+(aotc-winograd-convolutions: 48 input and 56 output channels, an odd
+11 x 13 image: 6 x 7 tiles covering 12 x 14, padded to 48 contraction
+columns on AVX2).
 
-    y = relu(conv3x3(pad(x, 1), W) + b)     x [1, 16, 10, 12], W [24, 16, 3, 3]
+    y = relu(conv3x3(pad(x, 1), W) + b)     x [1, 48, 11, 13], W [56, 48, 3, 3]
 
 Usage: python3 gen_winograd_conv.py [OUT.mlir]   (default: next to this file)
 
@@ -12,6 +13,7 @@ imports, so the .mlir and the reference always agree; the oracle also checks
 that the committed winograd_conv.mlir is what render() produces today.
 """
 import os
+import re
 import sys
 
 import numpy as np
@@ -19,15 +21,22 @@ import numpy as np
 from gen_mlp import dense, ttype
 
 SEED = 21
-C, K, H, W = 16, 24, 10, 12
+C, K, H, W = 48, 56, 11, 13
 
 
 def make_weights():
-    """(W [K, C, 3, 3], b [K]), f32, W scaled by 1/sqrt(fan_in)."""
+    """(W [K, C, 3, 3], b [K]), f32. W's entries are small integers (-3..3,
+    short to print; the oracle scales the input by 1/32 instead)."""
     r = np.random.RandomState(SEED)  # legacy stream: stable across NumPy versions
-    w = (r.standard_normal((K, C, 3, 3)) / np.sqrt(C * 9)).astype(np.float32)
+    w = (np.clip(np.round(r.standard_normal((K, C, 3, 3)) * 1.2), -3, 3) + 0.0).astype(np.float32)
     b = (r.standard_normal(K) * 0.1).astype(np.float32)
     return w, b
+
+
+def float_literals(text):
+    """`text` with every integer literal written as a float (MLIR reads
+    `dense<[1, ...]>` of f32 only as `1.0`)."""
+    return re.sub(r"(?<![\w.])(-?\d+)(?=[,\]])", r"\1.0", text)
 
 
 def render():
@@ -51,7 +60,7 @@ def render():
         f"func.func @winograd_conv(%x: {x} {{aotc.name = \"x\"}})",
         f"    -> ({y} {{aotc.name = \"y\"}}) {{",
         "  %zero = arith.constant 0.0 : f32",
-        f"  %w = arith.constant {dense(w)} : {ttype(K, C, 3, 3)}",
+        f"  %w = arith.constant {float_literals(dense(w))} : {ttype(K, C, 3, 3)}",
         f"  %b = arith.constant {dense(b)} : {ttype(K)}",
         "  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {",
         "  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):",

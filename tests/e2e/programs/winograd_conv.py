@@ -19,7 +19,7 @@ with open(os.path.join(HERE, "winograd_conv.mlir")) as f:
         raise SystemExit("winograd_conv.mlir is stale: rerun gen_winograd_conv.py")
 
 r = common.rng(23)
-x = r.standard_normal((1, gen.C, gen.H, gen.W)).astype(np.float32)
+x = (r.standard_normal((1, gen.C, gen.H, gen.W)) / 32).astype(np.float32)
 w, b = gen.make_weights()
 xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
 y = np.zeros((1, gen.K, gen.H, gen.W)) + b.astype(np.float64)[None, :, None, None]

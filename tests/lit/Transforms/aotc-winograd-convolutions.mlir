@@ -2,13 +2,13 @@
 // RUN: aotc-opt %s -split-input-file -aotc-winograd-convolutions | FileCheck %s --check-prefix=DEFAULT
 
 // A 3x3 stride-1 convolution (the importer's NCHW form, batch 1, one group)
-// of a padded 6 x 8 input into a 4 x 6 output: 2 x 3 tiles of 2 x 2. The
+// of a padded 12 x 16 input into a 10 x 14 output: 5 x 7 tiles of 2 x 2. The
 // input transform reads rows 2i + a of the input without its unit dims,
 // then columns 2j + b of those rows; the filter is transformed at compile
 // time (all ones: U[xi, nu] = r[xi] * r[nu] with r = G * (1, 1, 1) =
-// (1, 1.5, 0.5, 1)); the 6 tiles are padded to 16 columns (one 2-register
-// tile of 8 lanes); the output transform accumulates into the init viewed
-// as [1, 1, 3, 2, 2, 3, 2].
+// (1, 1.5, 0.5, 1)); the 35 tiles are padded to 48 columns (whole 2-register
+// tiles of 8 lanes); the output transform accumulates into the init viewed
+// as [1, 1, 3, 5, 2, 7, 2].
 
 #x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
 #w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
@@ -22,51 +22,87 @@
 // CHECK-DAG:   #[[ORows:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d5, d0, d1, d2, d4)>
 // CHECK-DAG:   #[[OCols:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d7, d2, d3, d4, d5)>
 // CHECK-LABEL: func.func @conv3x3
-// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x6x8xf32>, %[[INIT:.*]]: tensor<1x1x3x4x6xf32>)
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x12x16xf32>, %[[INIT:.*]]: tensor<1x1x3x10x14xf32>)
 // CHECK-DAG:     %[[BTC:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, -1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, -1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, -1.000000e+00]]> : tensor<4x4xf32>
 // CHECK-DAG:     %[[ATC:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, -1.000000e+00, -1.000000e+00]]> : tensor<2x4xf32>
-// CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3], [4]] : tensor<1x1x2x6x8xf32> into tensor<2x6x8xf32>
+// CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3], [4]] : tensor<1x1x2x12x16xf32> into tensor<2x12x16xf32>
 // CHECK:         %[[T:.*]] = linalg.generic {indexing_maps = [#[[BT]], #[[ROWS]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME:        ins(%[[BTC]], %[[XC]] : tensor<4x4xf32>, tensor<2x6x8xf32>) outs(%{{.*}} : tensor<4x2x2x8xf32>)
+// CHECK-SAME:        ins(%[[BTC]], %[[XC]] : tensor<4x4xf32>, tensor<2x12x16xf32>) outs(%{{.*}} : tensor<4x2x5x16xf32>)
 // CHECK:         %[[TILES:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[COLS]], #{{.*}}],
-// CHECK-SAME:        ins(%[[BTC]], %[[T]] : tensor<4x4xf32>, tensor<4x2x2x8xf32>) outs(%{{.*}} : tensor<4x4x2x2x3xf32>)
-// CHECK:         %[[VC:.*]] = tensor.collapse_shape %[[TILES]] {{\[}}[0, 1], [2], [3, 4]] : tensor<4x4x2x2x3xf32> into tensor<16x2x6xf32>
-// CHECK:         %[[VP:.*]] = tensor.pad %[[VC]] low[0, 0, 0] high[0, 0, 10]
-// CHECK:         } : tensor<16x2x6xf32> to tensor<16x2x16xf32>
+// CHECK-SAME:        ins(%[[BTC]], %[[T]] : tensor<4x4xf32>, tensor<4x2x5x16xf32>) outs(%{{.*}} : tensor<4x4x2x5x7xf32>)
+// CHECK:         %[[VC:.*]] = tensor.collapse_shape %[[TILES]] {{\[}}[0, 1], [2], [3, 4]] : tensor<4x4x2x5x7xf32> into tensor<16x2x35xf32>
+// CHECK:         %[[VP:.*]] = tensor.pad %[[VC]] low[0, 0, 0] high[0, 0, 13]
+// CHECK:         } : tensor<16x2x35xf32> to tensor<16x2x48xf32>
 // CHECK:         %[[UC:.*]] = arith.constant dense<{{\[\[\[}}1.000000e+00, 1.000000e+00], {{.*}}], {{\[\[}}1.500000e+00, 1.500000e+00], {{.*}}], {{\[\[}}5.000000e-01, 5.000000e-01], {{.*}}], {{\[\[}}1.000000e+00, 1.000000e+00], {{.*}}], {{\[\[}}1.500000e+00, 1.500000e+00], {{.*}}], {{\[\[}}2.250000e+00, 2.250000e+00], {{.*}} : tensor<16x3x2xf32>
 // CHECK:         %[[MM:.*]] = linalg.generic {indexing_maps = [#[[U]], #[[V]], #[[M]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME:        ins(%[[UC]], %[[VP]] : tensor<16x3x2xf32>, tensor<16x2x16xf32>) outs(%{{.*}} : tensor<16x3x16xf32>)
-// CHECK:         %[[MS:.*]] = tensor.extract_slice %[[MM]][0, 0, 0] [16, 3, 6] [1, 1, 1] : tensor<16x3x16xf32> to tensor<16x3x6xf32>
-// CHECK:         %[[ME:.*]] = tensor.expand_shape %[[MS]] {{\[}}[0, 1], [2], [3, 4]] output_shape [4, 4, 3, 2, 3]
+// CHECK-SAME:        ins(%[[UC]], %[[VP]] : tensor<16x3x2xf32>, tensor<16x2x48xf32>) outs(%{{.*}} : tensor<16x3x48xf32>)
+// CHECK:         %[[MS:.*]] = tensor.extract_slice %[[MM]][0, 0, 0] [16, 3, 35] [1, 1, 1] : tensor<16x3x48xf32> to tensor<16x3x35xf32>
+// CHECK:         %[[ME:.*]] = tensor.expand_shape %[[MS]] {{\[}}[0, 1], [2], [3, 4]] output_shape [4, 4, 3, 5, 7]
 // CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[ORows]], #{{.*}}],
-// CHECK-SAME:        ins(%[[ATC]], %[[ME]] : tensor<2x4xf32>, tensor<4x4x3x2x3xf32>) outs(%{{.*}} : tensor<4x3x2x2x3xf32>)
-// CHECK:         %[[IE:.*]] = tensor.expand_shape %[[INIT]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] output_shape [1, 1, 3, 2, 2, 3, 2]
+// CHECK-SAME:        ins(%[[ATC]], %[[ME]] : tensor<2x4xf32>, tensor<4x4x3x5x7xf32>) outs(%{{.*}} : tensor<4x3x5x2x7xf32>)
+// CHECK:         %[[IE:.*]] = tensor.expand_shape %[[INIT]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] output_shape [1, 1, 3, 5, 2, 7, 2]
 // CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[OCols]], #{{.*}}],
-// CHECK-SAME:        ins(%[[ATC]], %[[S]] : tensor<2x4xf32>, tensor<4x3x2x2x3xf32>) outs(%[[IE]] : tensor<1x1x3x2x2x3x2xf32>)
+// CHECK-SAME:        ins(%[[ATC]], %[[S]] : tensor<2x4xf32>, tensor<4x3x5x2x7xf32>) outs(%[[IE]] : tensor<1x1x3x5x2x7x2xf32>)
 // CHECK:           arith.mulf
 // CHECK:           arith.addf
-// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x3x2x2x3x2xf32> into tensor<1x1x3x4x6xf32>
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x3x5x2x7x2xf32> into tensor<1x1x3x10x14xf32>
 // CHECK:         return %[[R]]
 // Two input and three output channels are fewer than the default minimum.
 // DEFAULT-LABEL: func.func @conv3x3
 // DEFAULT-NOT:     tensor.pad
-// DEFAULT:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x2x6x8xf32>, tensor<1x3x2x3x3xf32>)
-func.func @conv3x3(%x: tensor<1x1x2x6x8xf32>, %init: tensor<1x1x3x4x6xf32>) -> tensor<1x1x3x4x6xf32> {
+// DEFAULT:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x2x12x16xf32>, tensor<1x3x2x3x3xf32>)
+func.func @conv3x3(%x: tensor<1x1x2x12x16xf32>, %init: tensor<1x1x3x10x14xf32>) -> tensor<1x1x3x10x14xf32> {
   %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
   %y = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-      ins(%x, %w : tensor<1x1x2x6x8xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x4x6xf32>) {
+      ins(%x, %w : tensor<1x1x2x12x16xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x10x14xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<1x1x3x4x6xf32>
-  return %y : tensor<1x1x3x4x6xf32>
+  } -> tensor<1x1x3x10x14xf32>
+  return %y : tensor<1x1x3x10x14xf32>
 }
 
 // -----
 
-// Left alone: an odd output image (5 x 5), a stride-2 window, a filter
-// computed at run time.
+// An odd 11 x 11 output (6 x 6 tiles, 36 columns padded to 48): the input
+// gets one more row and column of zeros (13 x 13 -> 14 x 14), the init is
+// padded to 12 x 12 and the result sliced back to 11 x 11.
+
+#x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
+#o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
+// CHECK-LABEL: func.func @odd_image
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x13x13xf32>, %[[INIT:.*]]: tensor<1x1x3x11x11xf32>)
+// CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3], [4]] : tensor<1x1x2x13x13xf32> into tensor<2x13x13xf32>
+// CHECK:         %[[XP:.*]] = tensor.pad %[[XC]] low[0, 0, 0] high[0, 1, 1]
+// CHECK:         } : tensor<2x13x13xf32> to tensor<2x14x14xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[XP]] : tensor<4x4xf32>, tensor<2x14x14xf32>) outs(%{{.*}} : tensor<4x2x6x14xf32>)
+// CHECK:         tensor.pad %{{.*}} low[0, 0, 0] high[0, 0, 12]
+// CHECK:         } : tensor<16x2x36xf32> to tensor<16x2x48xf32>
+// CHECK:         %[[IP:.*]] = tensor.pad %[[INIT]] low[0, 0, 0, 0, 0] high[0, 0, 0, 1, 1]
+// CHECK:         } : tensor<1x1x3x11x11xf32> to tensor<1x1x3x12x12xf32>
+// CHECK:         %[[IE:.*]] = tensor.expand_shape %[[IP]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] output_shape [1, 1, 3, 6, 2, 6, 2]
+// CHECK:         %[[Y:.*]] = linalg.generic {{.*}} outs(%[[IE]] : tensor<1x1x3x6x2x6x2xf32>)
+// CHECK:         %[[YC:.*]] = tensor.collapse_shape %[[Y]] {{.*}} into tensor<1x1x3x12x12xf32>
+// CHECK:         %[[R:.*]] = tensor.extract_slice %[[YC]][0, 0, 0, 0, 0] [1, 1, 3, 11, 11] [1, 1, 1, 1, 1]
+// CHECK:         return %[[R]]
+func.func @odd_image(%x: tensor<1x1x2x13x13xf32>, %init: tensor<1x1x3x11x11xf32>) -> tensor<1x1x3x11x11xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
+  %y = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x2x13x13xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x11x11xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x11x11xf32>
+  return %y : tensor<1x1x3x11x11xf32>
+}
+
+// -----
+
+// Left alone: a 5 x 5 output (9 tiles, fewer than 32), a stride-2 window,
+// a filter computed at run time.
 
 #x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
 #x2 = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
