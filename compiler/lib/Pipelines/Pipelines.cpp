@@ -65,8 +65,8 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createTileSymbolicDims());
   // 1x1 convolutions become contractions (the matmul path below).
   fpm.addPass(createPointwiseConvToMatmul());
-  // 3x3 stride-1 convolutions with even images: Winograd F(2x2, 3x3), whose
-  // 16 contractions take the matmul path below.
+  // 3x3 stride-1 convolutions with enough channels and tiles: Winograd
+  // F(2x2, 3x3), whose 16 contractions take the matmul path below.
   if (options.winograd) {
     WinogradConvolutionsOptions winograd;
     winograd.vectorBits = options.vectorBits;

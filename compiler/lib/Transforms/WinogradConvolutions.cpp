@@ -1,5 +1,4 @@
-//===- WinogradConvolutions.cpp - 3x3 convolutions as F(2x2, 3x3) -*- C++
-//-*-===//
+//===- WinogradConvolutions.cpp - Winograd F(2x2, 3x3) -------*- C++ -*-===//
 //
 // This file implements the aotc-winograd-convolutions pass: a 3 x 3,
 // stride-1 convolution over input channels with a constant filter and
@@ -16,6 +15,12 @@
 // tile where the direct convolution needs 36) and the output transform are
 // plain linalg ops that the rest of the pipeline tiles, threads and
 // vectorizes like any other.
+//
+// The results differ from the direct sum by rounding. With non-finite
+// inputs they can differ more: the transforms combine a whole 4 x 4 input
+// tile (with zero coefficients too), so every output of a 2 x 2 tile whose
+// input tile holds an infinity or a NaN can be NaN, also where the direct
+// sum is finite; `aotc --winograd=0` keeps the direct summation.
 //
 //===----------------------------------------------------------------------===//
 

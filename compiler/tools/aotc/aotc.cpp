@@ -108,9 +108,10 @@ static cl::opt<std::string> memoryReport(
     cl::value_desc("file"), cl::cat(aotcCategory));
 static cl::opt<bool> winograd(
     "winograd",
-    cl::desc("CPU: compute 3x3 stride-1 convolutions with even images as "
-             "Winograd F(2x2, 3x3) (default on; off: the direct or im2col "
-             "path, with the direct summation's rounding)"),
+    cl::desc("CPU: compute 3x3 stride-1 convolutions with at least 48 "
+             "channels and 32 output tiles of 2x2 as Winograd F(2x2, 3x3) "
+             "(default on; off: the direct or im2col path, the direct "
+             "summation's rounding and non-finite values)"),
     cl::init(true), cl::cat(aotcCategory));
 static cl::opt<bool> verbose("v", cl::desc("Print per-stage timings"),
                              cl::cat(aotcCategory));
