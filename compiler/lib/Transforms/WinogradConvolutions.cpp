@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_WINOGRADCONVOLUTIONS
@@ -71,6 +72,7 @@ constexpr int64_t kRegisterTileColumns = 2;
 /// (n, g, k, oh, ow).
 struct Shape {
   int64_t outputChannels, inputChannels, height, width;
+  DenseFPElementsAttr filter;
 };
 
 /// True when `op`'s payload is out + in0 * in1 on f32.
@@ -113,10 +115,10 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
   if (op.getIndexingMapsArray() != expected)
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  Shape shape{ranges[2], ranges[5], ranges[3], ranges[4]};
   auto filter = op.getDpsInputs()[1].getDefiningOp<arith::ConstantOp>();
   auto attr =
       filter ? dyn_cast<DenseFPElementsAttr>(filter.getValue()) : nullptr;
+  Shape shape{ranges[2], ranges[5], ranges[3], ranges[4], attr};
   if (ranges[0] != 1 || ranges[1] != 1 || ranges[6] != kWindow ||
       ranges[7] != kWindow || !attr || !attr.getElementType().isF32() ||
       shape.inputChannels < minChannels || shape.outputChannels < minChannels)
@@ -130,9 +132,8 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
 
 /// The transformed filter U[xi * 4 + nu, k, c] = (G g[k, c] G^T)[xi, nu],
 /// computed in double precision from the filter g[0, k, c, kh, kw].
-DenseElementsAttr transformFilter(DenseFPElementsAttr filter,
-                                  const Shape &shape) {
-  SmallVector<float> g(filter.getValues<float>());
+DenseElementsAttr transformFilter(const Shape &shape) {
+  SmallVector<float> g(shape.filter.getValues<float>());
   int64_t channels = shape.inputChannels;
   int64_t pairs = shape.outputChannels * channels;
   SmallVector<float> u(kAlpha * kAlpha * pairs);
@@ -154,7 +155,7 @@ DenseElementsAttr transformFilter(DenseFPElementsAttr filter,
   }
   auto type =
       RankedTensorType::get({kAlpha * kAlpha, shape.outputChannels, channels},
-                            Float32Type::get(filter.getContext()));
+                            Float32Type::get(shape.filter.getContext()));
   return DenseElementsAttr::get(type, ArrayRef<float>(u));
 }
 
@@ -165,14 +166,23 @@ Value padHigh(OpBuilder &b, Location loc, Value value,
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)
     return value;
-  SmallVector<OpFoldResult> low(shape.size(), b.getIndexAttr(0)), high;
-  for (auto [size, padded] : llvm::zip_equal(type.getShape(), shape))
-    high.push_back(b.getIndexAttr(padded - size));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  return tensor::PadOp::create(b, loc, type.clone(shape), value,
-                               ArrayRef<OpFoldResult>(low),
-                               ArrayRef<OpFoldResult>(high), zero,
-                               /*nofold=*/false);
+  return tensor::createPadHighOp(type.clone(shape), value, zero,
+                                 /*nofold=*/false, loc, b);
+}
+
+/// The leading `shape` part of `value` (itself when it has that shape):
+/// what padHigh added, removed.
+Value leadingSlice(OpBuilder &b, Location loc, Value value,
+                   ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  SmallVector<OpFoldResult> offsets(shape.size(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(shape.size(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(
+      b, loc, type.clone(shape), value, offsets,
+      getAsIndexOpFoldResult(b.getContext(), shape), strides);
 }
 
 /// A constant f32 matrix.
@@ -296,23 +306,13 @@ struct WinogradConvolutionsPass
 
     // m[e, k, t] = sum_c u[e, k, c] v[e, c, t]: 16 contractions over the
     // input channels.
-    auto filter = op.getDpsInputs()[1].getDefiningOp<arith::ConstantOp>();
-    Value u = arith::ConstantOp::create(
-        rewriter, loc,
-        transformFilter(cast<DenseFPElementsAttr>(filter.getValue()), shape));
+    Value u = arith::ConstantOp::create(rewriter, loc, transformFilter(shape));
     Value m = multiplyAccumulate(
         rewriter, loc, u, v,
         zeros(rewriter, loc, {kAlpha * kAlpha, k, columns}),
         maps(4, {{d(0), d(1), d(3)}, {d(0), d(3), d(2)}, {d(0), d(1), d(2)}}),
         1);
-    if (columns != count)
-      m = tensor::ExtractSliceOp::create(
-          rewriter, loc,
-          RankedTensorType::get({kAlpha * kAlpha, k, count},
-                                rewriter.getF32Type()),
-          m, getAsIndexOpFoldResult(ctx, {0, 0, 0}),
-          getAsIndexOpFoldResult(ctx, {kAlpha * kAlpha, k, count}),
-          getAsIndexOpFoldResult(ctx, {1, 1, 1}));
+    m = leadingSlice(rewriter, loc, m, {kAlpha * kAlpha, k, count});
     Value products = tensor::ExpandShapeOp::create(
         rewriter, loc,
         RankedTensorType::get({kAlpha, kAlpha, k, th, tw},
@@ -346,13 +346,8 @@ struct WinogradConvolutionsPass
         1);
     Value result =
         tensor::CollapseShapeOp::create(rewriter, loc, y, imageTiles);
-    if (result.getType() != op.getResult(0).getType())
-      result = tensor::ExtractSliceOp::create(
-          rewriter, loc, cast<RankedTensorType>(op.getResult(0).getType()),
-          result, getAsIndexOpFoldResult(ctx, {0, 0, 0, 0, 0}),
-          getAsIndexOpFoldResult(ctx, {1, 1, k, shape.height, shape.width}),
-          getAsIndexOpFoldResult(ctx, {1, 1, 1, 1, 1}));
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, leadingSlice(rewriter, loc, result,
+                                        {1, 1, k, shape.height, shape.width}));
   }
 };
 
