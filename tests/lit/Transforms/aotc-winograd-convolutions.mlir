@@ -3,33 +3,59 @@
 
 // A 3x3 stride-1 convolution (the importer's NCHW form, batch 1, one group)
 // of a padded 12 x 16 input into a 10 x 14 output: 5 x 7 tiles of 2 x 2. The
-// input transform reads rows 2i + a of the input without its unit dims,
-// then columns 2j + b of those rows; the filter is transformed at compile
-// time (all ones: U[xi, nu] = r[xi] * r[nu] with r = G * (1, 1, 1) =
-// (1, 1.5, 0.5, 1)); the 35 tiles are padded to 48 columns (whole 2-register
-// tiles of 8 lanes); the output transform accumulates into the init viewed
-// as [1, 1, 3, 5, 2, 7, 2].
+// input transform takes the input without its unit dims; its columns 2j + b
+// (b = 0..3: four stride-2 views) are combined by the rows of B^T, one add
+// or subtract per element (x0 - x2, x1 + x2, x2 - x1, x1 - x3) into the
+// rows of w[4, c, h, j], then w's rows 2i + a the same way into the tiles
+// v[4, 4, c, i, j]; the filter is transformed at compile time (all ones:
+// U[xi, nu] = r[xi] * r[nu] with r = G * (1, 1, 1) = (1, 1.5, 0.5, 1)); the
+// 35 tiles are padded to 48 columns (whole 2-register tiles of 8 lanes);
+// the output transform's rows are the signed sums m0 + m1 + m2 and
+// m1 - m2 - m3, its columns accumulate into the init viewed as
+// [1, 1, 3, 5, 2, 7, 2].
 
 #x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
 #w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
 #o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
-// CHECK-DAG:   #[[BT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d4)>
-// CHECK-DAG:   #[[ROWS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2 * 2 + d4, d3)>
-// CHECK-DAG:   #[[COLS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d3, d4 * 2 + d5)>
+// CHECK-DAG:   #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[ID4:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-DAG:   #[[U:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-DAG:   #[[V:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
 // CHECK-DAG:   #[[M:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
-// CHECK-DAG:   #[[ORows:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d5, d0, d1, d2, d4)>
-// CHECK-DAG:   #[[OCols:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d7, d2, d3, d4, d5)>
+// CHECK-DAG:   #[[OCols:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d4, d7, d2, d3, d5)>
 // CHECK-LABEL: func.func @conv3x3
 // CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x12x16xf32>, %[[INIT:.*]]: tensor<1x1x3x10x14xf32>)
-// CHECK-DAG:     %[[BTC:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, -1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, -1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00, -1.000000e+00]]> : tensor<4x4xf32>
 // CHECK-DAG:     %[[ATC:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, -1.000000e+00, -1.000000e+00]]> : tensor<2x4xf32>
 // CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3], [4]] : tensor<1x1x2x12x16xf32> into tensor<2x12x16xf32>
-// CHECK:         %[[T:.*]] = linalg.generic {indexing_maps = [#[[BT]], #[[ROWS]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME:        ins(%[[BTC]], %[[XC]] : tensor<4x4xf32>, tensor<2x12x16xf32>) outs(%{{.*}} : tensor<4x2x5x16xf32>)
-// CHECK:         %[[TILES:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[COLS]], #{{.*}}],
-// CHECK-SAME:        ins(%[[BTC]], %[[T]] : tensor<4x4xf32>, tensor<4x2x5x16xf32>) outs(%{{.*}} : tensor<4x4x2x5x7xf32>)
+// CHECK:         %[[C0:.*]] = tensor.extract_slice %[[XC]][0, 0, 0] [2, 12, 7] [1, 1, 2]
+// CHECK:         %[[C1:.*]] = tensor.extract_slice %[[XC]][0, 0, 1] [2, 12, 7] [1, 1, 2]
+// CHECK:         %[[C2:.*]] = tensor.extract_slice %[[XC]][0, 0, 2] [2, 12, 7] [1, 1, 2]
+// CHECK:         %[[C3:.*]] = tensor.extract_slice %[[XC]][0, 0, 3] [2, 12, 7] [1, 1, 2]
+// CHECK:         %[[W:.*]] = tensor.empty() : tensor<4x2x12x7xf32>
+// CHECK:         %[[W0S:.*]] = tensor.extract_slice %[[W]][0, 0, 0, 0] [1, 2, 12, 7]
+// CHECK:         %[[W0:.*]] = linalg.generic {indexing_maps = [#[[ID3]], #[[ID3]], #[[ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[C0]], %[[C2]] : {{.*}}) outs(%[[W0S]] : tensor<2x12x7xf32>)
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      linalg.yield %[[D]]
+// CHECK:         %[[W0I:.*]] = tensor.insert_slice %[[W0]] into %[[W]][0, 0, 0, 0] [1, 2, 12, 7]
+// CHECK:         linalg.generic {{.*}} ins(%[[C1]], %[[C2]] : {{.*}})
+// CHECK:           arith.addf
+// CHECK:         linalg.generic {{.*}} ins(%[[C1]], %[[C2]] : {{.*}})
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      arith.subf %[[B]], %[[A]] : f32
+// CHECK:         linalg.generic {{.*}} ins(%[[C1]], %[[C3]] : {{.*}})
+// CHECK:           arith.subf
+// CHECK:         %[[WS:.*]] = tensor.insert_slice %{{.*}}[3, 0, 0, 0] [1, 2, 12, 7] [1, 1, 1, 1] : tensor<2x12x7xf32> into tensor<4x2x12x7xf32>
+// CHECK:         %[[R0:.*]] = tensor.extract_slice %[[WS]][0, 0, 0, 0] [4, 2, 5, 7] [1, 1, 2, 1]
+// CHECK:         %[[R1:.*]] = tensor.extract_slice %[[WS]][0, 0, 1, 0] [4, 2, 5, 7] [1, 1, 2, 1]
+// CHECK:         %[[R2:.*]] = tensor.extract_slice %[[WS]][0, 0, 2, 0] [4, 2, 5, 7] [1, 1, 2, 1]
+// CHECK:         %[[R3:.*]] = tensor.extract_slice %[[WS]][0, 0, 3, 0] [4, 2, 5, 7] [1, 1, 2, 1]
+// CHECK:         tensor.empty() : tensor<4x4x2x5x7xf32>
+// CHECK:         linalg.generic {indexing_maps = [#[[ID4]], #[[ID4]], #[[ID4]]], {{.*}} ins(%[[R0]], %[[R2]] : {{.*}})
+// CHECK:         linalg.generic {{.*}} ins(%[[R1]], %[[R2]] : {{.*}})
+// CHECK:         linalg.generic {{.*}} ins(%[[R1]], %[[R2]] : {{.*}})
+// CHECK:         linalg.generic {{.*}} ins(%[[R1]], %[[R3]] : {{.*}})
+// CHECK:         %[[TILES:.*]] = tensor.insert_slice %{{.*}}[3, 0, 0, 0, 0] [1, 4, 2, 5, 7] [1, 1, 1, 1, 1] : tensor<4x2x5x7xf32> into tensor<4x4x2x5x7xf32>
 // CHECK:         %[[VC:.*]] = tensor.collapse_shape %[[TILES]] {{\[}}[0, 1], [2], [3, 4]] : tensor<4x4x2x5x7xf32> into tensor<16x2x35xf32>
 // CHECK:         %[[VP:.*]] = tensor.pad %[[VC]] low[0, 0, 0] high[0, 0, 13]
 // CHECK:         } : tensor<16x2x35xf32> to tensor<16x2x48xf32>
@@ -38,11 +64,22 @@
 // CHECK-SAME:        ins(%[[UC]], %[[VP]] : tensor<16x3x2xf32>, tensor<16x2x48xf32>) outs(%{{.*}} : tensor<16x3x48xf32>)
 // CHECK:         %[[MS:.*]] = tensor.extract_slice %[[MM]][0, 0, 0] [16, 3, 35] [1, 1, 1] : tensor<16x3x48xf32> to tensor<16x3x35xf32>
 // CHECK:         %[[ME:.*]] = tensor.expand_shape %[[MS]] {{\[}}[0, 1], [2], [3, 4]] output_shape [4, 4, 3, 5, 7]
-// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[ORows]], #{{.*}}],
-// CHECK-SAME:        ins(%[[ATC]], %[[ME]] : tensor<2x4xf32>, tensor<4x4x3x5x7xf32>) outs(%{{.*}} : tensor<4x3x5x2x7xf32>)
+// CHECK:         %[[M0:.*]] = tensor.extract_slice %[[ME]][0, 0, 0, 0, 0] [1, 4, 3, 5, 7] [1, 1, 1, 1, 1] : tensor<4x4x3x5x7xf32> to tensor<4x3x5x7xf32>
+// CHECK:         %[[M1:.*]] = tensor.extract_slice %[[ME]][1, 0, 0, 0, 0]
+// CHECK:         %[[M2:.*]] = tensor.extract_slice %[[ME]][2, 0, 0, 0, 0]
+// CHECK:         %[[M3:.*]] = tensor.extract_slice %[[ME]][3, 0, 0, 0, 0]
+// CHECK:         linalg.generic {{.*}} ins(%[[M0]], %[[M1]], %[[M2]] : {{.*}})
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[AB:.*]] = arith.addf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      arith.addf %[[AB]], %[[C]] : f32
+// CHECK:         linalg.generic {{.*}} ins(%[[M1]], %[[M2]], %[[M3]] : {{.*}})
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[AB:.*]] = arith.subf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      arith.subf %[[AB]], %[[C]] : f32
+// CHECK:         %[[S:.*]] = tensor.insert_slice %{{.*}}[1, 0, 0, 0, 0] [1, 4, 3, 5, 7] [1, 1, 1, 1, 1] : tensor<4x3x5x7xf32> into tensor<2x4x3x5x7xf32>
 // CHECK:         %[[IE:.*]] = tensor.expand_shape %[[INIT]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] output_shape [1, 1, 3, 5, 2, 7, 2]
 // CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[OCols]], #{{.*}}],
-// CHECK-SAME:        ins(%[[ATC]], %[[S]] : tensor<2x4xf32>, tensor<4x3x5x2x7xf32>) outs(%[[IE]] : tensor<1x1x3x5x2x7x2xf32>)
+// CHECK-SAME:        ins(%[[ATC]], %[[S]] : tensor<2x4xf32>, tensor<2x4x3x5x7xf32>) outs(%[[IE]] : tensor<1x1x3x5x2x7x2xf32>)
 // CHECK:           arith.mulf
 // CHECK:           arith.addf
 // CHECK:         %[[R:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x3x5x2x7x2xf32> into tensor<1x1x3x10x14xf32>
@@ -77,7 +114,10 @@ func.func @conv3x3(%x: tensor<1x1x2x12x16xf32>, %init: tensor<1x1x3x10x14xf32>) 
 // CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3], [4]] : tensor<1x1x2x13x13xf32> into tensor<2x13x13xf32>
 // CHECK:         %[[XP:.*]] = tensor.pad %[[XC]] low[0, 0, 0] high[0, 1, 1]
 // CHECK:         } : tensor<2x13x13xf32> to tensor<2x14x14xf32>
-// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[XP]] : tensor<4x4xf32>, tensor<2x14x14xf32>) outs(%{{.*}} : tensor<4x2x6x14xf32>)
+// CHECK:         tensor.extract_slice %[[XP]][0, 0, 0] [2, 14, 6] [1, 1, 2] : tensor<2x14x14xf32> to tensor<2x14x6xf32>
+// CHECK:         tensor.extract_slice %[[XP]][0, 0, 3] [2, 14, 6] [1, 1, 2] : tensor<2x14x14xf32> to tensor<2x14x6xf32>
+// CHECK:         tensor.empty() : tensor<4x2x14x6xf32>
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 3, 0] [4, 2, 6, 6] [1, 1, 2, 1] : tensor<4x2x14x6xf32> to tensor<4x2x6x6xf32>
 // CHECK:         tensor.pad %{{.*}} low[0, 0, 0] high[0, 0, 12]
 // CHECK:         } : tensor<16x2x36xf32> to tensor<16x2x48xf32>
 // CHECK:         %[[IP:.*]] = tensor.pad %[[INIT]] low[0, 0, 0, 0, 0] high[0, 0, 0, 1, 1]

@@ -336,14 +336,21 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
     model took 1.09x the time, with 32 (27 x 27) the same, with 48 and 64
     (13 x 13) 0.95x, hence the default of 48.
     The filter is transformed at compile time (U = G g G^T, in double
-    precision, laid out [16, K, C]); the input transform B^T d B is two
-    generics (rows, then columns: t[4, C, H / 2, W + 2], then
-    v[4, 4, C, H / 2, W / 2]); the 16 contractions over input channels are
-    one generic m[16, K, H / 2 * W / 2] = u[16, K, C] x v[16, C, H / 2 *
-    W / 2] (the matmul path of aotc-tile-and-vectorize); the output
-    transform A^T m A is two generics (rows, then columns), the second
-    accumulating into the convolution's own init (its bias), viewed as
-    [1, 1, K, H / 2, 2, W / 2, 2].
+    precision, laid out [16, K, C]). The input transform B^T d B is two
+    stages of signed sums (each row of B^T has two nonzero coefficients,
+    +1 or -1): columns first, w[4, C, H + 2, W / 2] from stride-2 views of
+    the input's columns, then rows, v[4, 4, C, H / 2, W / 2] from stride-2
+    views of w's rows; each row of a stage is one elementwise generic that
+    writes its slice of the stage's result. The 16 contractions over input
+    channels are one generic m[16, K, T] = u[16, K, C] x v[16, C, T] (the
+    matmul path of aotc-tile-and-vectorize), its T columns the H / 2 * W / 2
+    tiles padded with zeros to whole register tiles (2 x the vector lanes).
+    The output transform A^T m A is signed sums of m's rows again, then one
+    generic that accumulates A^T's columns into the convolution's own init
+    (its bias), viewed as [1, 1, K, H / 2, 2, W / 2, 2].
+    The results differ from the direct sum by rounding; every output of a
+    2 x 2 tile whose 4 x 4 input tile holds an infinity or a NaN can be NaN,
+    also where the direct sum is finite.
 
     Before (a 14 x 14 image padded to 16 x 16):
     ```mlir
@@ -352,14 +359,21 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
         ins(%x, %w : tensor<1x1x256x16x16xf32>, tensor<1x256x256x3x3xf32>)
         outs(%bias : tensor<1x1x256x14x14xf32>)
     ```
-    After:
+    After (8-lane registers):
     ```mlir
-    %t = linalg.generic ins(%bt, %x) -> tensor<4x256x7x16xf32>
-    %v = linalg.generic ins(%bt, %t) -> tensor<4x4x256x7x7xf32>
+    // %c1, %c2, %c3 the same from columns 1, 2, 3
+    %c0 = tensor.extract_slice %x[0, 0, 0] [256, 16, 7] [1, 1, 2]
+    // %w0 = c0 - c2 (then w1 = c1 + c2, w2 = c2 - c1, w3 = c1 - c3)
+    %w0 = linalg.generic ins(%c0, %c2) outs(slice 0 of %w)
+    %w = tensor.insert_slice %w0 into ...  // tensor<4x256x16x7xf32>
+    // w's rows 0, 2, ... (and from rows 1, 2, 3), combined the same way
+    %r0 = tensor.extract_slice %w[0, 0, 0, 0] [4, 256, 7, 7] [1, 1, 2, 1]
+    ...                                    // v: tensor<4x4x256x7x7xf32>
     %m = linalg.generic ins(%u : tensor<16x256x256xf32>,
-                            collapse(%v) : tensor<16x256x49xf32>)
-           -> tensor<16x256x49xf32>
-    %s = linalg.generic ins(%at, expand(%m)) -> tensor<4x256x7x2x7xf32>
+                            pad(collapse(%v)) : tensor<16x256x64xf32>)
+           -> tensor<16x256x64xf32>
+    // s0 = m0 + m1 + m2, s1 = m1 - m2 - m3 (m's leading rows)
+    %s0 = linalg.generic ins(%m0, %m1, %m2) outs(slice 0 of %s)
     %y = linalg.generic ins(%at, %s) outs(expand(%bias))
            -> tensor<1x1x256x7x2x7x2xf32>
     tensor.collapse_shape %y ... into tensor<1x1x256x14x14xf32>
