@@ -25,6 +25,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <mutex>
 
@@ -125,8 +126,12 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
     llvmModule->print(ir, nullptr);
   }
   if (wantAssembly) {
+    // Code generation rewrites the IR it runs on (CodeGenPrepare and the
+    // like): the assembly comes from a copy, so that the object is the same
+    // with or without it (and the assembly shows the object's code).
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvmModule);
     auto assembly =
-        codegen(*llvmModule, *machine, llvm::CodeGenFileType::AssemblyFile);
+        codegen(*copy, *machine, llvm::CodeGenFileType::AssemblyFile);
     if (!assembly)
       return assembly.takeError();
     artifacts.assembly = std::move(*assembly);
