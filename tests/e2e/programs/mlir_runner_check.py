@@ -48,6 +48,8 @@ PROGRAMS = {
     "dtypes_ints": None, "multi_result": None, "tosa_ops": None,
     "reuse_chain": None, "gpu_tiled_matmuls": None, "matmul_f16": None,
     "matmul_bf16": None, "erf_accuracy": None, "winograd_conv": None,
+    # Generated into the build tree (tests/e2e/CMakeLists.txt): --source.
+    "winograd_conv_wide": None,
 }
 
 # Same figures as tests/e2e/CMakeLists.txt (defaults from docs/contracts.md).
@@ -231,8 +233,8 @@ def compare(name, got, outs):
     return ok
 
 
-def check(name, approx, keep):
-    mlir = PROGRAMS[name] or os.path.join(HERE, name + ".mlir")
+def check(name, approx, keep, source=None):
+    mlir = source or PROGRAMS[name] or os.path.join(HERE, name + ".mlir")
     with tempfile.TemporaryDirectory() as tmp:
         workdir = keep or tmp
         os.makedirs(workdir, exist_ok=True)
@@ -251,14 +253,19 @@ def main():
     p.add_argument("names", nargs="*")
     p.add_argument("--approx", action="store_true")
     p.add_argument("--keep", help="keep the intermediate files in this directory")
+    p.add_argument("--source", help="the program's MLIR (one name only), for "
+                   "programs generated at build time")
     args = p.parse_args()
     names = args.names or list(PROGRAMS)
+    if args.source and len(names) != 1:
+        p.error("--source takes exactly one program name")
     failed = []
     for name in names:
         print(f"{name}:", flush=True)
         try:
             ok = check(name, args.approx,
-                       os.path.join(args.keep, name) if args.keep else None)
+                       os.path.join(args.keep, name) if args.keep else None,
+                       args.source)
         except (subprocess.CalledProcessError, ValueError, OSError) as e:
             print(f"  ERROR: {e}")
             ok = False
