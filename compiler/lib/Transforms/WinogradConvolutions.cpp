@@ -433,41 +433,37 @@ struct WinogradConvolutionsPass
     // at 13 x 13) 1.00x / 1.026x, hence kMinChannelsLast.
     bool channelsLast = (columns - count) * 8 > count && k % panel == 0 &&
                         c >= kMinChannelsLast;
-    Value products;
+    // The 16 contractions over the input channels: m[e, k, t] = sum_c
+    // u[e, k, c] v[e, c, t], or with channels last m[e, t, k] = sum_c
+    // v[e, c, t] u[e, c, k]; m's part without the padding, as [4, 4, ...].
+    int64_t padded =
+        channelsLast ? llvm::alignTo(count, aotc::contractionRows(vectorBits))
+                     : columns;
+    v = padHigh(rewriter, loc, v, {kAlpha * kAlpha, c, padded});
+    Value u = arith::ConstantOp::create(rewriter, loc,
+                                        transformFilter(shape, channelsLast));
+    Value lhs = u, rhs = v;
+    SmallVector<AffineExpr> lhsExprs = {d(0), d(1), d(3)};
+    SmallVector<int64_t> productShape = {kAlpha, kAlpha, k, th, tw};
+    SmallVector<ReassociationIndices> productGroups = {{0, 1}, {2}, {3, 4}};
     if (channelsLast) {
-      // m[e, t, k] = sum_c v[e, c, t] u[e, c, k].
-      int64_t rows = llvm::alignTo(count, aotc::contractionRows(vectorBits));
-      v = padHigh(rewriter, loc, v, {kAlpha * kAlpha, c, rows});
-      Value u = arith::ConstantOp::create(rewriter, loc,
-                                          transformFilter(shape, true));
-      Value m = multiplyAccumulate(
-          rewriter, loc, v, u, zeros(rewriter, loc, {kAlpha * kAlpha, rows, k}),
-          maps(4, {{d(0), d(3), d(1)}, {d(0), d(3), d(2)}, {d(0), d(1), d(2)}}),
-          1);
-      m = leadingSlice(rewriter, loc, m, {kAlpha * kAlpha, count, k});
-      products = tensor::ExpandShapeOp::create(
-          rewriter, loc,
-          RankedTensorType::get({kAlpha, kAlpha, th, tw, k},
-                                rewriter.getF32Type()),
-          m, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}, {4}});
-    } else {
-      v = padHigh(rewriter, loc, v, {kAlpha * kAlpha, c, columns});
-      // m[e, k, t] = sum_c u[e, k, c] v[e, c, t]: 16 contractions over the
-      // input channels.
-      Value u = arith::ConstantOp::create(rewriter, loc,
-                                          transformFilter(shape, false));
-      Value m = multiplyAccumulate(
-          rewriter, loc, u, v,
-          zeros(rewriter, loc, {kAlpha * kAlpha, k, columns}),
-          maps(4, {{d(0), d(1), d(3)}, {d(0), d(3), d(2)}, {d(0), d(1), d(2)}}),
-          1);
-      m = leadingSlice(rewriter, loc, m, {kAlpha * kAlpha, k, count});
-      products = tensor::ExpandShapeOp::create(
-          rewriter, loc,
-          RankedTensorType::get({kAlpha, kAlpha, k, th, tw},
-                                rewriter.getF32Type()),
-          m, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3, 4}});
+      std::swap(lhs, rhs);
+      lhsExprs = {d(0), d(3), d(1)};
+      productShape = {kAlpha, kAlpha, th, tw, k};
+      productGroups = {{0, 1}, {2, 3}, {4}};
     }
+    auto contractionShape = [&](int64_t tiles) {
+      return channelsLast ? SmallVector<int64_t>{kAlpha * kAlpha, tiles, k}
+                          : SmallVector<int64_t>{kAlpha * kAlpha, k, tiles};
+    };
+    Value m = multiplyAccumulate(
+        rewriter, loc, lhs, rhs, zeros(rewriter, loc, contractionShape(padded)),
+        maps(4, {lhsExprs, {d(0), d(3), d(2)}, {d(0), d(1), d(2)}}), 1);
+    m = leadingSlice(rewriter, loc, m, contractionShape(count));
+    Value products = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get(productShape, rewriter.getF32Type()), m,
+        productGroups);
 
     // Output transform, rows then columns, accumulated into the
     // convolution's own init (its bias or zeros): s[p, nu, k, i, j] =
