@@ -93,16 +93,14 @@ def main():
             run([args.aotc, args.source, "--target=cpu", "--name=" + args.name,
                  "--emit=header", "-o", work, "--dump-dir", work])
             ref = dict(np.load(args.reference))
-            source = os.path.join(work, args.name + ".input.mlir")
+            with open(os.path.join(work, args.name + ".input.mlir")) as f:
+                program = f.read()
         else:
             npz = os.path.join(work, args.name + ".npz")
             run([sys.executable, "-B",
                  os.path.join(runner.HERE, args.name + ".py"), npz])
             ref = dict(np.load(npz))
-            source = runner.PROGRAMS.get(args.name) or os.path.join(
-                runner.HERE, args.name + ".mlir")
-        with open(source) as f:
-            program = f.read()
+            program = runner.program_text(args.name)
         if args.source:
             # The dump is `#map = ...` aliases, then `module { ... }`: keep
             # the aliases and the module's body, so that @main joins it.

@@ -16,7 +16,10 @@ For each program NAME this script
 A pass means the MLIR program and its NumPy oracle agree about the semantics,
 so a failure of aotc on that program is aotc's, not the test's.
 
-Usage: mlir_runner_check.py [--approx] [--keep DIR] [NAME ...]   (default: all)
+Usage: mlir_runner_check.py [--approx] [--keep DIR] [--source FILE] [NAME ...]
+       (default: all)
+  --source  the program's MLIR instead of programs/NAME.mlir (one NAME; the
+            build passes the programs it generates)
   --approx  lower math.exp/tanh/erf with MLIR's polynomial approximations
             (-test-math-polynomial-approximation) instead of libm, to measure
             how far such approximations are from the oracle.
@@ -37,7 +40,7 @@ LLVM_LIB = os.environ.get("LLVM_LIB", "/usr/lib/llvm-22/lib")
 PYTHON = "/usr/bin/python3"
 
 # Every program of tests/e2e/CMakeLists.txt; value: MLIR source if not
-# programs/NAME.mlir.
+# programs/NAME.mlir (a path, or a function returning the text).
 PROGRAMS = {
     "matmul": None, "matmul_aliased_rows": None, "matmul_f64": None,
     "batch_matmul": None,
@@ -48,8 +51,10 @@ PROGRAMS = {
     "dtypes_ints": None, "multi_result": None, "tosa_ops": None,
     "reuse_chain": None, "gpu_tiled_matmuls": None, "matmul_f16": None,
     "matmul_bf16": None, "erf_accuracy": None, "winograd_conv": None,
-    # Generated into the build tree (tests/e2e/CMakeLists.txt): --source.
-    "winograd_conv_wide": None,
+    # Generated into the build tree by tests/e2e/CMakeLists.txt (which passes
+    # it as --source); rendered here otherwise.
+    "winograd_conv_wide": lambda: __import__("gen_winograd_conv").render(
+        "winograd_conv_wide"),
 }
 
 # Same figures as tests/e2e/CMakeLists.txt (defaults from docs/contracts.md).
@@ -233,16 +238,22 @@ def compare(name, got, outs):
     return ok
 
 
+def program_text(name, source=None):
+    entry = PROGRAMS[name]
+    if not source and callable(entry):
+        return entry()
+    with open(source or entry or os.path.join(HERE, name + ".mlir")) as f:
+        return f.read()
+
+
 def check(name, approx, keep, source=None):
-    mlir = source or PROGRAMS[name] or os.path.join(HERE, name + ".mlir")
     with tempfile.TemporaryDirectory() as tmp:
         workdir = keep or tmp
         os.makedirs(workdir, exist_ok=True)
         npz = os.path.join(workdir, name + ".npz")
         subprocess.run([PYTHON, "-B", os.path.join(HERE, name + ".py"), npz], check=True)
         ref = dict(np.load(npz))
-        with open(mlir) as f:
-            module_text, outs = wrapper(f.read(), ref)
+        module_text, outs = wrapper(program_text(name, source), ref)
         stdout = lower_and_run(module_text, workdir, approx)
         return compare(name, parse_printed(stdout, outs), outs)
 
