@@ -84,6 +84,11 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   FlattenConvolutionImagesOptions flatten;
   flatten.vectorBits = options.vectorBits;
   fpm.addPass(createFlattenConvolutionImages(flatten));
+  // Depthwise convolutions and pools left direct read their input in place
+  // but for border strips (no copy of the whole padded input).
+  PeelPaddedWindowsOptions peel;
+  peel.vectorBits = options.vectorBits;
+  fpm.addPass(createPeelPaddedWindows(peel));
   // Reshaped weights fold into constants (packed below at compile time).
   addPasses(fpm, "canonicalize");
   // Row reductions (softmax, layer normalization) carry one register of

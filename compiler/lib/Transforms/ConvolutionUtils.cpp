@@ -16,13 +16,6 @@ namespace aotc {
 
 namespace {
 
-/// A window access `dim * s + win * d` (s, d positive constants, either
-/// multiplication optional).
-struct WindowAccess {
-  unsigned image, window;
-  int64_t stride, dilation;
-};
-
 /// `e` as a loop times a positive constant (1 without the product).
 std::optional<std::pair<unsigned, int64_t>> scaledLoop(AffineExpr e) {
   int64_t scale = 1;
@@ -38,6 +31,8 @@ std::optional<std::pair<unsigned, int64_t>> scaledLoop(AffineExpr e) {
   return std::nullopt;
 }
 
+} // namespace
+
 std::optional<WindowAccess> matchWindow(AffineExpr expr) {
   auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
   if (!sum || sum.getKind() != AffineExprKind::Add)
@@ -50,8 +45,6 @@ std::optional<WindowAccess> matchWindow(AffineExpr expr) {
   return WindowAccess{image->first, window->first, image->second,
                       window->second};
 }
-
-} // namespace
 
 std::optional<ConvolutionLoops> matchNchwConvolution(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||

@@ -711,37 +711,38 @@ void rebuildReshapedInit(RewriterBase &rewriter, linalg::LinalgOp op) {
     rewriter.eraseOp(producer);
 }
 
+/// The init producer of `op` (after rebuildReshapedInit) that parts of `op`
+/// can each compute on their own slice (splitWithOwnInits): a tileable init
+/// producer in `op`'s block whose result only `op` uses. Null otherwise.
+static linalg::LinalgOp partitionableInitProducer(RewriterBase &rewriter,
+                                                  linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return {};
+  rebuildReshapedInit(rewriter, op);
+  Value whole = op.getDpsInits()[0];
+  auto producer = whole.getDefiningOp<linalg::LinalgOp>();
+  if (producer && whole.hasOneUse() && producer->getBlock() == op->getBlock() &&
+      isTileableInitProducer(producer) && !producer.hasIndexSemantics() &&
+      isa<TilingInterface>(producer.getOperation()))
+    return producer;
+  return {};
+}
 
-std::pair<linalg::LinalgOp, linalg::LinalgOp>
-splitWithOwnInits(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
-                  int64_t point) {
-  if (op.getNumDpsInits() == 1)
-    rebuildReshapedInit(rewriter, op);
-  Value whole = op.getNumDpsInits() == 1 ? op.getDpsInits()[0] : Value();
-  auto producer =
-      whole ? whole.getDefiningOp<linalg::LinalgOp>() : linalg::LinalgOp();
-  bool own = producer && whole.hasOneUse() &&
-             producer->getBlock() == op->getBlock() &&
-             isTileableInitProducer(producer) &&
-             !producer.hasIndexSemantics() &&
-             isa<TilingInterface>(producer.getOperation());
-  rewriter.setInsertionPoint(op);
-  auto [head, tail] =
-      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
-                      rewriter.getIndexAttr(point));
-  auto parts = std::make_pair(cast<linalg::LinalgOp>(head.getOperation()),
-                              cast<linalg::LinalgOp>(tail.getOperation()));
-  if (!own)
-    return parts;
-  // Each part's init is a slice of the producer's result (the tail's through
-  // the head's insert, which does not overlap it): the producer computed on
-  // just that slice instead.
-  llvm::SmallPtrSet<Operation *, 2> slices;
-  for (linalg::LinalgOp part : {parts.first, parts.second}) {
+/// The parts of an op whose init `producer` computed (its result `whole`),
+/// each with an init that is a slice of `whole` or of an earlier part's
+/// insert into it (which does not overlap the slice), start from
+/// `producer` computed on that slice alone instead; when the parts' inserts
+/// overwrite all of `whole`, the buffer `producer` wrote into takes its
+/// place.
+static void computeOwnInits(RewriterBase &rewriter, linalg::LinalgOp producer,
+                            ArrayRef<linalg::LinalgOp> parts) {
+  Value whole = producer->getResult(0);
+  llvm::SmallPtrSet<Operation *, 4> slices;
+  for (linalg::LinalgOp part : parts) {
     OpOperand &init = part.getDpsInitsMutable()[0];
     auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
     if (!slice)
-      return parts;
+      return;
     slices.insert(slice);
     rewriter.setInsertionPoint(part);
     auto ownSlice = tensor::ExtractSliceOp::create(
@@ -754,9 +755,9 @@ splitWithOwnInits(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
                        ? linalg::LinalgOp()
                        : dyn_cast<linalg::LinalgOp>(tiled->tiledOps.front());
     if (!tiledOp || tiledOp.getNumDpsInits() != 1)
-      return parts;
-    // It writes where the part's init was (the tail's after the head's
-    // insert), so that the parts' inserts stay in place in one buffer.
+      return;
+    // It writes where the part's init was (after the earlier parts'
+    // inserts), so that the parts' inserts stay in place in one buffer.
     Value ownInit = tiledOp.getDpsInits()[0];
     rewriter.modifyOpInPlace(
         tiledOp, [&] { tiledOp.getDpsInitsMutable()[0].set(slice); });
@@ -776,6 +777,66 @@ splitWithOwnInits(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
     rewriter.replaceAllUsesWith(whole, producer.getDpsInits()[0]);
     rewriter.eraseOp(producer);
   }
+}
+
+std::pair<linalg::LinalgOp, linalg::LinalgOp>
+splitWithOwnInits(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
+                  int64_t point) {
+  linalg::LinalgOp producer = partitionableInitProducer(rewriter, op);
+  rewriter.setInsertionPoint(op);
+  auto [head, tail] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), dim,
+                      rewriter.getIndexAttr(point));
+  linalg::LinalgOp parts[] = {cast<linalg::LinalgOp>(head.getOperation()),
+                              cast<linalg::LinalgOp>(tail.getOperation())};
+  if (producer)
+    computeOwnInits(rewriter, producer, parts);
+  return {parts[0], parts[1]};
+}
+
+SmallVector<linalg::LinalgOp>
+splitIntoBoxes(RewriterBase &rewriter, linalg::LinalgOp op,
+               ArrayRef<SmallVector<Range>> boxes) {
+  linalg::LinalgOp producer = partitionableInitProducer(rewriter, op);
+  auto tiling = cast<TilingInterface>(op.getOperation());
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value dest = op.getDpsInits()[0];
+  SmallVector<linalg::LinalgOp> parts;
+  for (ArrayRef<Range> box : boxes) {
+    SmallVector<OpFoldResult> offsets, sizes;
+    for (const Range &range : box) {
+      offsets.push_back(range.offset);
+      sizes.push_back(range.size);
+    }
+    FailureOr<TilingResult> tiled =
+        tiling.getTiledImplementation(rewriter, offsets, sizes);
+    SmallVector<OpFoldResult> resultOffsets, resultSizes;
+    if (failed(tiled) || tiled->tiledOps.size() != 1 ||
+        failed(tiling.getResultTilePosition(rewriter, 0, offsets, sizes,
+                                            resultOffsets, resultSizes)))
+      llvm::report_fatal_error("aotc: a linalg op without its tile");
+    auto part = cast<linalg::LinalgOp>(tiled->tiledOps.front());
+    // The part's init is its slice of the previous part's insert.
+    SmallVector<OpFoldResult> strides(resultOffsets.size(),
+                                      rewriter.getIndexAttr(1));
+    rewriter.setInsertionPoint(part);
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, dest, resultOffsets, resultSizes, strides);
+    Value ownInit = part.getDpsInits()[0];
+    rewriter.modifyOpInPlace(part,
+                             [&] { part.getDpsInitsMutable()[0].set(slice); });
+    if (Operation *def = ownInit.getDefiningOp(); def && def->use_empty())
+      rewriter.eraseOp(def);
+    rewriter.setInsertionPointAfter(part);
+    dest =
+        tensor::InsertSliceOp::create(rewriter, loc, part->getResult(0), dest,
+                                      resultOffsets, resultSizes, strides);
+    parts.push_back(part);
+  }
+  rewriter.replaceOp(op, dest);
+  if (producer)
+    computeOwnInits(rewriter, producer, parts);
   return parts;
 }
 

@@ -14,6 +14,17 @@
 
 namespace aotc {
 
+/// A window access `image * stride + window * dilation` of an indexing map
+/// (loops image and window; stride and dilation positive constants, either
+/// product optional).
+struct WindowAccess {
+  unsigned image, window;
+  int64_t stride, dilation;
+};
+
+/// `expr` as a window access; none for any other expression.
+std::optional<WindowAccess> matchWindow(mlir::AffineExpr expr);
+
 /// The loops of a convolution generic in the importer's NCHW form: loops
 /// (outer..., o..., c, k...), input map (outer..., c, o * s + k * d...),
 /// filter map (..., c, k...), output map (..., o...), with o the image

@@ -427,6 +427,45 @@ def SplitStridePhases : Pass<"aotc-split-stride-phases", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def PeelPaddedWindows : Pass<"aotc-peel-padded-windows", "mlir::func::FuncOp"> {
+  let summary = "Depthwise convolutions and pools read their unpadded input in place, but for border strips";
+  let description = [{
+    A linalg.generic of a function body on static tensors whose input 0 is
+    a tensor.pad with a constant value (directly or through an expand_shape
+    that splits no padded dimension), padded only along window accesses
+    `o * s + k * d` and by at most the window's reach ((K - 1) * d) on
+    either side, and whose every reduction loop is a window loop or has one
+    iteration (no input channels: the pad's copy of the whole input costs
+    as much as the arithmetic). For each padded dimension, the outputs
+    [begin, end) whose windows lie inside the unpadded input are
+    begin = ceil(low / s), end = (H - 1 + low - (K - 1) * d) / s + 1. The op
+    is computed in boxes: the interior (every padded dimension in its
+    [begin, end)) reads the unpadded input directly; the strips before and
+    after it, dimension by dimension, read a pad of the slice of the input
+    their windows touch (tensor::bubbleUpPadSlice). Each part computes its
+    own init (fill or bias broadcast) and the op's elementwise consumer
+    (an activation) on its box; the parts are inserted one after the other
+    into the result (aotc::splitIntoBoxes). Not applied when no output
+    reads the padding or none avoids it.
+
+    Before (depthwise 3x3, stride 2, 112x112 padded to 114x114):
+    ```mlir
+    %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] : 1x96x112x112 to 1x96x114x114
+    %y = linalg.generic {maps = [(n,g,m,oh,ow,c,kh,kw) -> (n,g,c,oh*2+kh,ow*2+kw), ...]}
+        ins(expand_shape %p, %w) outs(%bias : tensor<1x96x1x56x56xf32>)
+    ```
+    After: outputs [1, 56) x [1, 56) from %x[..., 1:112, 1:112] in place;
+    row 0 from pad(%x[..., 0:2, :]) (3 x 114), column 0 of rows [1, 56)
+    from pad(%x[..., 1:112, 0:2]) (111 x 3).
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
                                     "mlir::func::FuncOp"> {
   let summary = "Stride-1 direct convolutions computed on the flattened padded image";

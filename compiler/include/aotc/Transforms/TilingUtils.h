@@ -197,6 +197,17 @@ std::pair<mlir::linalg::LinalgOp, mlir::linalg::LinalgOp>
 splitWithOwnInits(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                   unsigned dim, int64_t point);
 
+/// `op` (one init, one result) computed as parts, one per box of its
+/// iteration space (a range per loop; together the boxes cover every
+/// output element once, each with all of its reduction loops), in order:
+/// each part's init is its slice of the previous part's insert (the first
+/// one's of `op`'s init) and its result is inserted there; the last insert
+/// replaces `op`. Each part computes its own init as in splitWithOwnInits.
+/// Returns the parts (aotc::splitElementwiseConsumer takes them).
+llvm::SmallVector<mlir::linalg::LinalgOp>
+splitIntoBoxes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+               llvm::ArrayRef<llvm::SmallVector<mlir::Range>> boxes);
+
 /// The elementwise consumer (an activation) of an op split into `parts`
 /// (`splitWithOwnInits`), reached from the parts' inserts through reshapes,
 /// computed on each part right before its insert instead of in a pass over

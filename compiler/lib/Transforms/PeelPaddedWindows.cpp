@@ -1,0 +1,319 @@
+//===- PeelPaddedWindows.cpp - Windows read the input in place -*- C++ -*-===//
+//
+// This file implements the aotc-peel-padded-windows pass: a windowed op
+// without a reduction over input channels (a depthwise convolution, a pool)
+// that reads a tensor.pad of its input makes the pad a copy of the whole
+// input (with a border) for few arithmetic operations per element: for
+// MobileNetV2's stride-2 depthwise convolutions, that copy took longer than
+// the convolution. Most outputs' windows lie inside the unpadded input,
+// though (all but the first row and column for a 3x3 stride-2 window with
+// one element of padding on an even image): the op is computed in parts,
+// the interior reading the unpadded input in place, each border strip
+// reading a padded copy of the few rows or columns it needs (the pad's
+// slices taken before padding), each part with its own init and
+// elementwise consumer (aotc::splitIntoBoxes,
+// aotc::splitElementwiseConsumer).
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Transforms/ConvolutionUtils.h"
+#include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_PEELPADDEDWINDOWS
+#include "aotc/Transforms/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+/// A padded dimension of the windowed input: its output loop and the
+/// outputs [begin, end) of that loop whose windows lie inside the unpadded
+/// input.
+struct PaddedDim {
+  unsigned image;
+  int64_t begin, end, extent;
+};
+
+/// A padded tensor: `source` with `low` and `high` elements of `value`
+/// before and after it along each dimension.
+struct Padding {
+  Value source, value;
+  SmallVector<int64_t> low, high;
+};
+
+/// `padded` as a padded tensor: a tensor.pad with static sizes and a
+/// constant value, or what aotc-decompose-ops makes of one (the source
+/// inserted with unit strides into a linalg.fill of the value).
+std::optional<Padding> matchPadding(Value padded) {
+  if (auto pad = padded.getDefiningOp<tensor::PadOp>()) {
+    if (pad.getNofold() || !pad.getConstantPaddingValue() ||
+        !pad.getSourceType().hasStaticShape() ||
+        ShapedType::isDynamicShape(pad.getStaticLow()) ||
+        ShapedType::isDynamicShape(pad.getStaticHigh()))
+      return std::nullopt;
+    return Padding{pad.getSource(), pad.getConstantPaddingValue(),
+                   llvm::to_vector(pad.getStaticLow()),
+                   llvm::to_vector(pad.getStaticHigh())};
+  }
+  auto insert = padded.getDefiningOp<tensor::InsertSliceOp>();
+  auto fill = insert ? insert.getDest().getDefiningOp<linalg::FillOp>()
+                     : linalg::FillOp();
+  if (!fill || insert.getSourceType().getRank() != insert.getType().getRank() ||
+      !insert.getSourceType().hasStaticShape() ||
+      !insert.getType().hasStaticShape() || !insert.hasUnitStride() ||
+      ShapedType::isDynamicShape(insert.getStaticOffsets()))
+    return std::nullopt;
+  Padding padding{insert.getSource(), fill.getInputs()[0], {}, {}};
+  for (auto [offset, size, whole] : llvm::zip_equal(
+           insert.getStaticOffsets(), insert.getSourceType().getShape(),
+           insert.getType().getShape())) {
+    padding.low.push_back(offset);
+    padding.high.push_back(whole - offset - size);
+  }
+  return padding;
+}
+
+/// A windowed op whose input 0 is a padded tensor, through `expand` when
+/// not null.
+struct Candidate {
+  linalg::LinalgOp op;
+  Padding padding;
+  tensor::ExpandShapeOp expand;
+  SmallVector<PaddedDim> dims;
+};
+
+/// The low and high padding per dimension of `expand`'s result (the padded
+/// tensor's own dimensions without `expand`); none when `expand` splits a
+/// padded dimension.
+std::optional<SmallVector<std::pair<int64_t, int64_t>>>
+paddingOfInput(const Padding &padding, tensor::ExpandShapeOp expand) {
+  SmallVector<std::pair<int64_t, int64_t>> result;
+  ArrayRef<int64_t> low = padding.low, high = padding.high;
+  if (!expand) {
+    for (auto [l, h] : llvm::zip_equal(low, high))
+      result.push_back({l, h});
+    return result;
+  }
+  for (auto [dim, group] : llvm::enumerate(expand.getReassociationIndices())) {
+    if (group.size() != 1 && (low[dim] != 0 || high[dim] != 0))
+      return std::nullopt;
+    for (size_t i = 0; i < group.size(); ++i)
+      result.push_back({low[dim], high[dim]});
+  }
+  return result;
+}
+
+/// `op` as a candidate: a generic of a function body on static tensors with
+/// one init, whose every reduction loop is a window loop of its input 0 or
+/// has one iteration, and whose input 0 is a constant-padded tensor.pad
+/// (through an expand_shape that splits no padded dimension) padded only
+/// along window accesses `o * s + k * d`, by at most the window's reach
+/// (k's extent - 1) * d on either side, with some outputs reading the
+/// padding and some not.
+std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
+                                        int64_t vectorBits) {
+  if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() == 0 ||
+      !op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      op.hasIndexSemantics() || !isa<func::FuncOp>(op->getParentOp()))
+    return std::nullopt;
+  Value x = op.getDpsInputs()[0];
+  auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
+  std::optional<Padding> matched = matchPadding(expand ? expand.getSrc() : x);
+  if (!matched)
+    return std::nullopt;
+  Candidate c{op, *matched, expand, {}};
+  std::optional<SmallVector<std::pair<int64_t, int64_t>>> padding =
+      paddingOfInput(c.padding, c.expand);
+  if (!padding)
+    return std::nullopt;
+  auto xType = cast<RankedTensorType>(x.getType());
+  AffineMap xMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  llvm::SmallBitVector windows(op.getNumLoops());
+  bool peels = false;
+  for (auto [dim, lowHigh] : llvm::enumerate(*padding)) {
+    std::optional<aotc::WindowAccess> w =
+        aotc::matchWindow(xMap.getResult(dim));
+    if (w)
+      windows.set(w->window);
+    auto [low, high] = lowHigh;
+    if (low == 0 && high == 0)
+      continue;
+    if (!w)
+      return std::nullopt;
+    int64_t reach = (ranges[w->window] - 1) * w->dilation;
+    int64_t size = xType.getDimSize(dim) - low - high;
+    if (low > reach || high > reach ||
+        llvm::any_of(c.dims,
+                     [&](const PaddedDim &d) { return d.image == w->image; }))
+      return std::nullopt;
+    // Output o reads input rows [o * s - low, o * s - low + reach].
+    int64_t extent = ranges[w->image];
+    int64_t begin = std::min<int64_t>(llvm::divideCeil(low, w->stride), extent);
+    int64_t lastStart = size - 1 + low - reach;
+    int64_t end =
+        lastStart < 0 ? 0 : std::min(lastStart / w->stride + 1, extent);
+    if (begin >= end)
+      return std::nullopt;
+    peels |= begin > 0 || end < extent;
+    c.dims.push_back({w->image, begin, end, extent});
+  }
+  if (!peels)
+    return std::nullopt;
+  // Whole registers of lanes in the interior (the vectorizer's lanes divide
+  // a tile's row: 55 outputs would take registers of 5): the outputs past
+  // the last whole one join the strip after it, which reads them in place
+  // when there is no padding there.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  unsigned laneLoop = outMap.getDimPosition(outMap.getNumResults() - 1);
+  int64_t lanes = std::max<int64_t>(
+      1, vectorBits / getElementTypeOrSelf(op->getResult(0).getType())
+                          .getIntOrFloatBitWidth());
+  for (PaddedDim &d : c.dims) {
+    int64_t excess = (d.end - d.begin) % lanes;
+    if (d.image != laneLoop || d.end - d.begin < lanes || excess == 0)
+      continue;
+    d.end -= excess;
+  }
+  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction && !windows.test(loop) &&
+        ranges[loop] != 1)
+      return std::nullopt;
+  return c;
+}
+
+/// The boxes of `op`'s loops that cover its iteration space: the interior
+/// (every padded dimension's [begin, end)), then for each padded dimension
+/// in turn the outputs before begin and from end on, the earlier padded
+/// dimensions in their interior and the later ones whole.
+SmallVector<SmallVector<Range>> boxesOf(OpBuilder &b, linalg::LinalgOp op,
+                                        ArrayRef<PaddedDim> dims) {
+  SmallVector<Range> whole;
+  for (int64_t range : op.getStaticLoopRanges())
+    whole.push_back(
+        {b.getIndexAttr(0), b.getIndexAttr(range), b.getIndexAttr(1)});
+  auto withRange = [&](SmallVector<Range> box, unsigned loop, int64_t begin,
+                       int64_t end) {
+    box[loop] = {b.getIndexAttr(begin), b.getIndexAttr(end - begin),
+                 b.getIndexAttr(1)};
+    return box;
+  };
+  SmallVector<Range> interior = whole;
+  for (const PaddedDim &d : dims)
+    interior = withRange(interior, d.image, d.begin, d.end);
+  SmallVector<SmallVector<Range>> boxes = {interior};
+  SmallVector<Range> outer = whole;
+  for (const PaddedDim &d : dims) {
+    if (d.begin > 0)
+      boxes.push_back(withRange(outer, d.image, 0, d.begin));
+    if (d.end < d.extent)
+      boxes.push_back(withRange(outer, d.image, d.end, d.extent));
+    outer = withRange(outer, d.image, d.begin, d.end);
+  }
+  return boxes;
+}
+
+struct PeelPaddedWindowsPass
+    : aotc::impl::PeelPaddedWindowsBase<PeelPaddedWindowsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Candidate> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (std::optional<Candidate> c = matchCandidate(op, vectorBits))
+        candidates.push_back(std::move(*c));
+    });
+    if (candidates.empty())
+      return;
+    IRRewriter rewriter(&getContext());
+    for (Candidate &c : candidates)
+      peel(rewriter, c);
+    // The border strips' pads as aotc-decompose-ops makes every pad: a fill
+    // and the slice inserted into it.
+    RewritePatternSet patterns(&getContext());
+    linalg::populateDecomposePadPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+
+  /// `c`'s padded input as a tensor.pad of its (expanded) source, so that
+  /// the parts' slices of it are slices of a pad.
+  static tensor::PadOp padOfInput(RewriterBase &rewriter, Candidate &c) {
+    rewriter.setInsertionPoint(c.op);
+    Value source = c.padding.source;
+    SmallVector<OpFoldResult> low, high;
+    auto xType = cast<RankedTensorType>(c.op.getDpsInputs()[0].getType());
+    SmallVector<int64_t> shape(xType.getShape());
+    for (auto [dim, lowHigh] :
+         llvm::enumerate(*paddingOfInput(c.padding, c.expand))) {
+      low.push_back(rewriter.getIndexAttr(lowHigh.first));
+      high.push_back(rewriter.getIndexAttr(lowHigh.second));
+      shape[dim] -= lowHigh.first + lowHigh.second;
+    }
+    if (c.expand)
+      source = tensor::ExpandShapeOp::create(
+          rewriter, c.expand.getLoc(),
+          RankedTensorType::get(shape, xType.getElementType()), source,
+          c.expand.getReassociationIndices());
+    auto pad = tensor::PadOp::create(rewriter, c.op.getLoc(), xType, source,
+                                     low, high, c.padding.value);
+    rewriter.modifyOpInPlace(
+        c.op, [&] { c.op.getDpsInputOperand(0)->set(pad.getResult()); });
+    return pad;
+  }
+
+  static void peel(RewriterBase &rewriter, Candidate &c) {
+    Value padded = c.op.getDpsInputs()[0];
+    tensor::PadOp pad = padOfInput(rewriter, c);
+    SmallVector<SmallVector<Range>> boxes = boxesOf(rewriter, c.op, c.dims);
+    SmallVector<linalg::LinalgOp> parts =
+        aotc::splitIntoBoxes(rewriter, c.op, boxes);
+    aotc::splitElementwiseConsumer(rewriter, parts);
+    // Each part reads its slice of the padded input: the slice of the
+    // unpadded input, padded only where the part's windows leave it (not at
+    // all in the interior).
+    for (linalg::LinalgOp part : parts) {
+      auto slice =
+          part.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice || slice.getSource() != pad.getResult())
+        continue;
+      rewriter.setInsertionPoint(slice);
+      FailureOr<TilingResult> sliced = tensor::bubbleUpPadSlice(
+          rewriter, pad, slice.getMixedOffsets(), slice.getMixedSizes(),
+          /*generateZeroSliceGuard=*/false);
+      if (failed(sliced))
+        continue;
+      Value value = sliced->tiledValues.front();
+      if (auto inner = value.getDefiningOp<tensor::PadOp>();
+          inner && inner.hasZeroLowPad() && inner.hasZeroHighPad()) {
+        value = inner.getSource();
+        rewriter.eraseOp(inner);
+      }
+      if (value.getType() != slice.getType())
+        value = tensor::CastOp::create(rewriter, slice.getLoc(),
+                                       slice.getType(), value);
+      rewriter.replaceOp(slice, value);
+    }
+    // The padded input and what computed it, unless something else reads
+    // them.
+    SmallVector<Operation *> chain = {pad, padded.getDefiningOp()};
+    if (c.expand)
+      chain.push_back(c.expand.getSrc().getDefiningOp());
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(chain.back()))
+      chain.push_back(insert.getDest().getDefiningOp());
+    for (Operation *op : chain)
+      if (op && op->use_empty())
+        rewriter.eraseOp(op);
+  }
+};
+
+} // namespace
