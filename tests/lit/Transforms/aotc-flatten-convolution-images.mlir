@@ -243,3 +243,28 @@ func.func @row_aligned(%x: tensor<1x1x2x9x9xf32>, %w: tensor<1x4x2x3x3xf32>, %o:
   } -> tensor<1x1x4x7x7xf32>
   return %conv : tensor<1x1x4x7x7xf32>
 }
+
+// -----
+
+// Depthwise with 32 outputs per row: two registers of 16 lanes, flattened;
+// with AVX2's 8 lanes four, left direct (aotc-peel-padded-windows reads its
+// input in place).
+
+#xmap5 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
+#wmap5 = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
+#omap5 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
+// CHECK-LABEL: func.func @wide_rows
+// CHECK:         tensor.collapse_shape
+// AVX2-LABEL:  func.func @wide_rows
+// AVX2-NOT:      tensor.collapse_shape
+// AVX2:          linalg.generic
+// AVX2-SAME:       ins(%{{.*}}, %{{.*}} : tensor<1x2x1x6x34xf32>, tensor<2x1x1x3x3xf32>) outs(%{{.*}} : tensor<1x2x1x4x32xf32>)
+func.func @wide_rows(%x: tensor<1x2x1x6x34xf32>, %w: tensor<2x1x1x3x3xf32>, %o: tensor<1x2x1x4x32xf32>) -> tensor<1x2x1x4x32xf32> {
+  %conv = linalg.generic {indexing_maps = [#xmap5, #wmap5, #omap5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x2x1x6x34xf32>, tensor<2x1x1x3x3xf32>) outs(%o : tensor<1x2x1x4x32xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x1x4x32xf32>
+  return %conv : tensor<1x2x1x4x32xf32>
+}

@@ -445,8 +445,12 @@ def PeelPaddedWindows : Pass<"aotc-peel-padded-windows", "mlir::func::FuncOp"> {
     their windows touch (tensor::bubbleUpPadSlice). Each part computes its
     own init (fill or bias broadcast) and the op's elementwise consumer
     (an activation) on its box; the parts are inserted one after the other
-    into the result (aotc::splitIntoBoxes). Not applied when no output
-    reads the padding or none avoids it.
+    into the result (aotc::splitIntoBoxes). The interior's last dimension
+    (the lanes) is cut to whole registers, the rest joining the strip after
+    it. Not applied when no output reads the padding or none avoids it.
+    Stride-1 depthwise convolutions reach it when their output rows are
+    four registers of lanes or more (aotc-flatten-convolution-images takes
+    the narrower ones).
 
     Before (depthwise 3x3, stride 2, 112x112 padded to 114x114):
     ```mlir
@@ -471,7 +475,9 @@ def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
   let summary = "Stride-1 direct convolutions computed on the flattened padded image";
   let description = [{
     A 2-D convolution generic in the importer's NCHW form with stride 1 that
-    stays direct (depthwise convolutions, and every stride-1 convolution over
+    stays direct (depthwise convolutions whose output rows are narrower than
+    four registers of lanes, wider ones being left to
+    aotc-peel-padded-windows, and every stride-1 convolution over
     input channels with a window wider than one: aotc-im2col-convolutions
     leaves them here) reads input element (oh + kh * d, ow + kw * d)
     of its padded input, i.e. flat element j + kh * d * Wp + kw * d for
