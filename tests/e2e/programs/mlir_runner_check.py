@@ -46,6 +46,7 @@ PROGRAMS = {
     "batch_matmul": None,
     "broadcast_add_mixed_ranks": None, "elementwise_chain": None,
     "conv2d": None, "conv2d_basic": None, "pooling": None,
+    "depthwise_padded": None,
     "reductions": None, "softmax": None, "shapes": None, "mlp": None,
     "unsharp_mask": os.path.join(REPO, "samples", "unsharp_mask.mlir"),
     "dtypes_ints": None, "multi_result": None, "tosa_ops": None,
