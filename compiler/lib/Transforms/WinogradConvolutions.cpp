@@ -219,16 +219,13 @@ Value zeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape) {
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
 
-/// out[...] += lhs[...] * rhs[...] over `loops` loops whose last
-/// `reductions` are reductions.
+/// out[...] += lhs[...] * rhs[...] over loops whose last one is the
+/// reduction.
 Value multiplyAccumulate(OpBuilder &b, Location loc, Value lhs, Value rhs,
-                         Value init, ArrayRef<AffineMap> maps,
-                         int64_t reductions) {
-  int64_t loops = maps.front().getNumDims();
-  SmallVector<utils::IteratorType> iterators(loops,
+                         Value init, ArrayRef<AffineMap> maps) {
+  SmallVector<utils::IteratorType> iterators(maps.front().getNumDims(),
                                              utils::IteratorType::parallel);
-  for (int64_t r = loops - reductions; r < loops; ++r)
-    iterators[r] = utils::IteratorType::reduction;
+  iterators.back() = utils::IteratorType::reduction;
   auto op = linalg::GenericOp::create(
       b, loc, init.getType(), ValueRange{lhs, rhs}, ValueRange{init}, maps,
       iterators, [](OpBuilder &nested, Location l, ValueRange args) {
@@ -459,7 +456,7 @@ struct WinogradConvolutionsPass
     };
     Value m = multiplyAccumulate(
         rewriter, loc, lhs, rhs, zeros(rewriter, loc, contractionShape(padded)),
-        maps(4, {lhsExprs, {d(0), d(3), d(2)}, {d(0), d(1), d(2)}}), 1);
+        maps(4, {lhsExprs, {d(0), d(3), d(2)}, {d(0), d(1), d(2)}}));
     m = leadingSlice(rewriter, loc, m, contractionShape(count));
     Value products = tensor::ExpandShapeOp::create(
         rewriter, loc,
@@ -489,8 +486,7 @@ struct WinogradConvolutionsPass
                  channelsLast
                      ? SmallVector<AffineExpr>{d(4), d(7), d(3), d(5), d(2)}
                      : SmallVector<AffineExpr>{d(4), d(7), d(2), d(3), d(5)},
-                 {d(0), d(1), d(2), d(3), d(4), d(5), d(6)}}),
-        1);
+                 {d(0), d(1), d(2), d(3), d(4), d(5), d(6)}}));
     Value result =
         tensor::CollapseShapeOp::create(rewriter, loc, y, imageTiles);
     rewriter.replaceOp(op, leadingSlice(rewriter, loc, result,
