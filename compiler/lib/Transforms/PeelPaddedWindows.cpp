@@ -112,13 +112,13 @@ paddingOfInput(const Padding &padding, tensor::ExpandShapeOp expand) {
   return result;
 }
 
-/// `op` as a candidate: a generic of a function body on static tensors with
-/// one init, whose every reduction loop is a window loop of its input 0 or
-/// has one iteration, and whose input 0 is a constant-padded tensor.pad
-/// (through an expand_shape that splits no padded dimension) padded only
-/// along window accesses `o * s + k * d`, by at most the window's reach
-/// (k's extent - 1) * d on either side, with some outputs reading the
-/// padding and some not.
+/// `op` as a candidate: a linalg op (a generic, a named convolution or
+/// pool) of a function body on static tensors with one init, whose every
+/// reduction loop is a window loop of its input 0 or has one iteration, and
+/// whose input 0 is a padded tensor (matchPadding; through an expand_shape
+/// that splits no padded dimension) padded only along window accesses
+/// (o * s + k * d), by at most the window's reach (k's extent - 1) * d on
+/// either side, with some outputs reading the padding and some not.
 std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
                                         int64_t vectorBits) {
   if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() == 0 ||

@@ -430,7 +430,8 @@ def SplitStridePhases : Pass<"aotc-split-stride-phases", "mlir::func::FuncOp"> {
 def PeelPaddedWindows : Pass<"aotc-peel-padded-windows", "mlir::func::FuncOp"> {
   let summary = "Depthwise convolutions and pools read their unpadded input in place, but for border strips";
   let description = [{
-    A linalg.generic of a function body on static tensors whose input 0 is
+    A linalg op (a generic, or a named convolution or pool) of a function
+    body on static tensors whose input 0 is
     a tensor.pad with a constant value (directly or through an expand_shape
     that splits no padded dimension), padded only along window accesses
     `o * s + k * d` and by at most the window's reach ((K - 1) * d) on
