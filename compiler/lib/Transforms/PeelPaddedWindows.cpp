@@ -82,15 +82,6 @@ std::optional<Padding> matchPadding(Value padded) {
   return padding;
 }
 
-/// A windowed op whose input 0 is a padded tensor, through `expand` when
-/// not null.
-struct Candidate {
-  linalg::LinalgOp op;
-  Padding padding;
-  tensor::ExpandShapeOp expand;
-  SmallVector<PaddedDim> dims;
-};
-
 /// The low and high padding per dimension of `expand`'s result (the padded
 /// tensor's own dimensions without `expand`); none when `expand` splits a
 /// padded dimension.
@@ -112,6 +103,16 @@ paddingOfInput(const Padding &padding, tensor::ExpandShapeOp expand) {
   return result;
 }
 
+/// A windowed op whose input 0 is a padded tensor, through `expand` when
+/// not null, padded by `inputPadding` (low, high) per dimension of input 0.
+struct Candidate {
+  linalg::LinalgOp op;
+  Padding padding;
+  tensor::ExpandShapeOp expand;
+  SmallVector<std::pair<int64_t, int64_t>> inputPadding;
+  SmallVector<PaddedDim> dims;
+};
+
 /// `op` as a candidate: a linalg op (a generic, a named convolution or
 /// pool) of a function body on static tensors with one init, whose every
 /// reduction loop is a window loop of its input 0 or has one iteration, and
@@ -130,17 +131,17 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
   std::optional<Padding> matched = matchPadding(expand ? expand.getSrc() : x);
   if (!matched)
     return std::nullopt;
-  Candidate c{op, *matched, expand, {}};
   std::optional<SmallVector<std::pair<int64_t, int64_t>>> padding =
-      paddingOfInput(c.padding, c.expand);
+      paddingOfInput(*matched, expand);
   if (!padding)
     return std::nullopt;
+  Candidate c{op, *matched, expand, *padding, {}};
   auto xType = cast<RankedTensorType>(x.getType());
   AffineMap xMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   llvm::SmallBitVector windows(op.getNumLoops());
   bool peels = false;
-  for (auto [dim, lowHigh] : llvm::enumerate(*padding)) {
+  for (auto [dim, lowHigh] : llvm::enumerate(c.inputPadding)) {
     std::optional<aotc::WindowAccess> w =
         aotc::matchWindow(xMap.getResult(dim));
     if (w)
@@ -227,7 +228,7 @@ struct PeelPaddedWindowsPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<Candidate> candidates;
+    SmallVector<Candidate, 2> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (std::optional<Candidate> c = matchCandidate(op, vectorBits))
         candidates.push_back(std::move(*c));
@@ -253,8 +254,7 @@ struct PeelPaddedWindowsPass
     SmallVector<OpFoldResult> low, high;
     auto xType = cast<RankedTensorType>(c.op.getDpsInputs()[0].getType());
     SmallVector<int64_t> shape(xType.getShape());
-    for (auto [dim, lowHigh] :
-         llvm::enumerate(*paddingOfInput(c.padding, c.expand))) {
+    for (auto [dim, lowHigh] : llvm::enumerate(c.inputPadding)) {
       low.push_back(rewriter.getIndexAttr(lowHigh.first));
       high.push_back(rewriter.getIndexAttr(lowHigh.second));
       shape[dim] -= lowHigh.first + lowHigh.second;
