@@ -12,7 +12,9 @@
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_DISTRIBUTETOFORALL
@@ -40,13 +42,14 @@ constexpr int64_t kMinInnermost = 64;
 constexpr int64_t kMinTransposed = 16;
 
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
-/// static tiles, outermost loops first; 0 leaves a loop untiled. For a
-/// contraction the register-tile row loop is split first, then the lane
-/// loop, each into tiles no smaller than the minimums above.
+/// static tiles, outermost loops first; 0 leaves a loop untiled, as every
+/// loop `whole` marks. For a contraction the register-tile row loop is split
+/// first, then the lane loop, each into tiles no smaller than the minimums
+/// above.
 SmallVector<int64_t> computeForallTileSizes(
     linalg::LinalgOp op, int64_t targetTiles, int64_t registerRows,
     int64_t minColumns = kMinContractionColumns,
-    int64_t minRows = kMinContractionRows) {
+    int64_t minRows = kMinContractionRows, ArrayRef<bool> whole = {}) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> sizes(ranges.size(), 0);
@@ -123,7 +126,7 @@ SmallVector<int64_t> computeForallTileSizes(
     if (tiles >= targetTiles)
       break;
     if (iterators[i] != utils::IteratorType::parallel || range <= 1 ||
-        nonMonotonic[i])
+        nonMonotonic[i] || (!whole.empty() && whole[i]))
       continue;
     // Never more than the target: tiles stay static (divisors) and the
     // count stays bounded even for prime dimensions.
@@ -475,9 +478,268 @@ LogicalResult fusePaddedSource(RewriterBase &rewriter,
   return success();
 }
 
+/// True when offset or size `a` of a tile of `loopA` and `b` of `loopB`
+/// are the same function of the loops' induction variables: equal
+/// constants, the same value or induction variable, or equivalent pure ops
+/// of those.
+bool sameIndex(OpFoldResult a, scf::ForallOp loopA, OpFoldResult b,
+               scf::ForallOp loopB) {
+  auto va = dyn_cast<Value>(a), vb = dyn_cast<Value>(b);
+  if (!va || !vb)
+    return isEqualConstantIntOrValue(a, b);
+  auto same = [&](Value x, Value y) {
+    auto ix = dyn_cast<BlockArgument>(x), iy = dyn_cast<BlockArgument>(y);
+    return success(x == y || (ix && iy && ix.getOwner() == loopA.getBody() &&
+                              iy.getOwner() == loopB.getBody() &&
+                              ix.getArgNumber() == iy.getArgNumber() &&
+                              ix.getArgNumber() < loopA.getRank()));
+  };
+  if (succeeded(same(va, vb)))
+    return true;
+  Operation *da = va.getDefiningOp(), *db = vb.getDefiningOp();
+  return da && db && isPure(da) &&
+         OperationEquivalence::isEquivalentTo(
+             da, db, same, /*markEquivalent=*/nullptr,
+             OperationEquivalence::IgnoreLocations);
+}
+
+/// The thread loops `loops` (block order) of the parts of one op computed
+/// in boxes (aotc::splitIntoBoxes), each result inserted at its box into the
+/// previous part's, merged into one thread loop over the whole result. Its
+/// tiles take each part's tile, which along the boxes' cut dimensions is
+/// the whole box (the parts were tiled along the others only,
+/// partTileSizes): a tile of the whole result (the cut dimensions whole)
+/// into which each part inserts its tile at its box, one after the other,
+/// as the parts did into the whole (bufferization then writes each part in
+/// place). Each loop must run over the same tiles, start from its box of
+/// the previous part's result (sliced once per tile, as the part's own init
+/// is) and be read only by its insert. Fails, changing nothing, otherwise.
+LogicalResult fuseBoxedParts(RewriterBase &rewriter,
+                             ArrayRef<scf::ForallOp> loops) {
+  struct Part {
+    scf::ForallOp loop;
+    tensor::ExtractSliceOp box;
+    tensor::InsertSliceOp insert;
+    tensor::ExtractSliceOp tileSlice;
+    tensor::ParallelInsertSliceOp tileInsert;
+  };
+  SmallVector<Part> parts;
+  scf::ForallOp first = loops.front();
+  // Slices left unused by the fusion of init producers would read the boxes.
+  for (scf::ForallOp loop : loops) {
+    SmallVector<Operation *> body =
+        llvm::map_to_vector(loop.getBody()->without_terminator(),
+                            [](Operation &op) { return &op; });
+    for (Operation *op : llvm::reverse(body))
+      if (isOpTriviallyDead(op))
+        rewriter.eraseOp(op);
+  }
+  for (scf::ForallOp loop : loops) {
+    if (loop->getNumResults() != 1 || !loop->getResult(0).hasOneUse() ||
+        loop.getMixedLowerBound() != first.getMixedLowerBound() ||
+        loop.getMixedUpperBound() != first.getMixedUpperBound() ||
+        loop.getMixedStep() != first.getMixedStep() ||
+        loop.getMapping() != first.getMapping())
+      return failure();
+    auto insert =
+        dyn_cast<tensor::InsertSliceOp>(*loop->getResult(0).getUsers().begin());
+    auto box = loop.getOutputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
+    if (!insert || !box || !box->hasOneUse() ||
+        box.getSource() != insert.getDest() || !insert.hasUnitStride() ||
+        insert.getSourceType().getRank() != insert.getDestType().getRank() ||
+        box.getMixedOffsets() != insert.getMixedOffsets() ||
+        box.getMixedSizes() != insert.getMixedSizes() ||
+        box.getMixedStrides() != insert.getMixedStrides() ||
+        !llvm::all_of(insert.getMixedOffsets(), llvm::IsaPred<Attribute>) ||
+        !insert.getSourceType().hasStaticShape())
+      return failure();
+    // The previous part's result is read by this part's box and insert only.
+    if (!parts.empty() &&
+        (insert.getDest() != parts.back().insert.getResult() ||
+         llvm::any_of(insert.getDest().getUsers(), [&](Operation *user) {
+           return user != insert && user != box;
+         })))
+      return failure();
+    // The tiles slice the box once and insert there, nothing else.
+    BlockArgument arg = loop.getRegionIterArgs()[0];
+    tensor::ExtractSliceOp tileSlice;
+    tensor::ParallelInsertSliceOp tileInsert;
+    for (Operation *user : arg.getUsers()) {
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+          slice && !tileSlice && slice->getParentOp() == loop.getOperation())
+        tileSlice = slice;
+      else if (auto parallel = dyn_cast<tensor::ParallelInsertSliceOp>(user);
+               parallel && !tileInsert && parallel.getDest() == arg &&
+               parallel.getSource() != arg)
+        tileInsert = parallel;
+      else
+        return failure();
+    }
+    if (!tileSlice || !tileInsert || !tileInsert.hasUnitStride() ||
+        tileSlice.getMixedOffsets() != tileInsert.getMixedOffsets() ||
+        tileSlice.getMixedSizes() != tileInsert.getMixedSizes() ||
+        tileSlice.getMixedStrides() != tileInsert.getMixedStrides() ||
+        tileSlice.getType() != tileInsert.getSourceType() ||
+        tileSlice.getType().getRank() != insert.getSourceType().getRank() ||
+        !tileSlice.getType().hasStaticShape())
+      return failure();
+    // Tile offsets computed in the body from the induction variables and
+    // values defined outside only (the lead's are computed again).
+    for (OpFoldResult offset : tileInsert.getMixedOffsets()) {
+      auto value = dyn_cast<Value>(offset);
+      Operation *def = value ? value.getDefiningOp() : nullptr;
+      if (def && def->getParentOp() == loop.getOperation() &&
+          (!isPure(def) || llvm::any_of(def->getOperands(), [&](Value v) {
+            Operation *operandDef = v.getDefiningOp();
+            return operandDef && loop->isAncestor(operandDef);
+          })))
+        return failure();
+    }
+    parts.push_back({loop, box, insert, tileSlice, tileInsert});
+  }
+
+  // Per dimension of the result: cut by the boxes (some box does not span
+  // it whole), or tiled alike in every part.
+  ArrayRef<int64_t> shape = parts.front().insert.getDestType().getShape();
+  int64_t rank = shape.size();
+  SmallVector<bool> cut(rank, false);
+  for (Part &part : parts)
+    for (int64_t d = 0; d < rank; ++d)
+      cut[d] = cut[d] || part.insert.getStaticOffsets()[d] != 0 ||
+               part.insert.getSourceType().getDimSize(d) != shape[d];
+  Part &lead = parts.front();
+  for (Part &part : parts)
+    for (int64_t d = 0; d < rank; ++d) {
+      OpFoldResult offset = part.tileInsert.getMixedOffsets()[d];
+      OpFoldResult size = part.tileInsert.getMixedSizes()[d];
+      if (cut[d]
+              ? !isConstantIntValue(offset, 0) ||
+                    !isConstantIntValue(
+                        size, part.insert.getSourceType().getDimSize(d))
+              : !sameIndex(offset, part.loop,
+                           lead.tileInsert.getMixedOffsets()[d], lead.loop) ||
+                    !sameIndex(size, part.loop,
+                               lead.tileInsert.getMixedSizes()[d], lead.loop))
+        return failure();
+    }
+
+  Location loc = first.getLoc();
+  rewriter.setInsertionPoint(parts.back().insert);
+  auto fused = scf::ForallOp::create(
+      rewriter, loc, first.getMixedLowerBound(), first.getMixedUpperBound(),
+      first.getMixedStep(), ValueRange{lead.insert.getDest()},
+      first.getMapping());
+  BlockArgument whole = fused.getRegionIterArgs()[0];
+  scf::InParallelOp terminator = fused.getTerminator();
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(terminator);
+  // The tile of the whole result: the lead part's tile, the cut dimensions
+  // whole.
+  IRMapping leadMapping;
+  leadMapping.map(first.getInductionVars(), fused.getInductionVars());
+  SmallVector<OpFoldResult> tileOffsets, tileSizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    OpFoldResult offset = lead.tileInsert.getMixedOffsets()[d];
+    OpFoldResult size = lead.tileInsert.getMixedSizes()[d];
+    if (cut[d]) {
+      tileOffsets.push_back(rewriter.getIndexAttr(0));
+      tileSizes.push_back(rewriter.getIndexAttr(shape[d]));
+      continue;
+    }
+    // A tile offset computed in the loop body: computed again here.
+    if (auto value = dyn_cast<Value>(offset)) {
+      if (Operation *def = value.getDefiningOp();
+          def && def->getParentOp() == first.getOperation())
+        offset = rewriter.clone(*def, leadMapping)
+                     ->getResult(cast<OpResult>(value).getResultNumber());
+      else
+        offset = leadMapping.lookupOrDefault(value);
+    }
+    tileOffsets.push_back(offset);
+    tileSizes.push_back(size);
+  }
+  SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+  Value tile = tensor::ExtractSliceOp::create(rewriter, loc, whole, tileOffsets,
+                                              tileSizes, ones);
+  for (Part &part : parts) {
+    IRMapping mapping;
+    mapping.map(part.loop.getInductionVars(), fused.getInductionVars());
+    // The part's tile within the tile of the whole: its box's offsets along
+    // the cut dimensions.
+    SmallVector<OpFoldResult> offsets;
+    for (int64_t d = 0; d < rank; ++d)
+      offsets.push_back(cut[d] ? part.insert.getMixedOffsets()[d]
+                               : rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes =
+        getAsIndexOpFoldResult(ctx, part.tileSlice.getType().getShape());
+    for (Operation &op : part.loop.getBody()->without_terminator()) {
+      if (&op == part.tileSlice.getOperation()) {
+        mapping.map(part.tileSlice.getResult(),
+                    tensor::ExtractSliceOp::create(rewriter, loc, tile, offsets,
+                                                   sizes, ones)
+                        .getResult());
+        continue;
+      }
+      rewriter.clone(op, mapping);
+    }
+    tile = tensor::InsertSliceOp::create(
+        rewriter, loc, mapping.lookup(part.tileInsert.getSource()), tile,
+        offsets, sizes, ones);
+  }
+  rewriter.setInsertionPointToEnd(terminator.getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, tile, whole, tileOffsets,
+                                        tileSizes, ones);
+  rewriter.replaceOp(parts.back().insert, fused->getResults());
+  for (auto [i, part] : llvm::enumerate(llvm::reverse(parts))) {
+    if (i != 0)
+      rewriter.eraseOp(part.insert);
+    rewriter.eraseOp(part.loop);
+    rewriter.eraseOp(part.box);
+  }
+  return success();
+}
+
 struct DistributeToForallPass
     : aotc::impl::DistributeToForallBase<DistributeToForallPass> {
   using Base::Base;
+
+  /// Thread tiles of an op with `work` iterations: about min-work
+  /// iterations each, at most max-tiles, and two at least for an op other
+  /// than a contraction (one tile would leave it sequential).
+  int64_t tilesFor(int64_t work, bool contraction) const {
+    return std::min<int64_t>(
+        maxTiles, std::max<int64_t>(contraction ? 1 : 2, work / minWork));
+  }
+
+  /// `sizes` for `op`, unless they make a few tiles in an odd count, which
+  /// leave a thread idle for a whole tile on an even number of threads (3
+  /// tiles take as long as 4 on 2 threads): then the first of more tiles
+  /// (one more; twice as many; for a contraction then column tiles of half
+  /// the minimum) that makes an even count, even when its tiles hold less
+  /// than min-work iterations (never more than max-tiles). Loops `whole`
+  /// marks stay untiled.
+  SmallVector<int64_t> evenTileSizes(linalg::LinalgOp op,
+                                     SmallVector<int64_t> sizes,
+                                     bool contraction, int64_t registerRows,
+                                     int64_t minColumns, int64_t minRows,
+                                     ArrayRef<bool> whole = {}) const {
+    int64_t count = tileCount(op, sizes);
+    if (count <= 1 || count % 2 == 0 || count >= kMaxEvenedTiles)
+      return sizes;
+    int64_t more = std::min<int64_t>(maxTiles, count + 1);
+    int64_t twice = std::min<int64_t>(maxTiles, 2 * count);
+    SmallVector<std::pair<int64_t, int64_t>> tries = {{more, minColumns},
+                                                      {twice, minColumns}};
+    if (contraction)
+      tries.push_back({twice, std::max<int64_t>(1, minColumns / 2)});
+    for (auto [target, columns] : tries) {
+      SmallVector<int64_t> even = computeForallTileSizes(
+          op, target, registerRows, columns, minRows, whole);
+      if (tileCount(op, even) % 2 == 0)
+        return even;
+    }
+    return sizes;
+  }
 
   /// Splits `whole` into thread tiles (an scf.forall); the tiled op, null
   /// when nothing was tiled or `whole` was first split into parts.
@@ -491,18 +753,14 @@ struct DistributeToForallPass
     // gets two tiles at least (one tile would leave it sequential).
     bool contraction = aotc::contractionTileDims(whole).has_value();
     int64_t registerRows = aotc::contractionRows(vectorBits);
-    auto tilesFor = [&](int64_t work) {
-      return std::min<int64_t>(
-          maxTiles, std::max<int64_t>(contraction ? 1 : 2, work / minWork));
-    };
     SmallVector<linalg::LinalgOp> parts =
-        splitRemainder(rewriter, whole, tilesFor(workOf(whole)));
+        splitRemainder(rewriter, whole, tilesFor(workOf(whole), contraction));
     bool split = false;
     for (linalg::LinalgOp op : parts) {
       int64_t work = workOf(op);
       if (work < minWork)
         continue;
-      int64_t targetTiles = tilesFor(work);
+      int64_t targetTiles = tilesFor(work, contraction);
       int64_t minColumns = kMinContractionColumns;
       int64_t minRows = kMinContractionRows;
       SmallVector<int64_t> sizes =
@@ -534,30 +792,8 @@ struct DistributeToForallPass
                                          minColumns = 1);
         }
       }
-      // A few tiles in an odd count leave a thread idle for a whole tile on
-      // an even number of threads (3 tiles take as long as 4 on 2 threads):
-      // the first of more tiles (one more; twice as many; for a contraction
-      // then column tiles of half the minimum) that makes an even count
-      // replaces them, even when its tiles hold less than min-work
-      // iterations (never more than max-tiles).
-      if (int64_t count = tileCount(op, sizes);
-          count > 1 && count % 2 == 1 && count < kMaxEvenedTiles) {
-        int64_t more = std::min<int64_t>(maxTiles, count + 1);
-        int64_t twice = std::min<int64_t>(maxTiles, 2 * count);
-        SmallVector<std::pair<int64_t, int64_t>> tries = {
-            {more, minColumns}, {twice, minColumns}};
-        if (contraction)
-          tries.push_back({twice, std::max<int64_t>(1, minColumns / 2)});
-        for (auto [target, columns] : tries) {
-          SmallVector<int64_t> even =
-              computeForallTileSizes(op, target, registerRows, columns,
-                                     minRows);
-          if (tileCount(op, even) % 2 == 0) {
-            sizes = even;
-            break;
-          }
-        }
-      }
+      sizes = evenTileSizes(op, sizes, contraction, registerRows, minColumns,
+                            minRows);
       if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         continue;
       FailureOr<Operation *> tiled = aotc::tileAndReplace(
@@ -568,6 +804,58 @@ struct DistributeToForallPass
         tiledWhole = *tiled;
     }
     return tiledWhole;
+  }
+
+  /// Thread tiles for the parts of one op (aotc-peel-padded-windows: the
+  /// interior, then its border strips) along the loops they all span whole
+  /// (a depthwise convolution's channels, not the rows and columns the
+  /// strips cut), chosen for the interior: every part then loops over the
+  /// same tiles, so that one thread loop computes them all (fuseBoxedParts)
+  /// instead of one loop per part, the small strips running sequentially.
+  /// None when the interior stays sequential, or when these tiles are fewer
+  /// than half of those the interior alone would get (an image of 3
+  /// channels): the parts are then distributed one by one.
+  std::optional<SmallVector<int64_t>>
+  partTileSizes(ArrayRef<linalg::LinalgOp> parts) const {
+    linalg::LinalgOp interior = parts.front();
+    if (workOf(interior) < minWork || aotc::contractionTileDims(interior))
+      return std::nullopt;
+    SmallVector<int64_t> ranges = interior.getStaticLoopRanges();
+    SmallVector<bool> cut(ranges.size(), false);
+    for (linalg::LinalgOp part : parts.drop_front())
+      for (auto [i, range] : llvm::enumerate(part.getStaticLoopRanges()))
+        cut[i] = cut[i] || range != ranges[i];
+    int64_t registerRows = aotc::contractionRows(vectorBits);
+    int64_t targetTiles = tilesFor(workOf(interior), /*contraction=*/false);
+    auto sizesFor = [&](ArrayRef<bool> whole) {
+      return evenTileSizes(interior,
+                           computeForallTileSizes(interior, targetTiles,
+                                                  registerRows,
+                                                  kMinContractionColumns,
+                                                  kMinContractionRows, whole),
+                           /*contraction=*/false, registerRows,
+                           kMinContractionColumns, kMinContractionRows, whole);
+    };
+    SmallVector<int64_t> sizes = sizesFor(cut);
+    int64_t tiles = tileCount(interior, sizes);
+    if (tiles <= 1 || 2 * tiles < tileCount(interior, sizesFor({})))
+      return std::nullopt;
+    return sizes;
+  }
+
+  /// `parts` tiled by `sizes` (partTileSizes); the tiled parts.
+  FailureOr<SmallVector<Operation *>>
+  distributeParts(RewriterBase &rewriter, ArrayRef<linalg::LinalgOp> parts,
+                  ArrayRef<int64_t> sizes) {
+    SmallVector<Operation *> tiled;
+    for (linalg::LinalgOp part : parts) {
+      FailureOr<Operation *> tile = aotc::tileAndReplace(
+          rewriter, part, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
+      if (failed(tile))
+        return failure();
+      tiled.push_back(*tile);
+    }
+    return tiled;
   }
 
   void runOnOperation() override {
@@ -583,6 +871,26 @@ struct DistributeToForallPass
             ops.push_back(linalgOp);
       return ops;
     };
+    // Parts of one op (aotc::kSiblingPartsAttrName), in order: distributed
+    // together when the interior has the work for it.
+    llvm::MapVector<int64_t, SmallVector<linalg::LinalgOp>> groups;
+    for (linalg::LinalgOp op : topLevelOps())
+      if (auto group =
+              op->getAttrOfType<IntegerAttr>(aotc::kSiblingPartsAttrName))
+        groups[group.getInt()].push_back(op);
+    llvm::SmallDenseMap<int64_t, SmallVector<int64_t>> groupSizes;
+    llvm::SmallDenseMap<Operation *, int64_t> groupOf;
+    for (auto &[group, parts] : groups) {
+      std::optional<SmallVector<int64_t>> sizes = partTileSizes(parts);
+      if (!sizes)
+        continue;
+      groupSizes[group] = std::move(*sizes);
+      for (linalg::LinalgOp part : parts)
+        groupOf[part] = group;
+    }
+    auto threaded = [&](linalg::LinalgOp op) {
+      return workOf(op) >= minWork || groupOf.contains(op);
+    };
     // The fill or bias broadcast init of a contraction (or of any op that
     // reduces: convolutions, pooling) is computed in the op's thread tiles,
     // not in a pass of its own over the whole output whose tiles would then
@@ -596,7 +904,7 @@ struct DistributeToForallPass
     llvm::SmallPtrSet<Operation *, 8> moved;
     for (linalg::LinalgOp op : topLevelOps()) {
       Operation *erased = nullptr;
-      if (!moved.contains(op) && workOf(op) >= minWork)
+      if (!moved.contains(op) && threaded(op))
         if (linalg::GenericOp consumer =
                 moveElementwiseConsumer(rewriter, op, erased)) {
           consumers[op] = consumer;
@@ -608,7 +916,7 @@ struct DistributeToForallPass
     llvm::SmallDenseMap<Operation *, linalg::LinalgOp> initProducers;
     llvm::SmallPtrSet<Operation *, 8> producers;
     for (linalg::LinalgOp op : candidates)
-      if (op.getNumReductionLoops() > 0 && workOf(op) >= minWork)
+      if (op.getNumReductionLoops() > 0 && threaded(op))
         if (linalg::LinalgOp producer = aotc::fusableInitProducer(op)) {
           initProducers[op] = producer;
           producers.insert(producer);
@@ -624,12 +932,28 @@ struct DistributeToForallPass
 
     SmallVector<linalg::LinalgOp> unfused;
     llvm::SmallPtrSet<Operation *, 8> fusedConsumers;
+    // Tiles of the parts of one op, made when the loop reaches the first.
+    llvm::SmallDenseMap<Operation *, Operation *> tiledParts;
     for (linalg::LinalgOp op : candidates) {
       if (producers.contains(op) || fusedConsumers.contains(op))
         continue; // With its contraction, below; fused into its producer.
       linalg::LinalgOp producer = initProducers.lookup(op);
       linalg::GenericOp consumer = consumers.lookup(op);
-      FailureOr<Operation *> tiled = distribute(rewriter, op);
+      FailureOr<Operation *> tiled = nullptr;
+      if (auto group = groupOf.find(op); group != groupOf.end()) {
+        ArrayRef<linalg::LinalgOp> parts = groups[group->second];
+        if (op == parts.front()) {
+          FailureOr<SmallVector<Operation *>> tiles =
+              distributeParts(rewriter, parts, groupSizes[group->second]);
+          if (failed(tiles))
+            return signalPassFailure();
+          for (auto [part, tile] : llvm::zip(parts, *tiles))
+            tiledParts[part] = tile;
+        }
+        tiled = tiledParts.lookup(op);
+      } else {
+        tiled = distribute(rewriter, op);
+      }
       if (failed(tiled))
         return signalPassFailure();
       if (producer &&
@@ -644,6 +968,18 @@ struct DistributeToForallPass
     for (linalg::LinalgOp producer : unfused)
       if (failed(distribute(rewriter, producer)))
         return signalPassFailure();
+    // The parts of one op in one thread loop.
+    for (auto &[group, parts] : groups) {
+      SmallVector<scf::ForallOp> loops;
+      for (linalg::LinalgOp part : parts)
+        if (Operation *tile = tiledParts.lookup(part))
+          if (auto loop = dyn_cast<scf::ForallOp>(tile->getParentOp()))
+            loops.push_back(loop);
+      if (loops.size() > 1 && loops.size() == parts.size())
+        (void)fuseBoxedParts(rewriter, loops);
+    }
+    func.walk(
+        [](Operation *op) { op->removeAttr(aotc::kSiblingPartsAttrName); });
     // Paddings whose fill was split: each tile also copies its source.
     for (auto insert :
          llvm::to_vector(func.getBody().getOps<tensor::InsertSliceOp>()))

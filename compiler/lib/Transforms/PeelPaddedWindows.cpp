@@ -236,8 +236,8 @@ struct PeelPaddedWindowsPass
     if (candidates.empty())
       return;
     IRRewriter rewriter(&getContext());
-    for (Candidate &c : candidates)
-      peel(rewriter, c);
+    for (auto [group, c] : llvm::enumerate(candidates))
+      peel(rewriter, c, group);
     // The border strips' pads as aotc-decompose-ops makes every pad: a fill
     // and the slice inserted into it.
     RewritePatternSet patterns(&getContext());
@@ -271,13 +271,18 @@ struct PeelPaddedWindowsPass
     return pad;
   }
 
-  static void peel(RewriterBase &rewriter, Candidate &c) {
+  /// Computes `c` in boxes, each part marked as the `group`th op's
+  /// (aotc::kSiblingPartsAttrName).
+  static void peel(RewriterBase &rewriter, Candidate &c, int64_t group) {
     Value padded = c.op.getDpsInputs()[0];
     tensor::PadOp pad = padOfInput(rewriter, c);
     SmallVector<SmallVector<Range>> boxes = boxesOf(rewriter, c.op, c.dims);
     SmallVector<linalg::LinalgOp> parts =
         aotc::splitIntoBoxes(rewriter, c.op, boxes);
     aotc::splitElementwiseConsumer(rewriter, parts);
+    for (linalg::LinalgOp part : parts)
+      part->setAttr(aotc::kSiblingPartsAttrName,
+                    rewriter.getI64IntegerAttr(group));
     // Each part reads its slice of the padded input: the slice of the
     // unpadded input, padded only where the part's windows leave it (not at
     // all in the interior).

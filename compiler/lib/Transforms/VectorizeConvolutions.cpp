@@ -467,19 +467,19 @@ struct VectorizeConvolutionsPass
 
   /// A fill of `part`'s init of its own, when `fill` (null: none) was the
   /// init of the op split into parts: each part then starts from the fill
-  /// in its register tiles, not from the slice of a filled tensor.
+  /// in its register tiles, not from the slice of a filled tensor. The part
+  /// fills its slice of the whole fill's destination (which replaces the
+  /// whole fill): in a thread tile, a slice of the tile, not a new tensor
+  /// (loop-invariant, it would be hoisted out of the thread loop and then
+  /// written in every tile).
   linalg::LinalgOp refill(RewriterBase &rewriter, linalg::LinalgOp part,
                           linalg::FillOp fill) {
     if (!fill)
       return {};
     OpOperand &init = part.getDpsInitsMutable()[0];
-    auto type = cast<RankedTensorType>(init.get().getType());
     rewriter.setInsertionPoint(part);
-    Value empty = tensor::EmptyOp::create(rewriter, part.getLoc(),
-                                          type.getShape(),
-                                          type.getElementType());
     auto partFill = linalg::FillOp::create(rewriter, part.getLoc(),
-                                           fill.getInputs()[0], empty);
+                                           fill.getInputs()[0], init.get());
     rewriter.modifyOpInPlace(part, [&] { init.set(partFill.getResult(0)); });
     return partFill;
   }

@@ -886,3 +886,120 @@ func.func @row_panels(%a: tensor<32x1024x8xf32>, %b: tensor<1024x512xf32>, %c: t
   } -> tensor<32x8x512xf32>
   return %0 : tensor<32x8x512xf32>
 }
+
+// -----
+
+// The parts of one depthwise convolution (aotc-peel-padded-windows, marked
+// aotc.sibling_parts: the interior, then the top and left strips, each with
+// its bias and ReLU6, each inserted into the previous part's result) are
+// tiled alike along the channels, the loop they all span whole (8 tiles,
+// those of the interior alone), and computed in one thread loop: each tile
+// of the whole result (its rows and columns whole) takes every part's tile,
+// inserted at its box. The mark is dropped.
+
+#bias = affine_map<(n, g, m, oh, ow) -> (g, m)>
+#id5 = affine_map<(n, g, m, oh, ow) -> (n, g, m, oh, ow)>
+#dwx = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#dww = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#dwo = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// OPTS-LABEL: func.func @sibling_parts
+// OPTS:         %[[OUT:.*]] = tensor.empty() : tensor<1x8x1x4x4xf32>
+// OPTS:         %[[PT:.*]] = scf.forall {{.*}} -> (tensor<1x8x1x3x9xf32>)
+// OPTS:         %[[PL:.*]] = scf.forall {{.*}} -> (tensor<1x8x1x7x3xf32>)
+// OPTS:         %[[Y:.*]] = scf.forall (%[[C:.*]]) in (8) shared_outs(%[[O:.*]] = %[[OUT]])
+// OPTS:           %[[TILE:.*]] = tensor.extract_slice %[[O]][0, %[[C]], 0, 0, 0] [1, 1, 1, 4, 4]
+// OPTS:           %[[I0:.*]] = tensor.extract_slice %[[TILE]][0, 0, 0, 1, 1] [1, 1, 1, 3, 3]
+// OPTS:           %[[B0:.*]] = linalg.generic {{.*}} outs(%[[I0]] : tensor<1x1x1x3x3xf32>)
+// OPTS:           %[[C0:.*]] = linalg.generic {{.*}} outs(%[[B0]] : tensor<1x1x1x3x3xf32>) {{[{]$}}
+// OPTS:           %[[R0:.*]] = linalg.generic {{.*}} outs(%[[C0]] : tensor<1x1x1x3x3xf32>)
+// OPTS:           %[[T0:.*]] = tensor.insert_slice %[[R0]] into %[[TILE]][0, 0, 0, 1, 1] [1, 1, 1, 3, 3]
+// OPTS:           %[[X1:.*]] = tensor.extract_slice %[[PT]][0, %[[C]], 0, 0, 0] [1, 1, 1, 3, 9]
+// OPTS:           %[[I1:.*]] = tensor.extract_slice %[[T0]][0, 0, 0, 0, 0] [1, 1, 1, 1, 4]
+// OPTS:           %[[B1:.*]] = linalg.generic {{.*}} outs(%[[I1]] : tensor<1x1x1x1x4xf32>)
+// OPTS:           %[[C1:.*]] = linalg.generic {{.*}} ins(%[[X1]], %{{.*}}) outs(%[[B1]] : tensor<1x1x1x1x4xf32>) {{[{]$}}
+// OPTS:           %[[R1:.*]] = linalg.generic {{.*}} outs(%[[C1]] : tensor<1x1x1x1x4xf32>)
+// OPTS:           %[[T1:.*]] = tensor.insert_slice %[[R1]] into %[[T0]][0, 0, 0, 0, 0] [1, 1, 1, 1, 4]
+// OPTS:           %[[X2:.*]] = tensor.extract_slice %[[PL]][0, %[[C]], 0, 0, 0] [1, 1, 1, 7, 3]
+// OPTS:           %[[I2:.*]] = tensor.extract_slice %[[T1]][0, 0, 0, 1, 0] [1, 1, 1, 3, 1]
+// OPTS:           %[[B2:.*]] = linalg.generic {{.*}} outs(%[[I2]] : tensor<1x1x1x3x1xf32>)
+// OPTS:           %[[C2:.*]] = linalg.generic {{.*}} ins(%[[X2]], %{{.*}}) outs(%[[B2]] : tensor<1x1x1x3x1xf32>) {{[{]$}}
+// OPTS:           %[[R2:.*]] = linalg.generic {{.*}} outs(%[[C2]] : tensor<1x1x1x3x1xf32>)
+// OPTS:           %[[T2:.*]] = tensor.insert_slice %[[R2]] into %[[T1]][0, 0, 0, 1, 0] [1, 1, 1, 3, 1]
+// OPTS:           scf.forall.in_parallel
+// OPTS-NEXT:        tensor.parallel_insert_slice %[[T2]] into %[[O]][0, %[[C]], 0, 0, 0] [1, 1, 1, 4, 4]
+// OPTS:         %[[YC:.*]] = tensor.collapse_shape %[[Y]]
+// OPTS-NEXT:    return %[[YC]]
+func.func @sibling_parts(%x: tensor<1x8x8x8xf32>, %w: tensor<8x1x1x3x3xf32>, %b: tensor<8x1xf32>) -> tensor<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %out = tensor.empty() : tensor<1x8x1x4x4xf32>
+  %xe = tensor.expand_shape %x [[0], [1, 2], [3], [4]] output_shape [1, 8, 1, 8, 8] : tensor<1x8x8x8xf32> into tensor<1x8x1x8x8xf32>
+  // The interior: outputs [1, 4) x [1, 4), the input read in place.
+  %xi = tensor.extract_slice %xe[0, 0, 0, 1, 1] [1, 8, 1, 7, 7] [1, 1, 1, 1, 1] : tensor<1x8x1x8x8xf32> to tensor<1x8x1x7x7xf32>
+  %oi = tensor.extract_slice %out[0, 0, 0, 1, 1] [1, 8, 1, 3, 3] [1, 1, 1, 1, 1] : tensor<1x8x1x4x4xf32> to tensor<1x8x1x3x3xf32>
+  %bi = linalg.generic {indexing_maps = [#bias, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<8x1xf32>) outs(%oi : tensor<1x8x1x3x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x1x3x3xf32>
+  %ci = linalg.generic {indexing_maps = [#dwx, #dww, #dwo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xi, %w : tensor<1x8x1x7x7xf32>, tensor<8x1x1x3x3xf32>) outs(%bi : tensor<1x8x1x3x3xf32>) attrs = {aotc.sibling_parts = 0 : i64} {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x1x3x3xf32>
+  %ri = linalg.generic {indexing_maps = [#id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%ci : tensor<1x8x1x3x3xf32>) {
+  ^bb0(%o: f32):
+    %lo = arith.maximumf %o, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x8x1x3x3xf32>
+  %r0 = tensor.insert_slice %ri into %out[0, 0, 0, 1, 1] [1, 8, 1, 3, 3] [1, 1, 1, 1, 1] : tensor<1x8x1x3x3xf32> into tensor<1x8x1x4x4xf32>
+  // Row 0, from a padded copy of input rows [0, 2).
+  %xt = tensor.extract_slice %xe[0, 0, 0, 0, 0] [1, 8, 1, 2, 8] [1, 1, 1, 1, 1] : tensor<1x8x1x8x8xf32> to tensor<1x8x1x2x8xf32>
+  %pt0 = tensor.empty() : tensor<1x8x1x3x9xf32>
+  %pt1 = linalg.fill ins(%zero : f32) outs(%pt0 : tensor<1x8x1x3x9xf32>) -> tensor<1x8x1x3x9xf32>
+  %pt = tensor.insert_slice %xt into %pt1[0, 0, 0, 1, 1] [1, 8, 1, 2, 8] [1, 1, 1, 1, 1] : tensor<1x8x1x2x8xf32> into tensor<1x8x1x3x9xf32>
+  %ot = tensor.extract_slice %r0[0, 0, 0, 0, 0] [1, 8, 1, 1, 4] [1, 1, 1, 1, 1] : tensor<1x8x1x4x4xf32> to tensor<1x8x1x1x4xf32>
+  %bt = linalg.generic {indexing_maps = [#bias, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<8x1xf32>) outs(%ot : tensor<1x8x1x1x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x1x1x4xf32>
+  %ct = linalg.generic {indexing_maps = [#dwx, #dww, #dwo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%pt, %w : tensor<1x8x1x3x9xf32>, tensor<8x1x1x3x3xf32>) outs(%bt : tensor<1x8x1x1x4xf32>) attrs = {aotc.sibling_parts = 0 : i64} {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x1x1x4xf32>
+  %rt = linalg.generic {indexing_maps = [#id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%ct : tensor<1x8x1x1x4xf32>) {
+  ^bb0(%o: f32):
+    %lo = arith.maximumf %o, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x8x1x1x4xf32>
+  %r1 = tensor.insert_slice %rt into %r0[0, 0, 0, 0, 0] [1, 8, 1, 1, 4] [1, 1, 1, 1, 1] : tensor<1x8x1x1x4xf32> into tensor<1x8x1x4x4xf32>
+  // Column 0 of rows [1, 4), from a padded copy of input columns [0, 2).
+  %xl = tensor.extract_slice %xe[0, 0, 0, 1, 0] [1, 8, 1, 7, 2] [1, 1, 1, 1, 1] : tensor<1x8x1x8x8xf32> to tensor<1x8x1x7x2xf32>
+  %pl0 = tensor.empty() : tensor<1x8x1x7x3xf32>
+  %pl1 = linalg.fill ins(%zero : f32) outs(%pl0 : tensor<1x8x1x7x3xf32>) -> tensor<1x8x1x7x3xf32>
+  %pl = tensor.insert_slice %xl into %pl1[0, 0, 0, 0, 1] [1, 8, 1, 7, 2] [1, 1, 1, 1, 1] : tensor<1x8x1x7x2xf32> into tensor<1x8x1x7x3xf32>
+  %ol = tensor.extract_slice %r1[0, 0, 0, 1, 0] [1, 8, 1, 3, 1] [1, 1, 1, 1, 1] : tensor<1x8x1x4x4xf32> to tensor<1x8x1x3x1xf32>
+  %bl = linalg.generic {indexing_maps = [#bias, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<8x1xf32>) outs(%ol : tensor<1x8x1x3x1xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x1x3x1xf32>
+  %cl = linalg.generic {indexing_maps = [#dwx, #dww, #dwo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%pl, %w : tensor<1x8x1x7x3xf32>, tensor<8x1x1x3x3xf32>) outs(%bl : tensor<1x8x1x3x1xf32>) attrs = {aotc.sibling_parts = 0 : i64} {
+  ^bb0(%in: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %in, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x1x3x1xf32>
+  %rl = linalg.generic {indexing_maps = [#id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%cl : tensor<1x8x1x3x1xf32>) {
+  ^bb0(%o: f32):
+    %lo = arith.maximumf %o, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x8x1x3x1xf32>
+  %r2 = tensor.insert_slice %rl into %r1[0, 0, 0, 1, 0] [1, 8, 1, 3, 1] [1, 1, 1, 1, 1] : tensor<1x8x1x3x1xf32> into tensor<1x8x1x4x4xf32>
+  %y = tensor.collapse_shape %r2 [[0], [1, 2], [3], [4]] : tensor<1x8x1x4x4xf32> into tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}

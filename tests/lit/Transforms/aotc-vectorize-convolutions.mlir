@@ -303,6 +303,48 @@ func.func @maxpool_partial_row(%x: tensor<1x4x17x55xf32>) -> tensor<1x4x8x27xf32
 
 // -----
 
+// The same pool in a thread tile (aotc-distribute-to-forall: its fill on
+// the tile's slice of the shared output): each part fills its slice of the
+// tile, not a tensor of its own, which would not depend on the tile (it
+// would be hoisted out of the thread loop, then written by every tile).
+
+#fxmap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#fwmap = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#fomap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+// CHECK-LABEL: func.func @maxpool_partial_row_thread_tile
+// CHECK:         scf.forall (%[[T:.*]]) in (2) shared_outs(%[[OUT:.*]] =
+// CHECK-NOT:       tensor.empty
+// CHECK:           %[[TILE:.*]] = tensor.extract_slice %[[OUT]][0, %{{.*}}, 0, 0] [1, 2, 8, 27]
+// CHECK-NOT:       tensor.empty
+// CHECK:           %[[HEAD:.*]] = tensor.extract_slice %[[TILE]][0, 0, 0, 0] [1, 2, 8, 16]
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[HEAD]])
+// CHECK:           %[[DONE:.*]] = tensor.insert_slice %{{.*}} into %[[TILE]][0, 0, 0, 0] [1, 2, 8, 16]
+// CHECK:           %[[REST:.*]] = tensor.extract_slice %[[DONE]][0, 0, 0, 16] [1, 2, 8, 11]
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[REST]])
+// CHECK:           scf.forall.in_parallel
+func.func @maxpool_partial_row_thread_tile(%x: tensor<1x4x17x55xf32>) -> tensor<1x4x8x27xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x4x8x27xf32>
+  %w = tensor.empty() : tensor<3x3xf32>
+  %r = scf.forall (%t) in (2) shared_outs(%o = %e) -> (tensor<1x4x8x27xf32>) {
+    %c = affine.apply affine_map<(d0) -> (d0 * 2)>(%t)
+    %xs = tensor.extract_slice %x[0, %c, 0, 0] [1, 2, 17, 55] [1, 1, 1, 1] : tensor<1x4x17x55xf32> to tensor<1x2x17x55xf32>
+    %os = tensor.extract_slice %o[0, %c, 0, 0] [1, 2, 8, 27] [1, 1, 1, 1] : tensor<1x4x8x27xf32> to tensor<1x2x8x27xf32>
+    %f = linalg.fill ins(%ninf : f32) outs(%os : tensor<1x2x8x27xf32>) -> tensor<1x2x8x27xf32>
+    %p = linalg.generic {indexing_maps = [#fxmap, #fwmap, #fomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%xs, %w : tensor<1x2x17x55xf32>, tensor<3x3xf32>) outs(%f : tensor<1x2x8x27xf32>) {
+    ^bb0(%a: f32, %b: f32, %acc: f32):
+      %m = arith.maxnumf %acc, %a : f32
+      linalg.yield %m : f32
+    } -> tensor<1x2x8x27xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %p into %o[0, %c, 0, 0] [1, 2, 8, 27] [1, 1, 1, 1] : tensor<1x2x8x27xf32> into tensor<1x4x8x27xf32>
+    }
+  }
+  return %r : tensor<1x4x8x27xf32>
+}
+
+// -----
+
 // The same split for a windowed copy without an init producer (an im2col
 // copy, here a stride-2 subsample): 27 = 16 + 11 lanes.
 

@@ -62,6 +62,12 @@ inline constexpr llvm::StringLiteral kSymbolAttrName = "aotc.symbol";
 /// Attribute of a pool view sized by symbolic dimensions: the index of its
 /// buffer in `aotc.pool`.
 inline constexpr llvm::StringLiteral kSlotAttrName = "aotc.slot";
+/// Attribute of the parts one op was split into by aotc-peel-padded-windows
+/// (interior first, then the border strips): an integer shared by the parts
+/// of that op. aotc-distribute-to-forall computes them in one thread loop
+/// and drops it.
+inline constexpr llvm::StringLiteral kSiblingPartsAttrName =
+    "aotc.sibling_parts";
 
 #define GEN_PASS_DECL
 #include "aotc/Transforms/Passes.h.inc"

@@ -449,6 +449,8 @@ def PeelPaddedWindows : Pass<"aotc-peel-padded-windows", "mlir::func::FuncOp"> {
     into the result (aotc::splitIntoBoxes). The interior's last dimension
     (the lanes) is cut to whole registers, the rest joining the strip after
     it. Not applied when no output reads the padding or none avoids it.
+    The parts are marked `aotc.sibling_parts` (an integer per split op) for
+    aotc-distribute-to-forall, which computes them in one thread loop.
     Stride-1 depthwise convolutions reach it when their output rows are
     four registers of lanes or more (aotc-flatten-convolution-images takes
     the narrower ones).
@@ -636,6 +638,16 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     only its border and copies its part of the source, instead of a fill of
     the whole tensor, then a copy over most of it; not when the source can
     be computed in the slice itself (aotc-eliminate-reshaped-empty-tensors).
+    The parts of one op computed in boxes by aotc-peel-padded-windows
+    (marked `aotc.sibling_parts`: the interior, then the border strips) are
+    tiled alike along the loops they all span whole (a depthwise
+    convolution's channels), with tile sizes chosen for the interior, and
+    computed in one thread loop: each tile of the whole result (the cut
+    loops whole) takes every part's tile, inserted at its box, so that the
+    small strips neither run sequentially nor get parallel regions of their
+    own. Not when that gives fewer than half the tiles the interior alone
+    would get (an image of 3 channels); the parts are then distributed one
+    by one.
 
     Before:
     ```mlir
