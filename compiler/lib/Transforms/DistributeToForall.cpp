@@ -513,7 +513,8 @@ bool sameIndex(OpFoldResult a, scf::ForallOp loopA, OpFoldResult b,
 /// as the parts did into the whole (bufferization then writes each part in
 /// place). Each loop must run over the same tiles, start from its box of
 /// the previous part's result (sliced once per tile, as the part's own init
-/// is) and be read only by its insert. Fails, changing nothing, otherwise.
+/// is) and be read only by its insert. Fails otherwise, leaving the loops
+/// as they were (but for unused ops in them, erased first).
 LogicalResult fuseBoxedParts(RewriterBase &rewriter,
                              ArrayRef<scf::ForallOp> loops) {
   struct Part {

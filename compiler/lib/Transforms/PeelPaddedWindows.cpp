@@ -41,6 +41,10 @@ namespace {
 struct PaddedDim {
   unsigned image;
   int64_t begin, end, extent;
+  /// The window loop, its access (output o reads input o * stride - low +
+  /// k * dilation) and the unpadded input's extent.
+  unsigned window;
+  int64_t stride, dilation, low, size;
 };
 
 /// A padded tensor: `source` with `low` and `high` elements of `value`
@@ -111,7 +115,60 @@ struct Candidate {
   tensor::ExpandShapeOp expand;
   SmallVector<std::pair<int64_t, int64_t>> inputPadding;
   SmallVector<PaddedDim> dims;
+  /// The padding value is an identity of the payload (paddingIsIdentity):
+  /// the border outputs leave out the taps that would read it.
+  bool clipsWindows = false;
 };
+
+/// `v` through reshapes, as a constant.
+DenseElementsAttr constantThroughReshapes(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  DenseElementsAttr attr;
+  return matchPattern(v, m_Constant(&attr)) ? attr : DenseElementsAttr();
+}
+
+/// True when the taps of `op`'s windows that read the padding `value` leave
+/// its result unchanged, so that they can be left out: a sum of products of
+/// input 0 and a constant filter of finite values (0 * w adds a zero) with
+/// zero padding, a max (max(acc, -inf) is acc) with -inf padding, a sum with
+/// zero padding.
+bool paddingIsIdentity(linalg::LinalgOp op, Value value) {
+  FloatAttr pad;
+  if (!matchPattern(value, m_Constant(&pad)) || op->getNumResults() != 1)
+    return false;
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  Value x = body->getArgument(0);
+  Value acc = body->getArgument(op.getNumDpsInputs());
+  Operation *combine = yield.getOperand(0).getDefiningOp();
+  if (!combine || combine->getNumOperands() != 2 ||
+      !llvm::is_contained(combine->getOperands(), acc))
+    return false;
+  Value tap = combine->getOperand(0) == acc ? combine->getOperand(1)
+                                            : combine->getOperand(0);
+  const APFloat &padValue = pad.getValue();
+  if (isa<arith::MaxNumFOp, arith::MaximumFOp>(combine))
+    return tap == x && padValue.isInfinity() && padValue.isNegative();
+  if (!isa<arith::AddFOp>(combine) || !padValue.isZero())
+    return false;
+  if (tap == x)
+    return true;
+  auto mul = tap.getDefiningOp<arith::MulFOp>();
+  if (!mul || op.getNumDpsInputs() != 2 ||
+      !llvm::is_contained(mul->getOperands(), x))
+    return false;
+  Value w = mul.getLhs() == x ? mul.getRhs() : mul.getLhs();
+  if (w != body->getArgument(1))
+    return false;
+  DenseElementsAttr filter = constantThroughReshapes(op.getDpsInputs()[1]);
+  return filter && isa<FloatType>(filter.getElementType()) &&
+         llvm::all_of(filter.getValues<APFloat>(),
+                      [](const APFloat &f) { return f.isFinite(); });
+}
 
 /// `op` as a candidate: a linalg op (a generic, a named convolution or
 /// pool) of a function body on static tensors with one init, whose every
@@ -166,7 +223,8 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
     if (begin >= end)
       return std::nullopt;
     peels |= begin > 0 || end < extent;
-    c.dims.push_back({w->image, begin, end, extent});
+    c.dims.push_back({w->image, begin, end, extent, w->window, w->stride,
+                      w->dilation, low, size});
   }
   if (!peels)
     return std::nullopt;
@@ -189,6 +247,7 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
     if (iterator == utils::IteratorType::reduction && !windows.test(loop) &&
         ranges[loop] != 1)
       return std::nullopt;
+  c.clipsWindows = paddingIsIdentity(op, c.padding.value);
   return c;
 }
 
@@ -220,6 +279,99 @@ SmallVector<SmallVector<Range>> boxesOf(OpBuilder &b, linalg::LinalgOp op,
       boxes.push_back(withRange(outer, d.image, d.end, d.extent));
     outer = withRange(outer, d.image, d.begin, d.end);
   }
+  return boxes;
+}
+
+/// Outputs [begin, end) of a padded dimension whose windows all read the
+/// input through taps [k0, k1) of the window loop.
+struct Segment {
+  int64_t begin, end, k0, k1;
+};
+
+/// The outputs of padded dimension `d` in segments of the same valid taps
+/// (those reading the unpadded input): its interior [begin, end) whole (all
+/// taps), each border run apart.
+SmallVector<Segment> segmentsOf(const PaddedDim &d, int64_t taps) {
+  auto validTaps = [&](int64_t o) -> std::pair<int64_t, int64_t> {
+    // 0 <= o * s - low + k * dil <= size - 1.
+    int64_t first = o * d.stride - d.low;
+    int64_t k0 = first >= 0 ? 0 : llvm::divideCeil(-first, d.dilation);
+    int64_t k1 = std::min(
+        taps, llvm::divideFloorSigned(d.size - 1 - first, d.dilation) + 1);
+    return {k0, k1};
+  };
+  SmallVector<Segment> segments;
+  auto border = [&](int64_t from, int64_t to) {
+    for (int64_t o = from; o < to; ++o) {
+      auto [k0, k1] = validTaps(o);
+      if (!segments.empty() && segments.back().end == o &&
+          segments.back().k0 == k0 && segments.back().k1 == k1 &&
+          segments.back().begin >= from) {
+        segments.back().end = o + 1;
+        continue;
+      }
+      segments.push_back({o, o + 1, k0, k1});
+    }
+  };
+  border(0, d.begin);
+  segments.push_back({d.begin, d.end, 0, taps});
+  border(d.end, d.extent);
+  return segments;
+}
+
+/// Most parts an op is computed in when its windows are cut to their taps
+/// (3 x 3 for a 3x3 window with padding 1 on both sides, up to 6 x 6 for a
+/// 5x5 window with padding 2 and a rest of lanes; a 7x7 window with padding
+/// 3 would make 7 x 7 or more): beyond, the strips read padded copies.
+constexpr size_t kMaxClippedParts = 36;
+
+/// The boxes of `op`'s loops, each with the window taps its outputs read
+/// from the unpadded input: every combination of the padded dimensions'
+/// segments (segmentsOf), the interior first. None when some output's
+/// window lies in the padding alone, or when that makes more than
+/// kMaxClippedParts boxes.
+std::optional<SmallVector<SmallVector<Range>>>
+clippedBoxesOf(OpBuilder &b, linalg::LinalgOp op, ArrayRef<PaddedDim> dims) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<SmallVector<Segment>> segments;
+  size_t count = 1;
+  for (const PaddedDim &d : dims) {
+    segments.push_back(segmentsOf(d, ranges[d.window]));
+    count *= segments.back().size();
+    if (llvm::any_of(segments.back(),
+                     [](const Segment &s) { return s.k0 >= s.k1; }))
+      return std::nullopt;
+  }
+  if (count > kMaxClippedParts)
+    return std::nullopt;
+  SmallVector<Range> whole;
+  for (int64_t range : ranges)
+    whole.push_back(
+        {b.getIndexAttr(0), b.getIndexAttr(range), b.getIndexAttr(1)});
+  auto range = [&](int64_t begin, int64_t end) {
+    return Range{b.getIndexAttr(begin), b.getIndexAttr(end - begin),
+                 b.getIndexAttr(1)};
+  };
+  SmallVector<SmallVector<Range>> boxes, interior;
+  // Every combination, dimension by dimension (an odometer over segments).
+  SmallVector<size_t> at(dims.size(), 0);
+  while (true) {
+    SmallVector<Range> box = whole;
+    bool isInterior = true;
+    for (auto [d, dim] : llvm::enumerate(dims)) {
+      const Segment &seg = segments[d][at[d]];
+      box[dim.image] = range(seg.begin, seg.end);
+      box[dim.window] = range(seg.k0, seg.k1);
+      isInterior &= seg.begin == dim.begin && seg.end == dim.end;
+    }
+    (isInterior ? interior : boxes).push_back(box);
+    size_t d = 0;
+    while (d < at.size() && ++at[d] == segments[d].size())
+      at[d++] = 0;
+    if (d == at.size())
+      break;
+  }
+  boxes.insert(boxes.begin(), interior.front());
   return boxes;
 }
 
@@ -276,7 +428,11 @@ struct PeelPaddedWindowsPass
   static void peel(RewriterBase &rewriter, Candidate &c, int64_t group) {
     Value padded = c.op.getDpsInputs()[0];
     tensor::PadOp pad = padOfInput(rewriter, c);
-    SmallVector<SmallVector<Range>> boxes = boxesOf(rewriter, c.op, c.dims);
+    std::optional<SmallVector<SmallVector<Range>>> clipped;
+    if (c.clipsWindows)
+      clipped = clippedBoxesOf(rewriter, c.op, c.dims);
+    SmallVector<SmallVector<Range>> boxes =
+        clipped ? *clipped : boxesOf(rewriter, c.op, c.dims);
     SmallVector<linalg::LinalgOp> parts =
         aotc::splitIntoBoxes(rewriter, c.op, boxes);
     aotc::splitElementwiseConsumer(rewriter, parts);

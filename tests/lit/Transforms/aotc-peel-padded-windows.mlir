@@ -80,33 +80,29 @@ func.func @depthwise_stride2(%x: tensor<1x2x8x8xf32>, %w: tensor<2x1x1x3x3xf32>,
 // -----
 
 // Max pooling 3x3, stride 1, padding 1 (-inf, a tensor.pad) on a 24-wide
-// image: the interior's 22 columns [1, 23) are cut to two whole registers
-// of 8 lanes, [1, 17); the strip after them, [17, 24), reads a pad with
-// one column after the input. Top and bottom rows and column 0 read pads
-// too.
+// image: -inf is the max's identity, so the border outputs leave out the
+// taps that would read the padding and read the input in place too, no
+// padded copy at all. Rows fall in segments [0, 1) (taps 1-2), [1, 3) (all
+// taps), [3, 4) (taps 0-1); columns in [0, 1), the interior [1, 23) cut to
+// two whole registers of 8 lanes [1, 17), then [17, 23) (all taps) and
+// [23, 24) (taps 0-1): 12 parts, the interior first, each with its window
+// sliced to its taps and its own fill.
 
 // CHECK-LABEL: func.func @max_pool_lanes
 // CHECK-SAME:    (%[[X:.*]]: tensor<1x2x4x24xf32>)
 // CHECK-DAG:     %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG:     %[[WIN:.*]] = tensor.empty() : tensor<3x3xf32>
+// CHECK-NOT:     tensor.pad
 // CHECK:         %[[XI:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 2, 4, 18] [1, 1, 1, 1]
-// CHECK:         linalg.pooling_nchw_max {{.*}} ins(%[[XI]], %{{.*}} : tensor<1x2x4x18xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x2x2x16xf32>)
-// CHECK:         %[[XT:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 2, 2, 24] [1, 1, 1, 1]
-// CHECK:         %[[FT:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<1x2x3x26xf32>)
-// CHECK:         %[[PT:.*]] = tensor.insert_slice %[[XT]] into %[[FT]][0, 0, 1, 1] [1, 2, 2, 24] [1, 1, 1, 1]
-// CHECK:         linalg.pooling_nchw_max {{.*}} ins(%[[PT]], %{{.*}} : tensor<1x2x3x26xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x2x1x24xf32>)
-// CHECK:         %[[XB:.*]] = tensor.extract_slice %[[X]][0, 0, 2, 0] [1, 2, 2, 24] [1, 1, 1, 1]
-// CHECK:         %[[PB:.*]] = tensor.insert_slice %[[XB]] into %[[FT]][0, 0, 0, 1] [1, 2, 2, 24] [1, 1, 1, 1]
-// CHECK:         linalg.pooling_nchw_max {{.*}} ins(%[[PB]], %{{.*}} : tensor<1x2x3x26xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x2x1x24xf32>)
-// CHECK:         %[[XL:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 2, 4, 2] [1, 1, 1, 1]
-// CHECK:         %[[FL:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<1x2x4x3xf32>)
-// CHECK:         %[[PL:.*]] = tensor.insert_slice %[[XL]] into %[[FL]][0, 0, 0, 1] [1, 2, 4, 2] [1, 1, 1, 1]
-// CHECK:         linalg.pooling_nchw_max {{.*}} ins(%[[PL]], %{{.*}} : tensor<1x2x4x3xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x2x2x1xf32>)
-// CHECK:         %[[XR:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 16] [1, 2, 4, 8] [1, 1, 1, 1]
-// CHECK:         %[[FR:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<1x2x4x9xf32>)
-// CHECK:         %[[PR:.*]] = tensor.insert_slice %[[XR]] into %[[FR]][0, 0, 0, 0] [1, 2, 4, 8] [1, 1, 1, 1]
-// CHECK:         %[[R:.*]] = linalg.pooling_nchw_max {{.*}} ins(%[[PR]], %{{.*}} : tensor<1x2x4x9xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x2x2x7xf32>)
-// CHECK:         %[[Y:.*]] = tensor.insert_slice %[[R]] into %{{.*}}[0, 0, 1, 17] [1, 2, 2, 7] [1, 1, 1, 1]
-// CHECK:         return %[[Y]]
+// CHECK:         linalg.pooling_nchw_max {{.*}} ins(%[[XI]], %[[WIN]] : tensor<1x2x4x18xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x2x2x16xf32>)
+// CHECK:         %[[XC:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1]
+// CHECK:         %[[WC:.*]] = tensor.extract_slice %[[WIN]][1, 1] [2, 2] [1, 1]
+// CHECK:         %[[FC:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<1x2x1x1xf32>)
+// CHECK:         linalg.pooling_nchw_max {{.*}} ins(%[[XC]], %[[WC]] : tensor<1x2x2x2xf32>, tensor<2x2xf32>) outs(%[[FC]] : tensor<1x2x1x1xf32>)
+// CHECK-COUNT-10: linalg.pooling_nchw_max
+// CHECK-NOT:     linalg.pooling_nchw_max
+// CHECK-NOT:     tensor<1x2x3x26xf32>
+// CHECK:         return
 func.func @max_pool_lanes(%x: tensor<1x2x4x24xf32>) -> tensor<1x2x4x24xf32> {
   %ninf = arith.constant 0xFF800000 : f32
   %window = tensor.empty() : tensor<3x3xf32>
@@ -120,6 +116,41 @@ func.func @max_pool_lanes(%x: tensor<1x2x4x24xf32>) -> tensor<1x2x4x24xf32> {
       ins(%xp, %window : tensor<1x2x6x26xf32>, tensor<3x3xf32>)
       outs(%init : tensor<1x2x4x24xf32>) -> tensor<1x2x4x24xf32>
   return %max : tensor<1x2x4x24xf32>
+}
+
+// -----
+
+// A depthwise convolution whose constant filter holds an infinity: a tap
+// reading the zero padding adds 0 * inf = NaN, so no tap is left out; the
+// strips read padded copies (and the filter whole).
+
+#ixmap = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#iwmap = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#iomap = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @infinite_filter
+// CHECK-DAG:     %[[W:.*]] = arith.constant dense<{{.*}}0x7F800000{{.*}}> : tensor<1x1x1x3x3xf32>
+// CHECK-NOT:     tensor.extract_slice %[[W]]
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x1x1x4x26xf32>, tensor<1x1x1x3x3xf32>) outs(%{{.*}} : tensor<1x1x1x2x24xf32>)
+// CHECK:         %[[FT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x1x3x34xf32>)
+// CHECK:         %[[PT:.*]] = tensor.insert_slice %{{.*}} into %[[FT]][0, 0, 0, 1, 1] [1, 1, 1, 2, 32] [1, 1, 1, 1, 1]
+// CHECK:         linalg.generic {{.*}} ins(%[[PT]], %[[W]] : tensor<1x1x1x3x34xf32>, tensor<1x1x1x3x3xf32>)
+func.func @infinite_filter(%x: tensor<1x1x4x32xf32>) -> tensor<1x1x1x4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<[[[[[1.0, 2.0, 3.0], [4.0, 0x7F800000, 6.0], [7.0, 8.0, 9.0]]]]]> : tensor<1x1x1x3x3xf32>
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x1x4x32xf32> to tensor<1x1x6x34xf32>
+  %px = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 1, 1, 6, 34] : tensor<1x1x6x34xf32> into tensor<1x1x1x6x34xf32>
+  %e = tensor.empty() : tensor<1x1x1x4x32xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x1x4x32xf32>) -> tensor<1x1x1x4x32xf32>
+  %c = linalg.generic {indexing_maps = [#ixmap, #iwmap, #iomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%px, %w : tensor<1x1x1x6x34xf32>, tensor<1x1x1x3x3xf32>) outs(%init : tensor<1x1x1x4x32xf32>) {
+  ^bb0(%a: f32, %f: f32, %acc: f32):
+    %m = arith.mulf %a, %f : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x1x4x32xf32>
+  return %c : tensor<1x1x1x4x32xf32>
 }
 
 // -----

@@ -443,7 +443,15 @@ def PeelPaddedWindows : Pass<"aotc-peel-padded-windows", "mlir::func::FuncOp"> {
     is computed in boxes: the interior (every padded dimension in its
     [begin, end)) reads the unpadded input directly; the strips before and
     after it, dimension by dimension, read a pad of the slice of the input
-    their windows touch (tensor::bubbleUpPadSlice). Each part computes its
+    their windows touch (tensor::bubbleUpPadSlice). When the padding value
+    is an identity of the payload (zero for a sum of products with a
+    constant filter of finite values, or for a sum; -inf for a max), the
+    border outputs instead leave out the taps that would read it: each
+    padded dimension's outputs fall in segments of the same valid taps (the
+    interior, and each border output with its own), every combination of
+    segments is a part whose window loops are cut to its taps, and every
+    part reads the unpadded input in place (no padded copy at all). Each
+    part computes its
     own init (fill or bias broadcast) and the op's elementwise consumer
     (an activation) on its box; the parts are inserted one after the other
     into the result (aotc::splitIntoBoxes). The interior's last dimension
