@@ -37,8 +37,9 @@ unsigned widestElementBits(linalg::LinalgOp op) {
 }
 
 using aotc::kContractionRegistersPerRow;
-/// Cache block of a contraction: at most kCacheLanes columns and kCacheDepth
-/// reduction steps, so the right-hand block (256 x 256 f32 = 256 KiB) stays
+/// Cache block of a contraction: at most kCacheDepth reduction steps and
+/// kCacheLanes columns, or as many more columns as a shallower reduction
+/// leaves room for, so the right-hand block (256 x 256 f32 = 256 KiB) stays
 /// in L2 while every row of the left-hand side streams past it.
 constexpr int64_t kCacheLanes = 256;
 constexpr int64_t kCacheDepth = 256;
@@ -151,9 +152,12 @@ SmallVector<int64_t> computeCacheTileSizes(linalg::LinalgOp op,
   unsigned lane = dims->second;
   unsigned depth = linalg::inferContractionDims(op)->k.back();
   SmallVector<int64_t> sizes(ranges.size(), 0);
-  int64_t columns = largestMultipleDivisorAtMost(
-      ranges[lane], registerSizes[lane], kCacheLanes);
   int64_t steps = largestDivisorAtMost(ranges[depth], kCacheDepth);
+  // A shallow reduction (64 channels) fits wider blocks: fewer of them, and
+  // none at all keeps the accumulators' fill or bias in their register
+  // tiles (see runOnOperation) instead of a pass over the output before.
+  int64_t columns = largestMultipleDivisorAtMost(
+      ranges[lane], registerSizes[lane], kCacheLanes * kCacheDepth / steps);
   if (columns < ranges[lane])
     sizes[lane] = columns;
   // Panels (aotc-pack-contraction-operands): the lanes are one panel, the

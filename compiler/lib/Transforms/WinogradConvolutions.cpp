@@ -68,10 +68,6 @@ constexpr int64_t kMinTiles = 32;
 /// (see the rewrite).
 constexpr int64_t kMinChannelsLast = 128;
 
-/// Registers of lanes across a contraction's register tile (6 x 2 on AVX2,
-/// aotc-tile-and-vectorize).
-constexpr int64_t kRegisterTileColumns = 2;
-
 /// The shape of a convolution this pass rewrites, in the importer's NCHW
 /// form with batch 1 and one group: loops (n, g, k, oh, ow, c, kh, kw),
 /// input (n, g, c, oh + kh, ow + kw), filter (g, k, c, kh, kw), output
@@ -409,18 +405,23 @@ struct WinogradConvolutionsPass
         rewriter, loc, tiles,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3, 4}});
     // The tiles are the contractions' lanes, padded with zeros to whole
-    // register tiles: a remainder reads all of u again with narrower
-    // register tiles (49 tiles of a 14 x 14 image on AVX2: the 1-column
-    // remainder took 19% of the layer's time; resnet18 with 64 columns
-    // there and 208 for 28 x 28's 196 took 0.96x the time of the
-    // unpadded contractions, 1 thread, A/B in one process).
+    // registers: a remainder narrower than a register reads all of u again
+    // with partial vectors (49 tiles of a 14 x 14 image on AVX2: the
+    // 1-column remainder took 19% of the layer's time). Not to whole
+    // register tiles (two registers): the contractions read v in place
+    // (aotc-pack-contraction-operands leaves shallow run-time right-hand
+    // sides unpacked) and a one-register remainder is a register tile of
+    // its own, while padding copies v (784 tiles of a 56 x 56 image padded
+    // to 800 on AVX-512, then packed: ResNet-18's 56 x 56 layer took 0.75x
+    // / 0.79x the time at 1 / 2 threads without both copies, A/B in one
+    // process).
     int64_t count = th * tw;
     int64_t lanes = std::max<int64_t>(1, vectorBits / 32);
-    int64_t panel = kRegisterTileColumns * lanes;
-    int64_t columns = llvm::alignTo(count, panel);
-    // When whole register tiles of tiles would waste more than an eighth of
-    // the contractions (49 tiles of a 14 x 14 image: 64 columns, 31% more
-    // multiply-adds), the output channels are the lanes instead (K a whole
+    int64_t panel = aotc::kContractionRegistersPerRow * lanes;
+    int64_t columns = llvm::alignTo(count, lanes);
+    // When whole registers of tiles would waste more than an eighth of the
+    // contractions (49 tiles of a 14 x 14 image: 64 columns on AVX-512, 31%
+    // more multiply-adds), the output channels are the lanes instead (K a whole
     // number of register tiles) and the tiles the rows, padded to whole
     // row tiles (49 -> 54 on AVX2, 10% more): m[e, t, k] = sum_c v[e, c, t]
     // u[e, c, k], with u laid out [16, C, K] at compile time. The output

@@ -1,28 +1,28 @@
 // RUN: aotc-opt %s -split-input-file -aotc-tensor | FileCheck %s
 // RUN: aotc-opt %s -split-input-file -pass-pipeline='builtin.module(aotc-tensor{vector-bits=256 min-parallel-work=1024 max-parallel-tiles=4})' | FileCheck %s --check-prefix=OPTS
 
-// A big matmul: B is copied into panels of 32 columns ([8, 128, 32], a
-// transpose of B viewed as [128, 8, 32]); then threads (scf.forall over
-// blocks of at least 64 rows of C), then register tiles of 8 rows x 32 f32
+// A big matmul: B (computed at run time, 256 deep) is copied into panels of
+// 32 columns ([8, 256, 32], a transpose of B viewed as [256, 8, 32]); then
+// threads (scf.forall over blocks of at least 64 rows of C), then register tiles of 8 rows x 32 f32
 // (two registers per row) walking one panel down K, vectorized. The zero
 // fill of C is computed in each register tile: the accumulators start as
 // zero registers, C is never read. No linalg op is left.
 
 // CHECK-LABEL: func.func @matmul
-// CHECK-SAME:    (%[[A:.*]]: tensor<256x128xf32>, %[[B:.*]]: tensor<128x256xf32>)
+// CHECK-SAME:    (%[[A:.*]]: tensor<256x256xf32>, %[[B:.*]]: tensor<256x256xf32>)
 // CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x1x32xf32>
-// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[}}[0], [1, 2]] output_shape [128, 8, 32]
+// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[}}[0], [1, 2]] output_shape [256, 8, 32]
 // CHECK:         %[[BP:.*]] = scf.for
 // CHECK:           tensor.extract_slice %[[BE]]
 // CHECK:         %[[CE:.*]] = tensor.empty() : tensor<256x8x32xf32>
 // CHECK:         %[[C:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (64) shared_outs(%[[O:.*]] = %[[CE]]) -> (tensor<256x8x32xf32>)
-// CHECK:           tensor.extract_slice %[[A]][%[[I]], 0] [64, 128] [1, 1]
+// CHECK:           tensor.extract_slice %[[A]][%[[I]], 0] [64, 256] [1, 1]
 // The accumulators are carried in registers through the reduction loop (a
 // vector iter_arg starting at zero) and written once after it; each step
 // reads one row of a panel.
 // CHECK:           scf.for
 // CHECK:             scf.for
-// CHECK:               %[[PANEL:.*]] = tensor.extract_slice %[[BP]][%{{.*}}, 0, 0] [1, 128, 32]
+// CHECK:               %[[PANEL:.*]] = tensor.extract_slice %[[BP]][%{{.*}}, 0, 0] [1, 256, 32]
 // CHECK-NOT:           vector.transfer_read {{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
 // CHECK:               scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x1x32xf32>)
 // CHECK-NOT:             vector.transfer_write
@@ -46,11 +46,11 @@
 // OPTS:           arith.mulf {{.*}} : vector<6x1x16x1xf32>
 // OPTS:           scf.for {{.*}} iter_args(%{{.*}} = %[[OZERO4]]) -> (vector<4x1x16xf32>)
 // OPTS-NOT:     linalg.
-func.func @matmul(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>) -> tensor<256x256xf32> {
+func.func @matmul(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<256x256xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
-  %c = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x256xf32>) outs(%acc : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%acc : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %c : tensor<256x256xf32>
 }
 

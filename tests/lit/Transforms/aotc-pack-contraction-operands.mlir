@@ -1,29 +1,29 @@
 // RUN: aotc-opt %s -split-input-file -aotc-pack-contraction-operands -canonicalize -mlir-print-elementsattrs-with-hex-if-larger=1000 | FileCheck %s
 
 // A matmul whose right-hand side is computed at run time and reused by 64
-// rows: B [96, 200] is split at 192 columns (6 panels of 32); the head reads
-// B transposed into panels [6, 96, 32], the output viewed as [64, 6, 32];
-// the last 8 columns stay an unpacked matmul.
+// rows over 160 steps: B [160, 200] is split at 192 columns (6 panels of
+// 32); the head reads B transposed into panels [6, 160, 32], the output
+// viewed as [64, 6, 32]; the last 8 columns stay an unpacked matmul.
 
 // CHECK-DAG:   #[[AM:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 // CHECK-DAG:   #[[BM:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>
 // CHECK-DAG:   #[[CM:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @runtime_rhs
-// CHECK-SAME:    (%[[A:.*]]: tensor<64x96xf32>, %[[B:.*]]: tensor<96x200xf32>, %[[C:.*]]: tensor<64x200xf32>)
-// CHECK:         %[[BH:.*]] = tensor.extract_slice %[[B]][0, 0] [96, 192] [1, 1]
+// CHECK-SAME:    (%[[A:.*]]: tensor<64x160xf32>, %[[B:.*]]: tensor<160x200xf32>, %[[C:.*]]: tensor<64x200xf32>)
+// CHECK:         %[[BH:.*]] = tensor.extract_slice %[[B]][0, 0] [160, 192] [1, 1]
 // CHECK:         %[[CH:.*]] = tensor.extract_slice %[[C]][0, 0] [64, 192] [1, 1]
-// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[BH]] {{\[}}[0], [1, 2]] output_shape [96, 6, 32]
-// CHECK:         %[[BP:.*]] = linalg.transpose ins(%[[BE]] : tensor<96x6x32xf32>) outs(%{{.*}} : tensor<6x96x32xf32>) permutation = [1, 0, 2]
+// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[BH]] {{\[}}[0], [1, 2]] output_shape [160, 6, 32]
+// CHECK:         %[[BP:.*]] = linalg.transpose ins(%[[BE]] : tensor<160x6x32xf32>) outs(%{{.*}} : tensor<6x160x32xf32>) permutation = [1, 0, 2]
 // CHECK:         %[[CE:.*]] = tensor.expand_shape %[[CH]] {{\[}}[0], [1, 2]] output_shape [64, 6, 32]
 // CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[AM]], #[[BM]], #[[CM]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME:        ins(%[[A]], %[[BP]] : tensor<64x96xf32>, tensor<6x96x32xf32>) outs(%[[CE]] : tensor<64x6x32xf32>)
+// CHECK-SAME:        ins(%[[A]], %[[BP]] : tensor<64x160xf32>, tensor<6x160x32xf32>) outs(%[[CE]] : tensor<64x6x32xf32>)
 // CHECK:           arith.mulf
 // CHECK:           arith.addf
 // CHECK:         %[[RC:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1, 2]] : tensor<64x6x32xf32> into tensor<64x192xf32>
 // CHECK:         %[[C2:.*]] = tensor.insert_slice %[[RC]] into %[[C]][0, 0] [64, 192]
-// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x96xf32>, tensor<96x8xf32>) outs(%{{.*}} : tensor<64x8xf32>)
-func.func @runtime_rhs(%a: tensor<64x96xf32>, %b: tensor<96x200xf32>, %c: tensor<64x200xf32>) -> tensor<64x200xf32> {
-  %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x200xf32>) outs(%c : tensor<64x200xf32>) -> tensor<64x200xf32>
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x160xf32>, tensor<160x8xf32>) outs(%{{.*}} : tensor<64x8xf32>)
+func.func @runtime_rhs(%a: tensor<64x160xf32>, %b: tensor<160x200xf32>, %c: tensor<64x200xf32>) -> tensor<64x200xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x160xf32>, tensor<160x200xf32>) outs(%c : tensor<64x200xf32>) -> tensor<64x200xf32>
   return %r : tensor<64x200xf32>
 }
 
@@ -59,6 +59,18 @@ func.func @constant_rhs(%a: tensor<8x2xf32>, %c: tensor<8x64xf32>) -> tensor<8x6
 func.func @few_rows(%a: tensor<8x96xf32>, %b: tensor<96x256xf32>, %c: tensor<8x256xf32>) -> tensor<8x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<8x96xf32>, tensor<96x256xf32>) outs(%c : tensor<8x256xf32>) -> tensor<8x256xf32>
   return %r : tensor<8x256xf32>
+}
+
+// A run-time right-hand side 128 steps deep, reused by 64 rows: each
+// register tile's 32 columns (16 KiB) stay in L1 after the first row tile,
+// so it is read in place rather than copied.
+
+// CHECK-LABEL: func.func @shallow_rhs
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x128xf32>, tensor<128x256xf32>)
+func.func @shallow_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
 }
 
 // CHECK-LABEL: func.func @transposed_rhs
@@ -175,34 +187,34 @@ func.func @classifier(%x: tensor<1x1x2xf32>, %o: tensor<1x72xf32>) -> tensor<1x7
 #x = affine_map<(m, n, k) -> (k, n)>
 #o = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func.func @split_bias
-// CHECK-SAME:    (%[[X:.*]]: tensor<16x97xf32>, %[[BIAS:.*]]: tensor<64xf32>)
-// CHECK:         %[[E:.*]] = tensor.empty() : tensor<64x97xf32>
-// CHECK-NOT:     outs(%[[E]] : tensor<64x97xf32>)
-// CHECK:         %[[HS:.*]] = tensor.extract_slice %[[E]][0, 0] [64, 96] [1, 1]
-// CHECK:         %[[HB:.*]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<64xf32>) outs(%[[HS]] : tensor<64x96xf32>)
-// CHECK:         %[[HI:.*]] = tensor.expand_shape %[[HB]] {{\[}}[0], [1, 2]] output_shape [64, 3, 32]
-// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs(%[[HI]] : tensor<64x3x32xf32>)
+// CHECK-SAME:    (%[[X:.*]]: tensor<144x97xf32>, %[[BIAS:.*]]: tensor<80xf32>)
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<80x97xf32>
+// CHECK-NOT:     outs(%[[E]] : tensor<80x97xf32>)
+// CHECK:         %[[HS:.*]] = tensor.extract_slice %[[E]][0, 0] [80, 96] [1, 1]
+// CHECK:         %[[HB:.*]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<80xf32>) outs(%[[HS]] : tensor<80x96xf32>)
+// CHECK:         %[[HI:.*]] = tensor.expand_shape %[[HB]] {{\[}}[0], [1, 2]] output_shape [80, 3, 32]
+// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs(%[[HI]] : tensor<80x3x32xf32>)
 // CHECK:         %[[HC:.*]] = tensor.collapse_shape %[[H]]
-// CHECK:         %[[INS:.*]] = tensor.insert_slice %[[HC]] into %[[E]][0, 0] [64, 96] [1, 1]
-// CHECK:         %[[TS:.*]] = tensor.extract_slice %[[INS]][0, 96] [64, 1] [1, 1]
-// CHECK:         %[[TB:.*]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<64xf32>) outs(%[[TS]] : tensor<64x1xf32>)
-// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs(%[[TB]] : tensor<64x1xf32>)
-// CHECK:         %[[R:.*]] = tensor.insert_slice %[[T]] into %[[INS]][0, 96] [64, 1] [1, 1]
+// CHECK:         %[[INS:.*]] = tensor.insert_slice %[[HC]] into %[[E]][0, 0] [80, 96] [1, 1]
+// CHECK:         %[[TS:.*]] = tensor.extract_slice %[[INS]][0, 96] [80, 1] [1, 1]
+// CHECK:         %[[TB:.*]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<80xf32>) outs(%[[TS]] : tensor<80x1xf32>)
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs(%[[TB]] : tensor<80x1xf32>)
+// CHECK:         %[[R:.*]] = tensor.insert_slice %[[T]] into %[[INS]][0, 96] [80, 1] [1, 1]
 // CHECK:         return %[[R]]
-func.func @split_bias(%x: tensor<16x97xf32>, %bias: tensor<64xf32>) -> tensor<64x97xf32> {
-  %w = arith.constant dense<0.5> : tensor<64x16xf32>
-  %e = tensor.empty() : tensor<64x97xf32>
-  %init = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<64xf32>) outs(%e : tensor<64x97xf32>) {
+func.func @split_bias(%x: tensor<144x97xf32>, %bias: tensor<80xf32>) -> tensor<80x97xf32> {
+  %w = arith.constant dense<0.5> : tensor<80x144xf32>
+  %e = tensor.empty() : tensor<80x97xf32>
+  %init = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<80xf32>) outs(%e : tensor<80x97xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
-  } -> tensor<64x97xf32>
-  %r = linalg.generic {indexing_maps = [#a, #x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<64x16xf32>, tensor<16x97xf32>) outs(%init : tensor<64x97xf32>) {
+  } -> tensor<80x97xf32>
+  %r = linalg.generic {indexing_maps = [#a, #x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<80x144xf32>, tensor<144x97xf32>) outs(%init : tensor<80x97xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<64x97xf32>
-  return %r : tensor<64x97xf32>
+  } -> tensor<80x97xf32>
+  return %r : tensor<80x97xf32>
 }
 
 // -----
@@ -218,40 +230,40 @@ func.func @split_bias(%x: tensor<16x97xf32>, %bias: tensor<64xf32>) -> tensor<64
 #o = affine_map<(m, n, k) -> (m, n)>
 #id3 = affine_map<(b, m, n) -> (b, m, n)>
 // CHECK-LABEL: func.func @split_activation
-// CHECK-SAME:    (%[[X:.*]]: tensor<16x97xf32>, %[[C:.*]]: tensor<64x97xf32>, %[[RES:.*]]: tensor<1x64x97xf32>)
-// CHECK:         %[[RC:.*]] = tensor.collapse_shape %[[RES]] {{\[}}[0, 1], [2]] : tensor<1x64x97xf32> into tensor<64x97xf32>
-// CHECK:         %[[RH:.*]] = tensor.extract_slice %[[RC]][0, 0] [64, 96] [1, 1]
-// CHECK:         %[[RT:.*]] = tensor.extract_slice %[[RC]][0, 96] [64, 1] [1, 1]
-// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<64x3x32xf32>)
+// CHECK-SAME:    (%[[X:.*]]: tensor<144x97xf32>, %[[C:.*]]: tensor<80x97xf32>, %[[RES:.*]]: tensor<1x80x97xf32>)
+// CHECK:         %[[RC:.*]] = tensor.collapse_shape %[[RES]] {{\[}}[0, 1], [2]] : tensor<1x80x97xf32> into tensor<80x97xf32>
+// CHECK:         %[[RH:.*]] = tensor.extract_slice %[[RC]][0, 0] [80, 96] [1, 1]
+// CHECK:         %[[RT:.*]] = tensor.extract_slice %[[RC]][0, 96] [80, 1] [1, 1]
+// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<80x3x32xf32>)
 // CHECK:         %[[HC:.*]] = tensor.collapse_shape %[[H]]
-// CHECK:         %[[HA:.*]] = linalg.generic {{.*}} ins(%[[RH]] : tensor<64x96xf32>) outs(%[[HC]] : tensor<64x96xf32>)
+// CHECK:         %[[HA:.*]] = linalg.generic {{.*}} ins(%[[RH]] : tensor<80x96xf32>) outs(%[[HC]] : tensor<80x96xf32>)
 // CHECK:           arith.maximumf
 // CHECK:           arith.addf
-// CHECK:         %[[INS:.*]] = tensor.insert_slice %[[HA]] into %[[C]][0, 0] [64, 96] [1, 1]
-// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<64x1xf32>)
-// CHECK:         %[[TA:.*]] = linalg.generic {{.*}} ins(%[[RT]] : tensor<64x1xf32>) outs(%[[T]] : tensor<64x1xf32>)
-// CHECK:         %[[R:.*]] = tensor.insert_slice %[[TA]] into %[[INS]][0, 96] [64, 1] [1, 1]
-// CHECK:         %[[E:.*]] = tensor.expand_shape %[[R]] {{\[}}[0, 1], [2]] output_shape [1, 64, 97]
+// CHECK:         %[[INS:.*]] = tensor.insert_slice %[[HA]] into %[[C]][0, 0] [80, 96] [1, 1]
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<80x1xf32>)
+// CHECK:         %[[TA:.*]] = linalg.generic {{.*}} ins(%[[RT]] : tensor<80x1xf32>) outs(%[[T]] : tensor<80x1xf32>)
+// CHECK:         %[[R:.*]] = tensor.insert_slice %[[TA]] into %[[INS]][0, 96] [80, 1] [1, 1]
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[R]] {{\[}}[0, 1], [2]] output_shape [1, 80, 97]
 // CHECK-NOT:     linalg.generic
 // CHECK:         return %[[E]]
-func.func @split_activation(%x: tensor<16x97xf32>, %c: tensor<64x97xf32>, %res: tensor<1x64x97xf32>) -> tensor<1x64x97xf32> {
-  %w = arith.constant dense<0.5> : tensor<64x16xf32>
+func.func @split_activation(%x: tensor<144x97xf32>, %c: tensor<80x97xf32>, %res: tensor<1x80x97xf32>) -> tensor<1x80x97xf32> {
+  %w = arith.constant dense<0.5> : tensor<80x144xf32>
   %zero = arith.constant 0.0 : f32
-  %r = linalg.generic {indexing_maps = [#a, #x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<64x16xf32>, tensor<16x97xf32>) outs(%c : tensor<64x97xf32>) {
+  %r = linalg.generic {indexing_maps = [#a, #x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<80x144xf32>, tensor<144x97xf32>) outs(%c : tensor<80x97xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<64x97xf32>
-  %e = tensor.expand_shape %r [[0, 1], [2]] output_shape [1, 64, 97] : tensor<64x97xf32> into tensor<1x64x97xf32>
-  %init = tensor.empty() : tensor<1x64x97xf32>
-  %y = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %res : tensor<1x64x97xf32>, tensor<1x64x97xf32>) outs(%init : tensor<1x64x97xf32>) {
+  } -> tensor<80x97xf32>
+  %e = tensor.expand_shape %r [[0, 1], [2]] output_shape [1, 80, 97] : tensor<80x97xf32> into tensor<1x80x97xf32>
+  %init = tensor.empty() : tensor<1x80x97xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%e, %res : tensor<1x80x97xf32>, tensor<1x80x97xf32>) outs(%init : tensor<1x80x97xf32>) {
   ^bb0(%in: f32, %r2: f32, %out: f32):
     %relu = arith.maximumf %in, %zero : f32
     %sum = arith.addf %relu, %r2 : f32
     linalg.yield %sum : f32
-  } -> tensor<1x64x97xf32>
-  return %y : tensor<1x64x97xf32>
+  } -> tensor<1x80x97xf32>
+  return %y : tensor<1x80x97xf32>
 }
 
 // -----
@@ -264,25 +276,25 @@ func.func @split_activation(%x: tensor<16x97xf32>, %c: tensor<64x97xf32>, %res: 
 #t = affine_map<(m, n) -> (n, m)>
 #id = affine_map<(m, n) -> (m, n)>
 // CHECK-LABEL: func.func @split_transposed_consumer
-// CHECK:         %[[R:.*]] = tensor.insert_slice {{.*}}[0, 96] [64, 1] [1, 1]
-// CHECK:         %[[Y:.*]] = linalg.generic {{.*}} ins(%[[R]] : tensor<64x97xf32>)
+// CHECK:         %[[R:.*]] = tensor.insert_slice {{.*}}[0, 96] [80, 1] [1, 1]
+// CHECK:         %[[Y:.*]] = linalg.generic {{.*}} ins(%[[R]] : tensor<80x97xf32>)
 // CHECK:         return %[[Y]]
-func.func @split_transposed_consumer(%x: tensor<16x97xf32>, %c: tensor<64x97xf32>) -> tensor<97x64xf32> {
-  %w = arith.constant dense<0.5> : tensor<64x16xf32>
+func.func @split_transposed_consumer(%x: tensor<144x97xf32>, %c: tensor<80x97xf32>) -> tensor<97x80xf32> {
+  %w = arith.constant dense<0.5> : tensor<80x144xf32>
   %zero = arith.constant 0.0 : f32
-  %r = linalg.generic {indexing_maps = [#a, #x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<64x16xf32>, tensor<16x97xf32>) outs(%c : tensor<64x97xf32>) {
+  %r = linalg.generic {indexing_maps = [#a, #x, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%w, %x : tensor<80x144xf32>, tensor<144x97xf32>) outs(%c : tensor<80x97xf32>) {
   ^bb0(%p: f32, %q: f32, %acc: f32):
     %m = arith.mulf %p, %q : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<64x97xf32>
-  %init = tensor.empty() : tensor<97x64xf32>
-  %y = linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<64x97xf32>) outs(%init : tensor<97x64xf32>) {
+  } -> tensor<80x97xf32>
+  %init = tensor.empty() : tensor<97x80xf32>
+  %y = linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<80x97xf32>) outs(%init : tensor<97x80xf32>) {
   ^bb0(%in: f32, %out: f32):
     %relu = arith.maximumf %in, %zero : f32
     linalg.yield %relu : f32
-  } -> tensor<97x64xf32>
-  return %y : tensor<97x64xf32>
+  } -> tensor<97x80xf32>
+  return %y : tensor<97x80xf32>
 }
 
 // -----

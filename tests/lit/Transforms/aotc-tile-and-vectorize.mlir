@@ -132,6 +132,31 @@ func.func @matmul_blocked(%a: tensor<16x512xf32>, %b: tensor<512x512xf32>, %c: t
 
 // -----
 
+// A shallow reduction (64 steps) over 1024 columns: B's whole 64 x 1024
+// block fits where 256 x 256 would, so there is no cache block and the zero
+// fill is written in each register tile (its accumulators, once hoisted,
+// start as zero registers) instead of a pass over the whole output before
+// the blocks.
+
+// CHECK-LABEL: func.func @shallow_wide
+// CHECK-NOT:     arith.constant 256 : index
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK:             %[[TILE:.*]] = vector.transfer_write %[[ZERO]], %{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %[[TILE]]) -> (tensor<8x32xf32>)
+// CHECK:               arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK-NOT:     linalg.
+func.func @shallow_wide(%a: tensor<16x64xf32>, %b: tensor<64x1024xf32>) -> tensor<16x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x1024xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x1024xf32>) outs(%f : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+  return %0 : tensor<16x1024xf32>
+}
+
+// -----
+
 // 13 rows (not a multiple of 8) and 40 columns (not a multiple of 32): the
 // op is split into static parts, 8 + 5 rows times 32 + 8 columns, each with
 // its own register tile.
