@@ -41,13 +41,18 @@ constexpr int64_t kMinInnermost = 64;
 /// dimension: one square register tile of f32 (aotc-tile-and-vectorize).
 constexpr int64_t kMinTransposed = 16;
 
+/// A contraction's register tile: accumulator rows, and lanes per register.
+struct RegisterTile {
+  int64_t rows, lanes;
+};
+
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
 /// static tiles, outermost loops first; 0 leaves a loop untiled, as every
 /// loop `whole` marks. For a contraction the register-tile row loop is split
 /// first, then the lane loop, each into tiles no smaller than the minimums
 /// above.
 SmallVector<int64_t> computeForallTileSizes(
-    linalg::LinalgOp op, int64_t targetTiles, int64_t registerRows,
+    linalg::LinalgOp op, int64_t targetTiles, RegisterTile registerTile,
     int64_t minColumns = kMinContractionColumns,
     int64_t minRows = kMinContractionRows, ArrayRef<bool> whole = {}) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -68,7 +73,7 @@ SmallVector<int64_t> computeForallTileSizes(
     minSizes[row] = minRows;
     // Below the cache-block minimum, tiles hold whole register tiles.
     if (minRows < kMinContractionRows)
-      multiples[row] = registerRows;
+      multiples[row] = registerTile.rows;
     // Columns in panels: whole panels, as many as make the minimum columns.
     unsigned columns = lane;
     if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane)) {
@@ -78,6 +83,15 @@ SmallVector<int64_t> computeForallTileSizes(
       minSizes[columns] = std::max<int64_t>(1, minColumns / ranges[lane]);
     } else {
       minSizes[lane] = minColumns;
+      // Whole registers, when the columns are (784 Winograd tiles: not two
+      // tiles of 392 = 24.5 registers, each ending in half a register).
+      for (int64_t multiple :
+           {aotc::kContractionRegistersPerRow * registerTile.lanes,
+            registerTile.lanes})
+        if (ranges[lane] % multiple == 0) {
+          multiples[lane] = multiple;
+          break;
+        }
     }
     // Rows in row panels: whole panels, as many as make the minimum rows.
     unsigned rows = row;
@@ -704,6 +718,13 @@ struct DistributeToForallPass
     : aotc::impl::DistributeToForallBase<DistributeToForallPass> {
   using Base::Base;
 
+  /// A contraction's register tile with this pass's registers (f32 lanes,
+  /// as aotc-tile-and-vectorize makes it).
+  RegisterTile registerTile() const {
+    return {aotc::contractionRows(vectorBits),
+            std::max<int64_t>(1, vectorBits / 32)};
+  }
+
   /// Thread tiles of an op with `work` iterations: about min-work
   /// iterations each, at most max-tiles, and two at least for an op other
   /// than a contraction (one tile would leave it sequential).
@@ -719,11 +740,10 @@ struct DistributeToForallPass
   /// the minimum) that makes an even count, even when its tiles hold less
   /// than min-work iterations (never more than max-tiles). Loops `whole`
   /// marks stay untiled.
-  SmallVector<int64_t> evenTileSizes(linalg::LinalgOp op,
-                                     SmallVector<int64_t> sizes,
-                                     bool contraction, int64_t registerRows,
-                                     int64_t minColumns, int64_t minRows,
-                                     ArrayRef<bool> whole = {}) const {
+  SmallVector<int64_t>
+  evenTileSizes(linalg::LinalgOp op, SmallVector<int64_t> sizes,
+                bool contraction, RegisterTile registerTile, int64_t minColumns,
+                int64_t minRows, ArrayRef<bool> whole = {}) const {
     int64_t count = tileCount(op, sizes);
     if (count <= 1 || count % 2 == 0 || count >= kMaxEvenedTiles)
       return sizes;
@@ -735,7 +755,7 @@ struct DistributeToForallPass
       tries.push_back({twice, std::max<int64_t>(1, minColumns / 2)});
     for (auto [target, columns] : tries) {
       SmallVector<int64_t> even = computeForallTileSizes(
-          op, target, registerRows, columns, minRows, whole);
+          op, target, registerTile, columns, minRows, whole);
       if (tileCount(op, even) % 2 == 0)
         return even;
     }
@@ -753,7 +773,8 @@ struct DistributeToForallPass
     // (a copy, a pack, an elementwise op) with min-work iterations or more
     // gets two tiles at least (one tile would leave it sequential).
     bool contraction = aotc::contractionTileDims(whole).has_value();
-    int64_t registerRows = aotc::contractionRows(vectorBits);
+    RegisterTile registerTile = this->registerTile();
+    int64_t registerRows = registerTile.rows;
     SmallVector<linalg::LinalgOp> parts =
         splitRemainder(rewriter, whole, tilesFor(workOf(whole), contraction));
     bool split = false;
@@ -765,23 +786,23 @@ struct DistributeToForallPass
       int64_t minColumns = kMinContractionColumns;
       int64_t minRows = kMinContractionRows;
       SmallVector<int64_t> sizes =
-          computeForallTileSizes(op, targetTiles, registerRows);
+          computeForallTileSizes(op, targetTiles, registerTile);
       if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-        sizes = computeForallTileSizes(op, targetTiles, registerRows,
+        sizes = computeForallTileSizes(op, targetTiles, registerTile,
                                        minColumns = kMinContractionHalfColumns);
       if (contraction &&
           llvm::all_of(sizes, [](int64_t s) { return s == 0; })) {
         unsigned row = aotc::contractionTileDims(op)->first;
         if (aotc::contractionRowPanelLoop(op, row)) {
           // Rows in whole register-tile panels already: tiles of panels.
-          sizes = computeForallTileSizes(op, targetTiles, registerRows,
+          sizes = computeForallTileSizes(op, targetTiles, registerTile,
                                          minColumns, minRows = registerRows);
         } else if (std::optional<linalg::LinalgOp> bulk =
                        splitRowRemainder(rewriter, op, registerRows)) {
           // A split-off remainder keeps the init producer out of the tiles.
           split |= bulk->getOperation() != op.getOperation();
           op = *bulk;
-          sizes = computeForallTileSizes(op, targetTiles, registerRows,
+          sizes = computeForallTileSizes(op, targetTiles, registerTile,
                                          minColumns, minRows = registerRows);
         } else if (aotc::contractionPanelLoop(
                        op, aotc::contractionTileDims(op)->second)) {
@@ -789,11 +810,11 @@ struct DistributeToForallPass
           // 1000 layer, matrix-vector): nothing is reused across columns,
           // so the panels are split down to one per tile (31 panels of 32
           // columns: a prime, no tiles of four panels).
-          sizes = computeForallTileSizes(op, targetTiles, registerRows,
+          sizes = computeForallTileSizes(op, targetTiles, registerTile,
                                          minColumns = 1);
         }
       }
-      sizes = evenTileSizes(op, sizes, contraction, registerRows, minColumns,
+      sizes = evenTileSizes(op, sizes, contraction, registerTile, minColumns,
                             minRows);
       if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         continue;
@@ -826,15 +847,15 @@ struct DistributeToForallPass
     for (linalg::LinalgOp part : parts.drop_front())
       for (auto [i, range] : llvm::enumerate(part.getStaticLoopRanges()))
         cut[i] = cut[i] || range != ranges[i];
-    int64_t registerRows = aotc::contractionRows(vectorBits);
+    RegisterTile registerTile = this->registerTile();
     int64_t targetTiles = tilesFor(workOf(interior), /*contraction=*/false);
     auto sizesFor = [&](ArrayRef<bool> whole) {
       return evenTileSizes(interior,
                            computeForallTileSizes(interior, targetTiles,
-                                                  registerRows,
+                                                  registerTile,
                                                   kMinContractionColumns,
                                                   kMinContractionRows, whole),
-                           /*contraction=*/false, registerRows,
+                           /*contraction=*/false, registerTile,
                            kMinContractionColumns, kMinContractionRows, whole);
     };
     SmallVector<int64_t> sizes = sizesFor(cut);

@@ -1003,3 +1003,32 @@ func.func @sibling_parts(%x: tensor<1x8x8x8xf32>, %w: tensor<8x1x1x3x3xf32>, %b:
   %y = tensor.collapse_shape %r2 [[0], [1, 2], [3], [4]] : tensor<1x8x1x4x4xf32> into tensor<1x8x4x4xf32>
   return %y : tensor<1x8x4x4xf32>
 }
+
+// -----
+
+// Sixteen contractions over 784 columns that are not in panels (Winograd's,
+// reading their tiles in place): column thread tiles must hold whole
+// register tiles of lanes (32, or 16 with 256-bit registers), and 784 has
+// no such split into two, so the threads take whole contractions, not two
+// tiles of 392 columns ending in half a register.
+
+#u = affine_map<(e, k, t, c) -> (e, k, c)>
+#v = affine_map<(e, k, t, c) -> (e, c, t)>
+#m = affine_map<(e, k, t, c) -> (e, k, t)>
+// CHECK-LABEL: func.func @register_columns
+// CHECK:         scf.forall (%[[E:.*]]) in (16)
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[E]], 0, 0] [1, 64, 784]
+// AVX2-LABEL: func.func @register_columns
+// AVX2:         scf.forall (%{{.*}}) in (16)
+func.func @register_columns(%u: tensor<16x64x64xf32>, %v: tensor<16x64x784xf32>) -> tensor<16x64x784xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64x784xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64x784xf32>) -> tensor<16x64x784xf32>
+  %r = linalg.generic {indexing_maps = [#u, #v, #m], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%u, %v : tensor<16x64x64xf32>, tensor<16x64x784xf32>) outs(%f : tensor<16x64x784xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64x784xf32>
+  return %r : tensor<16x64x784xf32>
+}
