@@ -492,6 +492,15 @@ LogicalResult fusePaddedSource(RewriterBase &rewriter,
   return success();
 }
 
+/// Erases the ops of `loop`'s body whose results nobody uses.
+void eraseUnusedOps(RewriterBase &rewriter, scf::ForallOp loop) {
+  SmallVector<Operation *> body = llvm::map_to_vector(
+      loop.getBody()->without_terminator(), [](Operation &op) { return &op; });
+  for (Operation *op : llvm::reverse(body))
+    if (isOpTriviallyDead(op))
+      rewriter.eraseOp(op);
+}
+
 /// True when offset or size `a` of a tile of `loopA` and `b` of `loopB`
 /// are the same function of the loops' induction variables: equal
 /// constants, the same value or induction variable, or equivalent pure ops
@@ -527,8 +536,9 @@ bool sameIndex(OpFoldResult a, scf::ForallOp loopA, OpFoldResult b,
 /// as the parts did into the whole (bufferization then writes each part in
 /// place). Each loop must run over the same tiles, start from its box of
 /// the previous part's result (sliced once per tile, as the part's own init
-/// is) and be read only by its insert. Fails otherwise, leaving the loops
-/// as they were (but for unused ops in them, erased first).
+/// is) and be read only by its insert (unused slices the fusion of init
+/// producers left in them would read the boxes: eraseUnusedOps first).
+/// Fails otherwise, leaving the loops as they were.
 LogicalResult fuseBoxedParts(RewriterBase &rewriter,
                              ArrayRef<scf::ForallOp> loops) {
   struct Part {
@@ -540,15 +550,6 @@ LogicalResult fuseBoxedParts(RewriterBase &rewriter,
   };
   SmallVector<Part> parts;
   scf::ForallOp first = loops.front();
-  // Slices left unused by the fusion of init producers would read the boxes.
-  for (scf::ForallOp loop : loops) {
-    SmallVector<Operation *> body =
-        llvm::map_to_vector(loop.getBody()->without_terminator(),
-                            [](Operation &op) { return &op; });
-    for (Operation *op : llvm::reverse(body))
-      if (isOpTriviallyDead(op))
-        rewriter.eraseOp(op);
-  }
   for (scf::ForallOp loop : loops) {
     if (loop->getNumResults() != 1 || !loop->getResult(0).hasOneUse() ||
         loop.getMixedLowerBound() != first.getMixedLowerBound() ||
@@ -722,7 +723,7 @@ struct DistributeToForallPass
   /// as aotc-tile-and-vectorize makes it).
   RegisterTile registerTile() const {
     return {aotc::contractionRows(vectorBits),
-            std::max<int64_t>(1, vectorBits / 32)};
+            aotc::registerLanes(vectorBits, 32)};
   }
 
   /// Thread tiles of an op with `work` iterations: about min-work
@@ -997,8 +998,11 @@ struct DistributeToForallPass
         if (Operation *tile = tiledParts.lookup(part))
           if (auto loop = dyn_cast<scf::ForallOp>(tile->getParentOp()))
             loops.push_back(loop);
-      if (loops.size() > 1 && loops.size() == parts.size())
+      if (loops.size() > 1 && loops.size() == parts.size()) {
+        for (scf::ForallOp loop : loops)
+          eraseUnusedOps(rewriter, loop);
         (void)fuseBoxedParts(rewriter, loops);
+      }
     }
     func.walk(
         [](Operation *op) { op->removeAttr(aotc::kSiblingPartsAttrName); });

@@ -392,7 +392,7 @@ struct FlattenConvolutionImagesPass
     auto outType = cast<RankedTensorType>(op.getResult(0).getType());
     Type elementType = outType.getElementType();
     int64_t lanes =
-        std::max<int64_t>(1, vectorBits / elementType.getIntOrFloatBitWidth());
+        aotc::registerLanes(vectorBits, elementType.getIntOrFloatBitWidth());
     int64_t outRank = outType.getRank();
     int64_t height = outType.getDimSize(outRank - 2);
     int64_t width = outType.getDimSize(outRank - 1);

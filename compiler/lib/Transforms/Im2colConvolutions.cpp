@@ -14,6 +14,7 @@
 
 #include "aotc/Transforms/ConvolutionUtils.h"
 #include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
@@ -67,7 +68,7 @@ bool wastefulGrid(linalg::GenericOp op, int64_t vectorBits) {
       !outType.hasStaticShape() || !aotc::convolutionChannelRowLoop(op))
     return false;
   int64_t bits = outType.getElementTypeBitWidth();
-  int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
+  int64_t lanes = aotc::registerLanes(vectorBits, bits);
   int64_t rank = outType.getRank();
   int64_t height = outType.getDimSize(rank - 2);
   int64_t outputs = height * outType.getDimSize(rank - 1);

@@ -251,20 +251,29 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
   return c;
 }
 
+/// The static range [begin, end).
+Range rangeOf(OpBuilder &b, int64_t begin, int64_t end) {
+  return {b.getIndexAttr(begin), b.getIndexAttr(end - begin),
+          b.getIndexAttr(1)};
+}
+
+/// Every loop of `op` whole.
+SmallVector<Range> wholeRanges(OpBuilder &b, linalg::LinalgOp op) {
+  return llvm::map_to_vector(op.getStaticLoopRanges(), [&](int64_t range) {
+    return rangeOf(b, 0, range);
+  });
+}
+
 /// The boxes of `op`'s loops that cover its iteration space: the interior
 /// (every padded dimension's [begin, end)), then for each padded dimension
 /// in turn the outputs before begin and from end on, the earlier padded
 /// dimensions in their interior and the later ones whole.
 SmallVector<SmallVector<Range>> boxesOf(OpBuilder &b, linalg::LinalgOp op,
                                         ArrayRef<PaddedDim> dims) {
-  SmallVector<Range> whole;
-  for (int64_t range : op.getStaticLoopRanges())
-    whole.push_back(
-        {b.getIndexAttr(0), b.getIndexAttr(range), b.getIndexAttr(1)});
+  SmallVector<Range> whole = wholeRanges(b, op);
   auto withRange = [&](SmallVector<Range> box, unsigned loop, int64_t begin,
                        int64_t end) {
-    box[loop] = {b.getIndexAttr(begin), b.getIndexAttr(end - begin),
-                 b.getIndexAttr(1)};
+    box[loop] = rangeOf(b, begin, end);
     return box;
   };
   SmallVector<Range> interior = whole;
@@ -344,15 +353,9 @@ clippedBoxesOf(OpBuilder &b, linalg::LinalgOp op, ArrayRef<PaddedDim> dims) {
   }
   if (count > kMaxClippedParts)
     return std::nullopt;
-  SmallVector<Range> whole;
-  for (int64_t range : ranges)
-    whole.push_back(
-        {b.getIndexAttr(0), b.getIndexAttr(range), b.getIndexAttr(1)});
-  auto range = [&](int64_t begin, int64_t end) {
-    return Range{b.getIndexAttr(begin), b.getIndexAttr(end - begin),
-                 b.getIndexAttr(1)};
-  };
-  SmallVector<SmallVector<Range>> boxes, interior;
+  SmallVector<Range> whole = wholeRanges(b, op);
+  // The interior first (its place kept until the odometer reaches it).
+  SmallVector<SmallVector<Range>> boxes(1);
   // Every combination, dimension by dimension (an odometer over segments).
   SmallVector<size_t> at(dims.size(), 0);
   while (true) {
@@ -360,18 +363,20 @@ clippedBoxesOf(OpBuilder &b, linalg::LinalgOp op, ArrayRef<PaddedDim> dims) {
     bool isInterior = true;
     for (auto [d, dim] : llvm::enumerate(dims)) {
       const Segment &seg = segments[d][at[d]];
-      box[dim.image] = range(seg.begin, seg.end);
-      box[dim.window] = range(seg.k0, seg.k1);
+      box[dim.image] = rangeOf(b, seg.begin, seg.end);
+      box[dim.window] = rangeOf(b, seg.k0, seg.k1);
       isInterior &= seg.begin == dim.begin && seg.end == dim.end;
     }
-    (isInterior ? interior : boxes).push_back(box);
+    if (isInterior)
+      boxes.front() = std::move(box);
+    else
+      boxes.push_back(std::move(box));
     size_t d = 0;
     while (d < at.size() && ++at[d] == segments[d].size())
       at[d++] = 0;
     if (d == at.size())
       break;
   }
-  boxes.insert(boxes.begin(), interior.front());
   return boxes;
 }
 

@@ -294,7 +294,7 @@ struct TileAndVectorizePass
     if (bits == 0 || linalg::isaConvolutionOpInterface(op) ||
         failed(linalg::vectorizeOpPrecondition(op)))
       return 0;
-    return std::max<int64_t>(1, vectorBits / bits);
+    return aotc::registerLanes(vectorBits, bits);
   }
 
   /// The static ops on tensors of the function, in order.

@@ -423,7 +423,7 @@ struct VectorizeConvolutionsPass
           continue;
         op = *generic;
       }
-      int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
+      int64_t lanes = aotc::registerLanes(vectorBits, bits);
       SmallVector<linalg::LinalgOp> parts =
           splitPartialRow(rewriter, op, lanes, producer, consumer);
       for (linalg::LinalgOp part : parts) {

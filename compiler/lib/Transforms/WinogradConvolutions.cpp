@@ -416,7 +416,7 @@ struct WinogradConvolutionsPass
     // / 0.79x the time at 1 / 2 threads without both copies, A/B in one
     // process).
     int64_t count = th * tw;
-    int64_t lanes = std::max<int64_t>(1, vectorBits / 32);
+    int64_t lanes = aotc::registerLanes(vectorBits, 32);
     int64_t panel = aotc::kContractionRegistersPerRow * lanes;
     int64_t columns = llvm::alignTo(count, lanes);
     // When whole registers of tiles would waste more than an eighth of the

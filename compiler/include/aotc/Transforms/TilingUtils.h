@@ -18,6 +18,12 @@ namespace aotc {
 /// Vector registers per row of a contraction's register tile.
 constexpr int64_t kContractionRegistersPerRow = 2;
 
+/// Lanes of a `vectorBits`-wide register holding `elementBits`-bit elements
+/// (at least one).
+inline int64_t registerLanes(int64_t vectorBits, int64_t elementBits) {
+  return std::max<int64_t>(1, vectorBits / elementBits);
+}
+
 /// Accumulator rows of a contraction's register tile with `vectorBits`-wide
 /// registers. 512-bit registers come with 32 of them (AVX-512): 8 x 2
 /// accumulators leave room for the loaded row and broadcasts. Narrower ones
