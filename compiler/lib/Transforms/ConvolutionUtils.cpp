@@ -139,9 +139,33 @@ std::optional<unsigned> convolutionChannelRowLoop(linalg::LinalgOp op) {
                            getAffineDimExpr(d, op.getContext())))
       channels = true;
   }
-  if (!channels)
+  if (!channels || (row && row == convolutionChannelLaneLoop(op)))
     return std::nullopt;
   return row;
+}
+
+std::optional<unsigned> convolutionChannelLaneLoop(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  AffineMap xMap = op.getIndexingMapsArray()[0];
+  AffineMap wMap = op.getIndexingMapsArray()[1];
+  AffineMap oMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (oMap.getNumResults() == 0 || wMap.getNumResults() == 0)
+    return std::nullopt;
+  auto lane = dyn_cast<AffineDimExpr>(oMap.getResults().back());
+  auto wLane = dyn_cast<AffineDimExpr>(wMap.getResults().back());
+  if (!lane || lane != wLane || xMap.isFunctionOfDim(lane.getPosition()) ||
+      op.getIteratorTypesArray()[lane.getPosition()] !=
+          utils::IteratorType::parallel)
+    return std::nullopt;
+  // Some reduction loop (input channels) indexes the input directly.
+  for (AffineExpr e : xMap.getResults())
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      if (op.getIteratorTypesArray()[d.getPosition()] ==
+              utils::IteratorType::reduction &&
+          wMap.isFunctionOfDim(d.getPosition()))
+        return lane.getPosition();
+  return std::nullopt;
 }
 
 int64_t convolutionRegisterRows(int64_t rows, int64_t vectorBits) {

@@ -43,7 +43,7 @@ constexpr int64_t kMinTransposed = 16;
 
 /// A contraction's register tile: accumulator rows, and lanes per register.
 struct RegisterTile {
-  int64_t rows, lanes;
+  int64_t rows, lanes, vectorBits;
 };
 
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
@@ -127,6 +127,20 @@ SmallVector<int64_t> computeForallTileSizes(
             aotc::isRowAlignedConvolution(op)
                 ? ranges[gridRow]
                 : aotc::convolutionThreadRowMultiple(ranges[gridRow]);
+    }
+  } else if (std::optional<unsigned> lane =
+                 aotc::convolutionChannelLaneLoop(op)) {
+    // Whole register tiles (aotc-vectorize-convolutions): the lanes (a block
+    // of output channels) whole, the pixels of an output row in whole rows
+    // of register tiles.
+    multiples[*lane] = ranges[*lane];
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    ArrayRef<AffineExpr> results = outMap.getResults();
+    if (results.size() >= 2) {
+      unsigned row =
+          cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
+      multiples[row] =
+          aotc::channelLaneRowTile(ranges[row], registerTile.vectorBits);
     }
   } else {
     // Transposes: read in square register tiles along both loops.
@@ -723,7 +737,7 @@ struct DistributeToForallPass
   /// as aotc-tile-and-vectorize makes it).
   RegisterTile registerTile() const {
     return {aotc::contractionRows(vectorBits),
-            aotc::registerLanes(vectorBits, 32)};
+            aotc::registerLanes(vectorBits, 32), vectorBits};
   }
 
   /// Thread tiles of an op with `work` iterations: about min-work

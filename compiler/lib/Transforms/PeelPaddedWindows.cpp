@@ -390,13 +390,13 @@ struct PeelPaddedWindowsPass
       if (std::optional<Candidate> c = matchCandidate(op, vectorBits))
         candidates.push_back(std::move(*c));
     });
-    if (candidates.empty())
-      return;
     IRRewriter rewriter(&getContext());
     for (auto [group, c] : llvm::enumerate(candidates))
       peel(rewriter, c, group);
-    // The border strips' pads as aotc-decompose-ops makes every pad: a fill
-    // and the slice inserted into it.
+    // The border strips' pads, and those made after aotc-decompose-ops (the
+    // whole-register padding of aotc-winograd-convolutions' tiles), as
+    // aotc-decompose-ops makes every pad: a fill and the slice inserted into
+    // it, which bufferizes in place (a tensor.pad would be a copy).
     RewritePatternSet patterns(&getContext());
     linalg::populateDecomposePadPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

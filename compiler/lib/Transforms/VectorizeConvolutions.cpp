@@ -103,6 +103,16 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
     return sizes;
   unsigned laneDim = cast<AffineDimExpr>(results.back()).getPosition();
   sizes[laneDim] = largestDivisorAtMost(ranges[laneDim], lanes);
+  // Output channels as lanes: a contraction's register tile, its rows the
+  // pixels of one output row (each input element broadcast to one row).
+  if (aotc::convolutionChannelLaneLoop(op) && results.size() >= 2) {
+    sizes[laneDim] = largestDivisorAtMost(
+        ranges[laneDim], aotc::kContractionRegistersPerRow * lanes);
+    unsigned row =
+        cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
+    sizes[row] = aotc::channelLaneRowTile(ranges[row], vectorBits);
+    return sizes;
+  }
   // Convolutions over input channels: one register row per output channel,
   // each input vector reused by all rows, and one to four registers of
   // lanes along the next output dimension (the rows of a flattened image):

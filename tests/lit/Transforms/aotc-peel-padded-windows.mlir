@@ -155,15 +155,18 @@ func.func @infinite_filter(%x: tensor<1x1x4x32xf32>) -> tensor<1x1x1x4x32xf32> {
 
 // -----
 
-// Left alone: a convolution over input channels (the pad's copy is small
+// Not peeled: a convolution over input channels (the pad's copy is small
 // next to its arithmetic), padding wider than the window reaches (3 > 2:
-// some outputs would read only padding), and padding along channels.
+// some outputs would read only padding), and padding along channels. Their
+// pads become a fill and the source inserted into it, as every pad does.
 
 #xmap = affine_map<(n, o, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
 #wmap = affine_map<(n, o, oh, ow, c, kh, kw) -> (o, c, kh, kw)>
 #omap = affine_map<(n, o, oh, ow, c, kh, kw) -> (n, o, oh, ow)>
 // CHECK-LABEL: func.func @unchanged
-// CHECK-COUNT-3: tensor.pad
+// CHECK-NOT:     tensor.pad
+// CHECK-NOT:     tensor.extract_slice
+// CHECK-COUNT-3: tensor.insert_slice %{{.*}} into %{{.*}}[0, {{[01]}}, {{[13]}}, {{[13]}}] [1, 2, 8, 8]
 // CHECK-NOT:     tensor.pad
 // CHECK-NOT:     tensor.extract_slice
 func.func @unchanged(%x: tensor<1x2x8x8xf32>, %w: tensor<2x2x3x3xf32>, %o: tensor<1x2x8x8xf32>,
@@ -196,4 +199,27 @@ func.func @unchanged(%x: tensor<1x2x8x8xf32>, %w: tensor<2x2x3x3xf32>, %o: tenso
       ins(%pc, %window : tensor<1x4x10x10xf32>, tensor<3x3xf32>)
       outs(%o3 : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
   return %c, %s3, %sc : tensor<1x2x8x8xf32>, tensor<1x2x12x12xf32>, tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// Without a windowed op to peel, pads made after aotc-decompose-ops (the
+// whole-register padding of aotc-winograd-convolutions' tiles) still become
+// a fill and the source inserted into it, which bufferizes in place (a
+// tensor.pad would be a copy into a buffer of its own).
+
+// CHECK-LABEL: func.func @pad_without_windows
+// CHECK-SAME:    (%[[V:.*]]: tensor<16x128x196xf32>)
+// CHECK-NOT:     tensor.pad
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<16x128x208xf32>
+// CHECK:         %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<16x128x208xf32>)
+// CHECK:         %[[R:.*]] = tensor.insert_slice %[[V]] into %[[F]][0, 0, 0] [16, 128, 196] [1, 1, 1]
+// CHECK:         return %[[R]]
+func.func @pad_without_windows(%v: tensor<16x128x196xf32>) -> tensor<16x128x208xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %v low[0, 0, 0] high[0, 0, 12] {
+  ^bb0(%i: index, %j: index, %k: index):
+    tensor.yield %zero : f32
+  } : tensor<16x128x196xf32> to tensor<16x128x208xf32>
+  return %p : tensor<16x128x208xf32>
 }

@@ -437,3 +437,35 @@ func.func @row_aligned_short_input(%x: tensor<1x1x2x73xf32>, %w: tensor<1x4x2x3x
   } -> tensor<1x1x4x6x8xf32>
   return %r : tensor<1x1x4x6x8xf32>
 }
+
+// -----
+
+// Output channels as lanes (aotc-channel-lane-convolutions): the output's
+// innermost loop is a block of 32 channels, read from the filter's last
+// dimension. The register tile is one output row's pixels (7 of 14: a
+// contraction's rows) x the 32 channels (two 512-bit registers); each
+// input element is broadcast along the lanes, each filter row along the
+// pixels; input channels and window rows loop, window columns unrolled.
+
+#x = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (g, m, c, kh, kw, l)>
+#o = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, m, oh, ow, l)>
+// CHECK-DAG:   #[[XB:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, 0, d3, d4, 0, d2, 0, 0)>
+// CHECK-DAG:   #[[WB:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (0, d0, d1, 0, 0, d5, d2, d3, d4)>
+// CHECK-LABEL: func.func @channel_lanes
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c7
+// CHECK:           scf.for %{{.*}} = %c0 to %c64 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK-COUNT-3:       vector.transfer_read %{{.*}} {in_bounds = [{{.*}}], permutation_map = #[[XB]]} : tensor<1x1x1x1x7xf32>, vector<1x1x1x1x7x32x1x1x1xf32>
+// CHECK-NOT:           scf.for
+// AVX2-LABEL:  func.func @channel_lanes
+// AVX2:          vector.transfer_read
+func.func @channel_lanes(%x: tensor<1x1x64x29x29xf32>, %w: tensor<1x2x64x3x3x32xf32>, %o: tensor<1x1x2x14x14x32xf32>) -> tensor<1x1x2x14x14x32xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x64x29x29xf32>, tensor<1x2x64x3x3x32xf32>) outs(%o : tensor<1x1x2x14x14x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x14x14x32xf32>
+  return %r : tensor<1x1x2x14x14x32xf32>
+}

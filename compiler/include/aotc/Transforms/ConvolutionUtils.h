@@ -51,8 +51,17 @@ constexpr int64_t kConvolutionChannelRows = 8;
 /// (operand 0), when some reduction loop of the filter indexes the input
 /// directly (input channels; not a depthwise convolution or a pool). Each
 /// input vector then serves one register row per output channel.
+/// None for a convolution whose channels are its lanes
+/// (convolutionChannelLaneLoop).
 std::optional<unsigned>
 convolutionChannelRowLoop(mlir::linalg::LinalgOp op);
+/// The output-channel loop of a convolution over input channels computed
+/// with output channels as lanes (aotc-channel-lane-convolutions): the
+/// innermost loop of the output and of the filter, a parallel loop the
+/// windowed input (operand 0) does not read, when some reduction loop of
+/// the filter indexes the input directly. Each filter row of lanes then
+/// serves one register per output pixel of the tile.
+std::optional<unsigned> convolutionChannelLaneLoop(mlir::linalg::LinalgOp op);
 
 /// Grid rows (registers of lanes along the output dimension next to the
 /// lanes, the rows of a flattened image) per register tile of a

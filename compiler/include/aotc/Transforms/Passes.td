@@ -272,6 +272,48 @@ def PointwiseConvToMatmul : Pass<"aotc-pointwise-conv-to-matmul",
                            "mlir::tensor::TensorDialect"];
 }
 
+def ChannelLaneConvolutions : Pass<"aotc-channel-lane-convolutions",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Strided convolutions computed directly with output channels as lanes";
+  let description = [{
+    A convolution generic in the importer's NCHW form with a stride above one,
+    a reduction over input channels (not depthwise), f32 operands, a constant
+    filter and output channels a multiple of one contraction register tile's
+    lanes (b = 32 with 512-bit registers) is computed directly in output
+    channel blocks: loops (..., C / b, ..., o..., b, c, k...), the filter
+    packed at compile time into [..., C / b, c, k..., b], the output computed
+    as [..., C / b, o..., b] from a transposed init and transposed back. The
+    output's innermost loop is then a block of channels:
+    aotc-vectorize-convolutions takes register tiles of one output row's
+    pixels (aotc::contractionRowTile of them) x b channels, each input
+    element read in place through the window and broadcast, each filter row
+    one contiguous load. Output rows that do not split into register tiles
+    of at least three-quarters of a contraction's rows keep the other paths.
+
+    Before (3x3, stride 2):
+    ```mlir
+    linalg.generic {maps = [(n,g,m,oh,ow,c,kh,kw) -> (n,g,c,oh*2+kh,ow*2+kw),
+                            (...) -> (g,m,c,kh,kw), (...) -> (n,g,m,oh,ow)]}
+        ins(%x, %w : tensor<1x1x64x58x58xf32>, tensor<1x128x64x3x3xf32>)
+    ```
+    After:
+    ```mlir
+    %r = linalg.generic {maps = [(n,g,m,oh,ow,l,c,kh,kw) -> (n,g,c,oh*2+kh,ow*2+kw),
+                                 (...) -> (g,m,c,kh,kw,l), (...) -> (n,g,m,oh,ow,l)]}
+        ins(%x, %wp : tensor<1x1x64x58x58xf32>, tensor<1x4x64x3x3x32xf32>)
+        outs(transpose(%init) : tensor<1x1x4x28x28x32xf32>)
+    transpose(%r) ... tensor<1x1x128x28x28xf32>
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def Im2colConvolutions : Pass<"aotc-im2col-convolutions",
                               "mlir::func::FuncOp"> {
   let summary = "Convolutions with many channels as im2col copy + matmul";

@@ -56,6 +56,13 @@ inline int64_t contractionRowTile(int64_t rows, int64_t vectorBits) {
   return d >= tile - tile / 4 ? d : tile;
 }
 
+/// Pixels (register rows) of a register tile of a convolution with output
+/// channels as lanes (aotc-channel-lane-convolutions) whose output rows are
+/// `width` pixels: the largest divisor of `width` up to contractionRowTile.
+inline int64_t channelLaneRowTile(int64_t width, int64_t vectorBits) {
+  return largestDivisorAtMost(width, contractionRowTile(width, vectorBits));
+}
+
 /// For each loop of `op`, whether an indexing map reads it through a mod,
 /// floordiv or ceildiv (ONNX Tile reads its input at `d0 mod 2`). Tiling or
 /// splitting such a loop in pieces longer than one iteration takes the

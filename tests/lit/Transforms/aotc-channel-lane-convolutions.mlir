@@ -1,0 +1,141 @@
+// RUN: aotc-opt %s -split-input-file -aotc-channel-lane-convolutions | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -aotc-channel-lane-convolutions=vector-bits=256 | FileCheck %s --check-prefix=AVX2
+
+// A 3x3 stride-2 convolution over 64 input channels (576 reduced elements)
+// with a bias broadcast as its init and a ReLU after it: computed in blocks
+// of 32 output channels (two 512-bit registers) as its lanes, the filter
+// packed into [g, m / 32, c, kh, kw, 32] at compile time, the bias broadcast
+// and the ReLU made in that layout, the ReLU's result transposed back.
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#b = affine_map<(n, g, m, oh, ow) -> (g, m)>
+#id = affine_map<(n, g, m, oh, ow) -> (n, g, m, oh, ow)>
+// CHECK-DAG:   #[[BIAS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>
+// CHECK-DAG:   #[[ID6:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+// CHECK-DAG:   #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d6, d3 * 2 + d7, d4 * 2 + d8)>
+// CHECK-DAG:   #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d2, d6, d7, d8, d5)>
+// CHECK-DAG:   #[[O:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4, d5)>
+// CHECK-LABEL: func.func @conv3x3_stride2
+// CHECK-SAME:    (%[[XV:.*]]: tensor<1x1x64x25x25xf32>, %[[B:.*]]: tensor<1x64xf32>)
+// CHECK:         %[[WP:.*]] = arith.constant dense<{{.*}}> : tensor<1x2x64x3x3x32xf32>
+// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[}}[0], [1, 2]] output_shape [1, 2, 32] : tensor<1x64xf32> into tensor<1x2x32xf32>
+// CHECK:         %[[INIT:.*]] = linalg.generic {indexing_maps = [#[[BIAS]], #[[ID6]]]
+// CHECK-SAME:        ins(%[[BE]] : tensor<1x2x32xf32>) outs(%{{.*}} : tensor<1x1x2x12x12x32xf32>)
+// CHECK:         %[[CONV:.*]] = linalg.generic {indexing_maps = [#[[X]], #[[W]], #[[O]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME:        ins(%[[XV]], %[[WP]] : tensor<1x1x64x25x25xf32>, tensor<1x2x64x3x3x32xf32>) outs(%[[INIT]] : tensor<1x1x2x12x12x32xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK:         %[[RELU:.*]] = linalg.generic {indexing_maps = [#[[ID6]], #[[ID6]]]
+// CHECK-SAME:        ins(%[[CONV]] : tensor<1x1x2x12x12x32xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         %[[T:.*]] = linalg.transpose ins(%[[RELU]] : tensor<1x1x2x12x12x32xf32>) outs(%{{.*}} : tensor<1x1x2x32x12x12xf32>) permutation = [0, 1, 2, 5, 3, 4]
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[T]] {{\[}}[0], [1], [2, 3], [4], [5]] : tensor<1x1x2x32x12x12xf32> into tensor<1x1x64x12x12xf32>
+// CHECK:         return %[[R]]
+// With 256-bit registers the blocks are 16 channels (12-pixel rows: 6-row
+// register tiles either way).
+// AVX2-LABEL:  func.func @conv3x3_stride2
+// AVX2:          arith.constant dense<{{.*}}> : tensor<1x4x64x3x3x16xf32>
+// AVX2:          linalg.generic
+// AVX2-SAME:         outs(%{{.*}} : tensor<1x1x4x12x12x16xf32>)
+func.func @conv3x3_stride2(%x: tensor<1x1x64x25x25xf32>, %bias: tensor<1x64xf32>) -> tensor<1x1x64x12x12xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x64x64x3x3xf32>
+  %e = tensor.empty() : tensor<1x1x64x12x12xf32>
+  %init = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<1x64xf32>) outs(%e : tensor<1x1x64x12x12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x64x12x12xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x64x25x25xf32>, tensor<1x64x64x3x3xf32>) outs(%init : tensor<1x1x64x12x12xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x12x12xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<1x1x64x12x12xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%r : tensor<1x1x64x12x12xf32>) outs(%e2 : tensor<1x1x64x12x12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x1x64x12x12xf32>
+  return %relu : tensor<1x1x64x12x12xf32>
+}
+
+// -----
+
+// A fill init is made in the blocked layout; without a consumer the
+// convolution's own result is transposed back. (The packed filter's values
+// are checked end to end: resnet18 against PyTorch.)
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @fill_init
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<1x1x2x7x7x32xf32>
+// CHECK:         %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<1x1x2x7x7x32xf32>)
+// CHECK:         %[[CONV:.*]] = linalg.generic
+// CHECK-SAME:        outs(%[[F]] : tensor<1x1x2x7x7x32xf32>)
+// CHECK:         linalg.transpose ins(%[[CONV]] : tensor<1x1x2x7x7x32xf32>)
+func.func @fill_init(%x: tensor<1x1x64x15x15xf32>) -> tensor<1x1x64x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x64x7x7xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x64x7x7xf32>) -> tensor<1x1x64x7x7xf32>
+  %w = arith.constant dense<1.0> : tensor<1x64x64x3x3xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x64x15x15xf32>, tensor<1x64x64x3x3xf32>) outs(%init : tensor<1x1x64x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x7x7xf32>
+  return %r : tensor<1x1x64x7x7xf32>
+}
+
+// -----
+
+// Left to the other paths: stride 1 (aotc-winograd-convolutions,
+// aotc-flatten-convolution-images), a shallow reduction (8 channels x 9 =
+// 72 elements: transposing the result back costs more than it saves), 48
+// output channels (not whole blocks), and 13-pixel output rows (one-row
+// register tiles).
+
+#x1 = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+func.func @left_alone(%x: tensor<1x1x64x16x16xf32>, %xs: tensor<1x1x8x15x15xf32>, %x13: tensor<1x1x64x27x27xf32>,
+                      %o1: tensor<1x1x64x14x14xf32>, %o2: tensor<1x1x64x7x7xf32>, %o3: tensor<1x1x48x7x7xf32>, %o4: tensor<1x1x64x13x13xf32>)
+    -> (tensor<1x1x64x14x14xf32>, tensor<1x1x64x7x7xf32>, tensor<1x1x48x7x7xf32>, tensor<1x1x64x13x13xf32>) {
+  %w = arith.constant dense<1.0> : tensor<1x64x64x3x3xf32>
+  %ws = arith.constant dense<1.0> : tensor<1x64x8x3x3xf32>
+  %w48 = arith.constant dense<1.0> : tensor<1x48x64x3x3xf32>
+  %r1 = linalg.generic {indexing_maps = [#x1, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x64x16x16xf32>, tensor<1x64x64x3x3xf32>) outs(%o1 : tensor<1x1x64x14x14xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x14x14xf32>
+  %r2 = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xs, %ws : tensor<1x1x8x15x15xf32>, tensor<1x64x8x3x3xf32>) outs(%o2 : tensor<1x1x64x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x7x7xf32>
+  %x15 = tensor.extract_slice %x13[0, 0, 0, 0, 0] [1, 1, 64, 15, 15] [1, 1, 1, 1, 1] : tensor<1x1x64x27x27xf32> to tensor<1x1x64x15x15xf32>
+  %r3 = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x15, %w48 : tensor<1x1x64x15x15xf32>, tensor<1x48x64x3x3xf32>) outs(%o3 : tensor<1x1x48x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x48x7x7xf32>
+  %r4 = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x13, %w : tensor<1x1x64x27x27xf32>, tensor<1x64x64x3x3xf32>) outs(%o4 : tensor<1x1x64x13x13xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x13x13xf32>
+  return %r1, %r2, %r3, %r4 : tensor<1x1x64x14x14xf32>, tensor<1x1x64x7x7xf32>, tensor<1x1x48x7x7xf32>, tensor<1x1x64x13x13xf32>
+}
