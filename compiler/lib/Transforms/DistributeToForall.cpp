@@ -404,7 +404,11 @@ LogicalResult fuseConsumerIntoThreadTiles(RewriterBase &rewriter,
 /// and copies its part of the source, one pass over the tile, instead of a
 /// parallel fill of the whole padded tensor, then a copy of the source over
 /// most of it (MobileNetV2's 96 x 114 x 114 padding of a depthwise
-/// convolution's input wrote 5 MB of zeros, of which 3% stayed).
+/// convolution's input wrote 5 MB of zeros, of which 3% stayed). A source
+/// computed in the padded tensor's slice itself
+/// (aotc::emptyComputedIntoSlice: a layer's output written into the next
+/// layer's padded input) is not copied: the tiles fill only the border
+/// around it.
 LogicalResult fusePaddedSource(RewriterBase &rewriter,
                                tensor::InsertSliceOp insert) {
   auto forall = insert.getDest().getDefiningOp<scf::ForallOp>();
@@ -418,9 +422,9 @@ LogicalResult fusePaddedSource(RewriterBase &rewriter,
   // (aotc-eliminate-reshaped-empty-tensors: ResNet's stem writes into its
   // max pool's padded input) needs no copy at all.
   SmallVector<Operation *> reshapes;
-  if (forall->getBlock() != insert->getBlock() ||
-      aotc::emptyComputedIntoSlice(insert, reshapes))
+  if (forall->getBlock() != insert->getBlock())
     return failure();
+  bool computedInPlace = aotc::emptyComputedIntoSlice(insert, reshapes);
   auto inserts = llvm::to_vector(
       forall.getTerminator().getOps<tensor::ParallelInsertSliceOp>());
   if (inserts.size() != 1)
@@ -458,7 +462,8 @@ LogicalResult fusePaddedSource(RewriterBase &rewriter,
   // The tiles read the source: the loop moves to the insert (its only
   // user; its operands, the empty tensor and the fill value, are defined
   // before it).
-  rewriter.moveOpBefore(forall, insert);
+  if (!computedInPlace)
+    rewriter.moveOpBefore(forall, insert);
   rewriter.setInsertionPoint(fill);
   Value tile = tileSlice.getResult();
   Value padValue = fill.getInputs()[0];
@@ -488,6 +493,11 @@ LogicalResult fusePaddedSource(RewriterBase &rewriter,
       tile = tensor::InsertSliceOp::create(rewriter, loc, zeros, tile, offsets,
                                            sizes, ones);
     }
+  }
+  // The interior is the source's, written there by its producer.
+  if (computedInPlace) {
+    rewriter.replaceOp(fill, tile);
+    return success();
   }
   // The tile's part of the source.
   SmallVector<OpFoldResult> sourceOffsets(rank, rewriter.getIndexAttr(0));
@@ -1020,7 +1030,8 @@ struct DistributeToForallPass
     }
     func.walk(
         [](Operation *op) { op->removeAttr(aotc::kSiblingPartsAttrName); });
-    // Paddings whose fill was split: each tile also copies its source.
+    // Paddings whose fill was split: each tile fills its border only, and
+    // copies its part of the source unless that is computed in place.
     for (auto insert :
          llvm::to_vector(func.getBody().getOps<tensor::InsertSliceOp>()))
       (void)fusePaddedSource(rewriter, insert);
