@@ -1,7 +1,7 @@
 //===- ChannelLaneConvolutions.cpp - Output channels as lanes -*- C++ -*-===//
 //
 // This file implements the aotc-channel-lane-convolutions pass: a strided
-// convolution over input channels (ResNet's 3x3 and 1x1 stride-2 layers) is
+// convolution over enough input channels (ResNet's 3x3 stride-2 layers) is
 // computed directly, with its output channels as the vector lanes. Its
 // output channels are split into blocks of one contraction register tile's
 // lanes (NCHWc: [..., C / b, oh, ow, b]) and its constant filter is packed
@@ -52,11 +52,11 @@ struct Candidate {
 };
 
 /// `op` as a candidate for output-channel blocks of `block` lanes: a
-/// strided NCHW convolution over input channels (not depthwise) on f32,
-/// whose constant filter reads one output-channel loop that the output
-/// holds just before its image, a multiple of `block`, and whose output
-/// rows split into register tiles of at least three-quarters of a
-/// contraction's rows.
+/// strided NCHW convolution over input channels (not depthwise) on f32 with
+/// at least kMinReduction reduced elements, whose constant filter reads one
+/// output-channel loop that the output holds just before its image, a
+/// multiple of `block`, and whose output rows split into register tiles of
+/// at least three-quarters of a contraction's rows (or are one such tile).
 std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
                                         int64_t vectorBits) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
@@ -102,8 +102,8 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
   return Candidate{op, *conv, *channel, filter};
 }
 
-/// `filter` (shape `shape`, the channel at dimension `dim`) with that
-/// dimension split into [C / block, block] and the block moved last.
+/// `filter` with its output-channel dimension `dim` split into
+/// [C / block, block] and the block moved last (at compile time).
 DenseElementsAttr packFilter(DenseElementsAttr filter, unsigned dim,
                              int64_t block) {
   ArrayRef<int64_t> shape = filter.getType().getShape();

@@ -277,9 +277,11 @@ def ChannelLaneConvolutions : Pass<"aotc-channel-lane-convolutions",
   let summary = "Strided convolutions computed directly with output channels as lanes";
   let description = [{
     A convolution generic in the importer's NCHW form with a stride above one,
-    a reduction over input channels (not depthwise), f32 operands, a constant
-    filter and output channels a multiple of one contraction register tile's
-    lanes (b = 32 with 512-bit registers) is computed directly in output
+    a reduction over input channels (not depthwise) of at least 512 elements
+    (input channels x window: shallower ones do not repay transposing the
+    result back), f32 operands, a constant filter and output channels a
+    multiple of one contraction register tile's lanes (b = 32 with 512-bit
+    registers) is computed directly in output
     channel blocks: loops (..., C / b, ..., o..., b, c, k...), the filter
     packed at compile time into [..., C / b, c, k..., b], the output computed
     as [..., C / b, o..., b] from a transposed init and transposed back. The
