@@ -140,34 +140,6 @@ RankedTensorType toBlockedType(RankedTensorType type, int64_t dim,
   return RankedTensorType::get(shape, type.getElementType());
 }
 
-/// The reassociation of a rank-`rank` shape whose dimension `dim` is split
-/// in two.
-SmallVector<ReassociationIndices> splitGroups(int64_t rank, int64_t dim) {
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0, next = 0; d < rank; ++d) {
-    if (d == dim) {
-      groups.push_back({next, next + 1});
-      next += 2;
-    } else {
-      groups.push_back({next++});
-    }
-  }
-  return groups;
-}
-
-/// `v` with dimension `dim` of size C viewed as [C / block, block] (a free
-/// reshape).
-Value splitChannels(OpBuilder &b, Location loc, Value v, int64_t dim,
-                    int64_t block) {
-  auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<int64_t> shape(type.getShape());
-  shape[dim] /= block;
-  shape.insert(shape.begin() + dim + 1, block);
-  return tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), v,
-      splitGroups(type.getRank(), dim));
-}
-
 /// `v` with dimension `dim` of size C split into [C / block, block] and the
 /// block moved last (a free reshape, then a transpose).
 Value toBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
@@ -182,7 +154,8 @@ Value toBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
   Value init = tensor::EmptyOp::create(b, loc, blockedType.getShape(),
                                        type.getElementType());
   return linalg::TransposeOp::create(
-             b, loc, splitChannels(b, loc, v, dim, block), init, permutation)
+             b, loc, aotc::splitDimension(b, loc, v, dim, block), init,
+             permutation)
       ->getResult(0);
 }
 
@@ -204,8 +177,8 @@ Value fromBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
       tensor::EmptyOp::create(b, loc, shape, blockedType.getElementType());
   Value transposed =
       linalg::TransposeOp::create(b, loc, v, init, permutation)->getResult(0);
-  return tensor::CollapseShapeOp::create(b, loc, type, transposed,
-                                         splitGroups(type.getRank(), dim));
+  return tensor::CollapseShapeOp::create(
+      b, loc, type, transposed, aotc::splitDimGroups(type.getRank(), dim));
 }
 
 /// True when `op` is an elementwise generic over a whole output (all loops
@@ -214,11 +187,7 @@ Value fromBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
 /// other than the innermost one (a bias per channel, not a tensor the
 /// blocked layout would read transposed).
 bool isRelayoutable(linalg::GenericOp op, Value replaced = {}) {
-  if (op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
-      !op.hasPureTensorSemantics() ||
-      op.getNumParallelLoops() != op.getNumLoops() ||
-      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity() ||
-      op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
+  if (!aotc::isTileableInitProducer(op) ||
       !op.getBody()->getOps<linalg::IndexOp>().empty())
     return false;
   unsigned inner = op.getNumLoops() - 1;
@@ -233,8 +202,8 @@ bool isRelayoutable(linalg::GenericOp op, Value replaced = {}) {
 /// `op` (isRelayoutable) computed in the blocked layout of its output,
 /// dimension `dim` split into [C / block, block] with the block last: the
 /// inputs read the same elements (those indexed by `dim` through
-/// splitChannels), but `replaced`, read at the identity map, which becomes
-/// `blocked` (already in that layout).
+/// aotc::splitDimension), but `replaced`, read at the identity map, which
+/// becomes `blocked` (already in that layout).
 Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
                int64_t block, Value replaced = {}, Value blocked = {}) {
   MLIRContext *ctx = op.getContext();
@@ -256,7 +225,7 @@ Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
       unsigned d = cast<AffineDimExpr>(e).getPosition();
       exprs.push_back(getAffineDimExpr(d, ctx));
       if (d == static_cast<unsigned>(dim)) {
-        v = splitChannels(rewriter, loc, v, exprs.size() - 1, block);
+        v = aotc::splitDimension(rewriter, loc, v, exprs.size() - 1, block);
         exprs.push_back(lane);
       }
     }

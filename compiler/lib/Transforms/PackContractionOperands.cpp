@@ -248,26 +248,6 @@ linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
   return failed(ordered) ? swapped : *ordered;
 }
 
-/// `v` with dimension `dim` of size D viewed as [D / size, size] (a free
-/// reshape).
-Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim, int64_t size) {
-  auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<int64_t> shape;
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0, next = 0; d < type.getRank(); ++d) {
-    if (d == dim) {
-      shape.append({type.getDimSize(d) / size, size});
-      groups.push_back({next, next + 1});
-      next += 2;
-    } else {
-      shape.push_back(type.getDimSize(d));
-      groups.push_back({next++});
-    }
-  }
-  return tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), v, groups);
-}
-
 /// A contraction with a unit reduction loop besides its real one (a
 /// classifier's [1, 1, C] activations times [N, 1, C] weights, as Flatten +
 /// Gemm leave it) loses it, so that it has one reduction loop and its
@@ -551,7 +531,7 @@ struct PackContractionOperandsPass
     Value lhs = inputs[c.lhs];
     auto lhsType = cast<RankedTensorType>(lhs.getType());
     int64_t rank = lhsType.getRank();
-    Value expanded = splitDim(rewriter, loc, lhs, rank - 2, c.tile);
+    Value expanded = aotc::splitDimension(rewriter, loc, lhs, rank - 2, c.tile);
     SmallVector<int64_t> shape(
         cast<RankedTensorType>(expanded.getType()).getShape());
     std::swap(shape[rank - 1], shape[rank]);
@@ -568,7 +548,7 @@ struct PackContractionOperandsPass
     AffineMap outMap =
         generic.getMatchingIndexingMap(generic.getDpsInitOperand(0));
     unsigned outDim = *outMap.getResultPosition(getAffineDimExpr(c.row, ctx));
-    Value outInit = splitDim(rewriter, loc, out, outDim, c.tile);
+    Value outInit = aotc::splitDimension(rewriter, loc, out, outDim, c.tile);
     replaceWithSplitLoop(rewriter, generic, inputs, outInit, maps, iterators);
     return success();
   }
@@ -592,7 +572,7 @@ struct PackContractionOperandsPass
           packConstant(attr, columns, transposed, packedType, panel));
     assert(!transposed && "only constants are packed from (lane, k)");
     // [..., K, N] -> [..., K, N / panel, panel] (free), then transposed.
-    Value expanded = splitDim(rewriter, loc, rhs, rank - 1, panel);
+    Value expanded = aotc::splitDimension(rewriter, loc, rhs, rank - 1, panel);
     SmallVector<int64_t> permutation =
         llvm::to_vector(llvm::seq<int64_t>(0, rank + 1));
     std::swap(permutation[rank - 2], permutation[rank - 1]);
@@ -645,9 +625,9 @@ struct PackContractionOperandsPass
     inputs[c.rhs] =
         packRhs(rewriter, loc, inputs[c.rhs], c.transposed, panel);
     Value init = generic.getDpsInits()[0];
-    Value outInit =
-        splitDim(rewriter, loc, init,
-                 cast<RankedTensorType>(init.getType()).getRank() - 1, panel);
+    Value outInit = aotc::splitDimension(
+        rewriter, loc, init,
+        cast<RankedTensorType>(init.getType()).getRank() - 1, panel);
     replaceWithSplitLoop(rewriter, generic, inputs, outInit, maps, iterators);
     return success();
   }

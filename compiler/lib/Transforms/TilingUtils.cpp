@@ -353,6 +353,30 @@ emptyComputedIntoSlice(tensor::InsertSliceOp insert,
   return empty;
 }
 
+SmallVector<ReassociationIndices> splitDimGroups(int64_t rank, int64_t dim) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0, next = 0; d < rank; ++d) {
+    if (d == dim) {
+      groups.push_back({next, next + 1});
+      next += 2;
+    } else {
+      groups.push_back({next++});
+    }
+  }
+  return groups;
+}
+
+Value splitDimension(OpBuilder &b, Location loc, Value v, int64_t dim,
+                     int64_t size) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= size;
+  shape.insert(shape.begin() + dim + 1, size);
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v,
+      splitDimGroups(type.getRank(), dim));
+}
+
 Value undoReshapes(RewriterBase &rewriter, Location loc, Value value,
                    ArrayRef<Operation *> chain) {
   for (Operation *reshape : llvm::reverse(chain)) {

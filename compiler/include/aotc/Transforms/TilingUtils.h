@@ -172,6 +172,16 @@ void rebuildReshapedInit(mlir::RewriterBase &rewriter,
 llvm::SmallVector<mlir::Operation *> singleUseReshapeChain(mlir::Value value,
                                                            mlir::Value &end);
 
+/// The reassociation of a rank-`rank` shape whose dimension `dim` is split
+/// in two (the groups of splitDimension's expansion).
+llvm::SmallVector<mlir::ReassociationIndices> splitDimGroups(int64_t rank,
+                                                             int64_t dim);
+
+/// `v` with dimension `dim` of size D viewed as [D / size, size] (a free
+/// reshape).
+mlir::Value splitDimension(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value v, int64_t dim, int64_t size);
+
 /// `value` (shaped like the end of `chain`, a chain of reshapes from
 /// `singleUseReshapeChain` without crops) carried back to the shape of the
 /// chain's start: each reshape undone, last first.
