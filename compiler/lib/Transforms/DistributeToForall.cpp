@@ -50,11 +50,14 @@ struct RegisterTile {
 /// static tiles, outermost loops first; 0 leaves a loop untiled, as every
 /// loop `whole` marks. For a contraction the register-tile row loop is split
 /// first, then the lane loop, each into tiles no smaller than the minimums
-/// above.
-SmallVector<int64_t> computeForallTileSizes(
-    linalg::LinalgOp op, int64_t targetTiles, RegisterTile registerTile,
-    int64_t minColumns = kMinContractionColumns,
-    int64_t minRows = kMinContractionRows, ArrayRef<bool> whole = {}) {
+/// above, the lane loop's of whole registers (half registers with
+/// `halfRegisters`) when the columns are.
+SmallVector<int64_t>
+computeForallTileSizes(linalg::LinalgOp op, int64_t targetTiles,
+                       RegisterTile registerTile,
+                       int64_t minColumns = kMinContractionColumns,
+                       int64_t minRows = kMinContractionRows,
+                       ArrayRef<bool> whole = {}, bool halfRegisters = false) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> sizes(ranges.size(), 0);
@@ -84,10 +87,15 @@ SmallVector<int64_t> computeForallTileSizes(
     } else {
       minSizes[lane] = minColumns;
       // Whole registers, when the columns are (784 Winograd tiles: not two
-      // tiles of 392 = 24.5 registers, each ending in half a register).
-      for (int64_t multiple :
-           {aotc::kContractionRegistersPerRow * registerTile.lanes,
-            registerTile.lanes})
+      // tiles of 392 = 24.5 registers, each ending in half a register);
+      // with `halfRegisters`, half registers (the last resort before tiles
+      // of rows, see distribute).
+      SmallVector<int64_t> laneMultiples = {aotc::kContractionRegistersPerRow *
+                                                registerTile.lanes,
+                                            registerTile.lanes};
+      if (halfRegisters)
+        laneMultiples = {registerTile.lanes / 2};
+      for (int64_t multiple : laneMultiples)
         if (ranges[lane] % multiple == 0) {
           multiples[lane] = multiple;
           break;
@@ -815,6 +823,15 @@ struct DistributeToForallPass
       if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         sizes = computeForallTileSizes(op, targetTiles, registerTile,
                                        minColumns = kMinContractionHalfColumns);
+      // Columns on half registers (a 1x1 convolution onto 32 channels at
+      // 28 x 28: two tiles of 392 = 24.5 registers) rather than tiles of
+      // register-tile rows below: a row tile reads the whole right-hand side
+      // (the 602 KB image, half of it last written by the other thread),
+      // a column tile its own columns of it.
+      if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+        sizes = computeForallTileSizes(op, targetTiles, registerTile,
+                                       minColumns, minRows, {},
+                                       /*halfRegisters=*/true);
       if (contraction &&
           llvm::all_of(sizes, [](int64_t s) { return s == 0; })) {
         unsigned row = aotc::contractionTileDims(op)->first;

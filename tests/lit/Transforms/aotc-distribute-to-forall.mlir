@@ -1035,3 +1035,32 @@ func.func @register_columns(%u: tensor<16x64x64xf32>, %v: tensor<16x64x784xf32>)
   } -> tensor<16x64x784xf32>
   return %r : tensor<16x64x784xf32>
 }
+
+// -----
+
+// A 1x1 convolution projecting 192 channels onto 32 at 28 x 28 (784 pixels,
+// MobileNetV2): too few rows for tiles of 64, and 784 columns = 49 registers
+// of 16 have no split into tiles of whole registers. The columns are split
+// on half registers (two tiles of 392 = 24.5 registers), not the rows into
+// register tiles of 8: each thread then reads half of the 602 KB input, not
+// all of it (a row tile reads every column).
+
+#wa = affine_map<(n, g, m, p, k) -> (g, m, k)>
+#wx = affine_map<(n, g, m, p, k) -> (n, g, k, p)>
+#wo = affine_map<(n, g, m, p, k) -> (n, g, m, p)>
+// CHECK-LABEL: func.func @half_register_columns
+// CHECK:         scf.forall (%[[P:.*]]) = (0) to (784) step (392)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32x192xf32>, tensor<1x1x192x392xf32>) outs(%{{.*}} : tensor<1x1x32x392xf32>)
+// With 256-bit registers (784 columns = 49 pairs of registers of 8) the
+// half registers have 4 lanes: four tiles of 196 columns.
+// AVX2-LABEL: func.func @half_register_columns
+// AVX2:         scf.forall (%{{.*}}) = (0) to (784) step (196)
+func.func @half_register_columns(%w: tensor<1x32x192xf32>, %x: tensor<1x1x192x784xf32>, %o: tensor<1x1x32x784xf32>) -> tensor<1x1x32x784xf32> {
+  %0 = linalg.generic {indexing_maps = [#wa, #wx, #wo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%w, %x : tensor<1x32x192xf32>, tensor<1x1x192x784xf32>) outs(%o : tensor<1x1x32x784xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x32x784xf32>
+  return %0 : tensor<1x1x32x784xf32>
+}
