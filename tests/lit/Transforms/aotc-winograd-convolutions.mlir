@@ -141,6 +141,42 @@ func.func @odd_image(%x: tensor<1x1x2x13x13xf32>, %init: tensor<1x1x3x11x11xf32>
 
 // -----
 
+// The same odd image as the convolution's own zero padding of an 11 x 11
+// image (as aotc-decompose-ops leaves an ONNX Conv's pads: inserted into
+// zeros, expanded to the group dims): the 11 x 11 image is inserted into
+// zeros of 14 x 14 at (1, 1) directly, both paddings in one, not its 13 x 13
+// padding padded again.
+
+#x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
+#o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
+// CHECK-LABEL: func.func @padded_odd_image
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x2x11x11xf32>, %[[INIT:.*]]: tensor<1x1x3x11x11xf32>)
+// CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2], [3]] : tensor<1x2x11x11xf32> into tensor<2x11x11xf32>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<2x14x14xf32>
+// CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<2x14x14xf32>)
+// CHECK:         %[[XP:.*]] = tensor.insert_slice %[[XC]] into %[[Z]][0, 1, 1] [2, 11, 11] [1, 1, 1] : tensor<2x11x11xf32> into tensor<2x14x14xf32>
+// CHECK-NOT:     tensor.pad %{{.*}} : tensor<2x13x13xf32> to tensor<2x14x14xf32>
+// CHECK:         tensor.extract_slice %[[XP]][0, 0, 0] [2, 14, 6] [1, 1, 2] : tensor<2x14x14xf32> to tensor<2x14x6xf32>
+func.func @padded_odd_image(%x: tensor<1x2x11x11xf32>, %init: tensor<1x1x3x11x11xf32>) -> tensor<1x1x3x11x11xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x13x13xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x13x13xf32>) -> tensor<1x2x13x13xf32>
+  %p = tensor.insert_slice %x into %z[0, 0, 1, 1] [1, 2, 11, 11] [1, 1, 1, 1] : tensor<1x2x11x11xf32> into tensor<1x2x13x13xf32>
+  %g = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 13, 13] : tensor<1x2x13x13xf32> into tensor<1x1x2x13x13xf32>
+  %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
+  %y = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%g, %w : tensor<1x1x2x13x13xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x11x11xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x11x11xf32>
+  return %y : tensor<1x1x3x11x11xf32>
+}
+
+// -----
+
 // Left alone: a 5 x 5 output (9 tiles, fewer than 32), a stride-2 window,
 // a filter computed at run time.
 
