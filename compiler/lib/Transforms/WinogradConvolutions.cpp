@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_WINOGRADCONVOLUTIONS
@@ -222,6 +223,28 @@ Value padImage(OpBuilder &b, Location loc, Value input,
       getAsIndexOpFoldResult(
           b.getContext(), cast<RankedTensorType>(image.getType()).getShape()),
       SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
+}
+
+/// The convolution's init `init` ([1, 1, k, h, w]) padded at the end to
+/// `shape` (whole tiles). What the padding holds is sliced off with the
+/// result: an init a fill or broadcast computes (isTileableInitProducer)
+/// from inputs that do not vary along the image is computed on `shape`
+/// directly, not copied into zeros (SqueezeNet's 13 x 13 biases: no copy of
+/// 256 x 13 x 13 and no fill of the 14 x 14 border).
+Value padInit(OpBuilder &b, Location loc, Value init, ArrayRef<int64_t> shape) {
+  auto producer = init.getDefiningOp<linalg::LinalgOp>();
+  auto type = cast<RankedTensorType>(init.getType());
+  if (type.getShape() == shape || !producer ||
+      !aotc::isTileableInitProducer(producer) || producer.hasIndexSemantics() ||
+      llvm::any_of(producer.getDpsInputOperands(), [&](OpOperand *input) {
+        AffineMap map = producer.getMatchingIndexingMap(input);
+        return map.isFunctionOfDim(3) || map.isFunctionOfDim(4);
+      }))
+    return padHigh(b, loc, init, shape);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  SmallVector<Value> operands = producer.getDpsInputs();
+  operands.push_back(empty);
+  return clone(b, producer, TypeRange{empty.getType()}, operands)->getResult(0);
 }
 
 /// The leading `shape` part of `value` (itself when it has that shape):
@@ -516,7 +539,7 @@ struct WinogradConvolutionsPass
     for (int64_t xi = 0; xi < kAlpha; ++xi)
       productTaps.push_back(leadingIndex(rewriter, loc, products, xi));
     Value half = transformRows(rewriter, loc, kAT, productTaps);
-    Value init = padHigh(rewriter, loc, op.getDpsInits()[0],
+    Value init = padInit(rewriter, loc, op.getDpsInits()[0],
                          {1, 1, k, th * kTile, tw * kTile});
     auto tiledType = RankedTensorType::get({1, 1, k, th, kTile, tw, kTile},
                                            rewriter.getF32Type());

@@ -177,6 +177,41 @@ func.func @padded_odd_image(%x: tensor<1x2x11x11xf32>, %init: tensor<1x1x3x11x11
 
 // -----
 
+// The same odd image with a bias broadcast as its init: what the init's
+// padding holds is sliced off with the result, so the broadcast is computed
+// on 12 x 12 directly, not padded (a copy into zeros after bufferization).
+
+#x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
+#o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
+#bias = affine_map<(n, g, k, h, w) -> (k)>
+#id = affine_map<(n, g, k, h, w) -> (n, g, k, h, w)>
+// CHECK-LABEL: func.func @broadcast_init_odd_image
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x13x13xf32>, %[[B:.*]]: tensor<3xf32>)
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<1x1x3x12x12xf32>
+// CHECK:         %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<3xf32>) outs(%[[E]] : tensor<1x1x3x12x12xf32>)
+// CHECK-NOT:     tensor.pad %{{.*}} : tensor<1x1x3x11x11xf32>
+// CHECK:         %[[IE:.*]] = tensor.expand_shape %[[INIT]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] output_shape [1, 1, 3, 6, 2, 6, 2]
+// CHECK:         linalg.generic {{.*}} outs(%[[IE]] : tensor<1x1x3x6x2x6x2xf32>)
+func.func @broadcast_init_odd_image(%x: tensor<1x1x2x13x13xf32>, %b: tensor<3xf32>) -> tensor<1x1x3x11x11xf32> {
+  %e = tensor.empty() : tensor<1x1x3x11x11xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<3xf32>) outs(%e : tensor<1x1x3x11x11xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x3x11x11xf32>
+  %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
+  %y = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x2x13x13xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x11x11xf32>) {
+  ^bb0(%a: f32, %bb: f32, %acc: f32):
+    %m = arith.mulf %a, %bb : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x11x11xf32>
+  return %y : tensor<1x1x3x11x11xf32>
+}
+
+// -----
+
 // Left alone: a 5 x 5 output (9 tiles, fewer than 32), a stride-2 window,
 // a filter computed at run time.
 
