@@ -871,18 +871,25 @@ struct DistributeToForallPass
   }
 
   /// Thread tiles for the parts of one op (aotc-peel-padded-windows: the
-  /// interior, then its border strips) along the loops they all span whole
-  /// (a depthwise convolution's channels, not the rows and columns the
-  /// strips cut), chosen for the interior: every part then loops over the
-  /// same tiles, so that one thread loop computes them all (fuseBoxedParts)
-  /// instead of one loop per part, the small strips running sequentially.
-  /// None when the interior stays sequential, or when these tiles are fewer
+  /// interior, then its border strips; aotc-winograd-convolutions: the rows
+  /// of a transform) along the loops they all span whole (a depthwise
+  /// convolution's channels, not the rows and columns the strips cut),
+  /// chosen for the interior (the first part) and the parts' total work:
+  /// every part then loops over the same tiles, so that one thread loop
+  /// computes them all (fuseBoxedParts) instead of one loop per part, the
+  /// small parts running sequentially (four transform rows of 8192
+  /// iterations each at 13 x 13: one loop of 32768, not four sequential
+  /// ones). None when the parts together hold less than min-work iterations,
+  /// or when these tiles are fewer
   /// than half of those the interior alone would get (an image of 3
   /// channels): the parts are then distributed one by one.
   std::optional<SmallVector<int64_t>>
   partTileSizes(ArrayRef<linalg::LinalgOp> parts) const {
     linalg::LinalgOp interior = parts.front();
-    if (workOf(interior) < minWork || aotc::contractionTileDims(interior))
+    int64_t work = 0;
+    for (linalg::LinalgOp part : parts)
+      work += workOf(part);
+    if (work < minWork || aotc::contractionTileDims(interior))
       return std::nullopt;
     SmallVector<int64_t> ranges = interior.getStaticLoopRanges();
     SmallVector<bool> cut(ranges.size(), false);
@@ -890,7 +897,7 @@ struct DistributeToForallPass
       for (auto [i, range] : llvm::enumerate(part.getStaticLoopRanges()))
         cut[i] = cut[i] || range != ranges[i];
     RegisterTile registerTile = this->registerTile();
-    int64_t targetTiles = tilesFor(workOf(interior), /*contraction=*/false);
+    int64_t targetTiles = tilesFor(work, /*contraction=*/false);
     auto sizesFor = [&](ArrayRef<bool> whole) {
       return evenTileSizes(interior,
                            computeForallTileSizes(interior, targetTiles,

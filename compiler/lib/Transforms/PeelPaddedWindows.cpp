@@ -391,8 +391,9 @@ struct PeelPaddedWindowsPass
         candidates.push_back(std::move(*c));
     });
     IRRewriter rewriter(&getContext());
-    for (auto [group, c] : llvm::enumerate(candidates))
-      peel(rewriter, c, group);
+    int64_t firstGroup = aotc::newSiblingGroup(getOperation());
+    for (auto [index, c] : llvm::enumerate(candidates))
+      peel(rewriter, c, firstGroup + static_cast<int64_t>(index));
     // The border strips' pads, and those made after aotc-decompose-ops (the
     // whole-register padding of aotc-winograd-convolutions' tiles), as
     // aotc-decompose-ops makes every pad: a fill and the slice inserted into

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/TilingUtils.h"
+#include "aotc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -862,6 +863,15 @@ splitIntoBoxes(RewriterBase &rewriter, linalg::LinalgOp op,
   if (producer)
     computeOwnInits(rewriter, producer, parts);
   return parts;
+}
+
+int64_t newSiblingGroup(Operation *scope) {
+  int64_t group = 0;
+  scope->walk([&](Operation *op) {
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kSiblingPartsAttrName))
+      group = std::max(group, attr.getInt() + 1);
+  });
+  return group;
 }
 
 } // namespace aotc

@@ -30,6 +30,7 @@
 #include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
@@ -301,17 +302,22 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value lhs, Value rhs,
 }
 
 /// sum_a coefficients[a] * taps[a] elementwise (each coefficient +1 or -1;
-/// zero coefficients have no tap), written into `init` (of the taps' shape).
+/// zero coefficients have no tap), written into `init` (of the taps' shape
+/// after leading unit dims).
 Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
                 ArrayRef<double> coefficients, Value init) {
-  auto type = cast<RankedTensorType>(taps.front().getType());
+  auto type = cast<RankedTensorType>(init.getType());
+  int64_t rank = type.getRank();
+  int64_t lead =
+      rank - cast<RankedTensorType>(taps.front().getType()).getRank();
   MLIRContext *ctx = b.getContext();
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  SmallVector<AffineMap> maps(taps.size(), identity.dropResults(llvm::to_vector(
+                                               llvm::seq<int64_t>(0, lead))));
+  maps.push_back(identity);
   auto op = linalg::GenericOp::create(
-      b, loc, type, taps, ValueRange{init},
-      SmallVector<AffineMap>(taps.size() + 1, identity),
-      SmallVector<utils::IteratorType>(type.getRank(),
-                                       utils::IteratorType::parallel),
+      b, loc, type, taps, ValueRange{init}, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &nested, Location l, ValueRange args) {
         // From a tap with coefficient +1 when there is one (x2 - x1, not
         // -x1 + x2).
@@ -340,7 +346,8 @@ Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
 /// signed sum of the taps with nonzero coefficients in row r, all rows
 /// stacked along a new leading dimension. Each row is computed in its slice
 /// of the result (extract_slice, compute, insert_slice: in place once
-/// bufferized).
+/// bufferized), one box of it along that dimension: the rows are the parts
+/// of one op (aotc::kSiblingPartsAttrName), computed in one thread loop.
 template <size_t Rows, size_t Columns>
 Value transformRows(OpBuilder &b, Location loc,
                     const double (&matrix)[Rows][Columns],
@@ -354,6 +361,11 @@ Value transformRows(OpBuilder &b, Location loc,
   sizes[0] = b.getIndexAttr(1);
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
   Value result = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  // A new group in the function (other transforms' parts carry others).
+  Operation *scope = b.getInsertionBlock()->getParentOp();
+  while (!isa<func::FuncOp>(scope) && scope->getParentOp())
+    scope = scope->getParentOp();
+  int64_t group = aotc::newSiblingGroup(scope);
   for (size_t r = 0; r < Rows; ++r) {
     SmallVector<Value> used;
     SmallVector<double> coefficients;
@@ -366,9 +378,13 @@ Value transformRows(OpBuilder &b, Location loc,
       }
     SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
     offsets[0] = b.getIndexAttr(static_cast<int64_t>(r));
-    Value slice = tensor::ExtractSliceOp::create(b, loc, type, result, offsets,
-                                                 sizes, strides);
+    SmallVector<int64_t> rowShape = shape;
+    rowShape[0] = 1;
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, type.clone(rowShape), result, offsets, sizes, strides);
     Value row = signedSum(b, loc, used, coefficients, slice);
+    row.getDefiningOp()->setAttr(aotc::kSiblingPartsAttrName,
+                                 b.getI64IntegerAttr(group));
     result = tensor::InsertSliceOp::create(b, loc, row, result, offsets, sizes,
                                            strides);
   }

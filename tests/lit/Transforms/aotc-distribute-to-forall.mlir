@@ -1064,3 +1064,52 @@ func.func @half_register_columns(%w: tensor<1x32x192xf32>, %x: tensor<1x1x192x78
   } -> tensor<1x1x32x784xf32>
   return %0 : tensor<1x1x32x784xf32>
 }
+
+// -----
+
+// The four rows of a Winograd transform (aotc-winograd-convolutions), parts
+// of one op each computing its box of the result: each holds 8192
+// iterations, below min-work, but together they hold 32768, so they are
+// computed in one thread loop (tiles of channels), not one after the other
+// on one thread.
+
+#tap = affine_map<(r, c, h, w) -> (c, h, w)>
+#row = affine_map<(r, c, h, w) -> (r, c, h, w)>
+// CHECK-LABEL: func.func @equal_parts
+// CHECK:         scf.forall (%[[C:.*]]) = (0) to (64) step (32)
+// CHECK-COUNT-4:   linalg.generic {{.*}} outs(%{{.*}} : tensor<1x32x16x8xf32>)
+// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @equal_parts(%a: tensor<64x16x8xf32>, %b: tensor<64x16x8xf32>) -> tensor<4x64x16x8xf32> {
+  %e = tensor.empty() : tensor<4x64x16x8xf32>
+  %s0 = tensor.extract_slice %e[0, 0, 0, 0] [1, 64, 16, 8] [1, 1, 1, 1] : tensor<4x64x16x8xf32> to tensor<1x64x16x8xf32>
+  %r0 = linalg.generic {indexing_maps = [#tap, #tap, #row], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %b : tensor<64x16x8xf32>, tensor<64x16x8xf32>) outs(%s0 : tensor<1x64x16x8xf32>) attrs = {aotc.sibling_parts = 0 : i64} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %d = arith.subf %x, %y : f32
+    linalg.yield %d : f32
+  } -> tensor<1x64x16x8xf32>
+  %i0 = tensor.insert_slice %r0 into %e[0, 0, 0, 0] [1, 64, 16, 8] [1, 1, 1, 1] : tensor<1x64x16x8xf32> into tensor<4x64x16x8xf32>
+  %s1 = tensor.extract_slice %i0[1, 0, 0, 0] [1, 64, 16, 8] [1, 1, 1, 1] : tensor<4x64x16x8xf32> to tensor<1x64x16x8xf32>
+  %r1 = linalg.generic {indexing_maps = [#tap, #tap, #row], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %b : tensor<64x16x8xf32>, tensor<64x16x8xf32>) outs(%s1 : tensor<1x64x16x8xf32>) attrs = {aotc.sibling_parts = 0 : i64} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %d = arith.addf %x, %y : f32
+    linalg.yield %d : f32
+  } -> tensor<1x64x16x8xf32>
+  %i1 = tensor.insert_slice %r1 into %i0[1, 0, 0, 0] [1, 64, 16, 8] [1, 1, 1, 1] : tensor<1x64x16x8xf32> into tensor<4x64x16x8xf32>
+  %s2 = tensor.extract_slice %i1[2, 0, 0, 0] [1, 64, 16, 8] [1, 1, 1, 1] : tensor<4x64x16x8xf32> to tensor<1x64x16x8xf32>
+  %r2 = linalg.generic {indexing_maps = [#tap, #tap, #row], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b, %a : tensor<64x16x8xf32>, tensor<64x16x8xf32>) outs(%s2 : tensor<1x64x16x8xf32>) attrs = {aotc.sibling_parts = 0 : i64} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %d = arith.subf %x, %y : f32
+    linalg.yield %d : f32
+  } -> tensor<1x64x16x8xf32>
+  %i2 = tensor.insert_slice %r2 into %i1[2, 0, 0, 0] [1, 64, 16, 8] [1, 1, 1, 1] : tensor<1x64x16x8xf32> into tensor<4x64x16x8xf32>
+  %s3 = tensor.extract_slice %i2[3, 0, 0, 0] [1, 64, 16, 8] [1, 1, 1, 1] : tensor<4x64x16x8xf32> to tensor<1x64x16x8xf32>
+  %r3 = linalg.generic {indexing_maps = [#tap, #tap, #row], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %a : tensor<64x16x8xf32>, tensor<64x16x8xf32>) outs(%s3 : tensor<1x64x16x8xf32>) attrs = {aotc.sibling_parts = 0 : i64} {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %d = arith.mulf %x, %y : f32
+    linalg.yield %d : f32
+  } -> tensor<1x64x16x8xf32>
+  %i3 = tensor.insert_slice %r3 into %i2[3, 0, 0, 0] [1, 64, 16, 8] [1, 1, 1, 1] : tensor<1x64x16x8xf32> into tensor<4x64x16x8xf32>
+  return %i3 : tensor<4x64x16x8xf32>
+}

@@ -24,7 +24,7 @@
 // CHECK:         %[[MS:.*]] = tensor.extract_slice %[[MM]][0, 0, 0] [16, 49, 16] [1, 1, 1] : tensor<16x54x16xf32> to tensor<16x49x16xf32>
 // CHECK:         %[[ME:.*]] = tensor.expand_shape %[[MS]] {{\[}}[0, 1], [2, 3], [4]] output_shape [4, 4, 7, 7, 16]
 // CHECK:         tensor.extract_slice %[[ME]][0, 0, 0, 0, 0] [1, 4, 7, 7, 16] [1, 1, 1, 1, 1] : tensor<4x4x7x7x16xf32> to tensor<4x7x7x16xf32>
-// CHECK:         %[[HALF:.*]] = tensor.insert_slice %{{.*}}[1, 0, 0, 0, 0] [1, 4, 7, 7, 16] [1, 1, 1, 1, 1] : tensor<4x7x7x16xf32> into tensor<2x4x7x7x16xf32>
+// CHECK:         %[[HALF:.*]] = tensor.insert_slice %{{.*}}[1, 0, 0, 0, 0] [1, 4, 7, 7, 16] [1, 1, 1, 1, 1] : tensor<1x4x7x7x16xf32> into tensor<2x4x7x7x16xf32>
 // CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[S]], #{{.*}}],
 // CHECK-SAME:        ins(%{{.*}}, %[[HALF]] : tensor<2x4xf32>, tensor<2x4x7x7x16xf32>) outs(%{{.*}} : tensor<1x1x16x7x2x7x2xf32>)
 // CHECK:         tensor.collapse_shape %[[Y]] {{.*}} into tensor<1x1x16x14x14xf32>

@@ -17,8 +17,10 @@
 #x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
 #w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
 #o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
-// CHECK-DAG:   #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[TAP3:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
 // CHECK-DAG:   #[[ID4:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG:   #[[TAP4:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d3, d4)>
+// CHECK-DAG:   #[[ID5:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 // CHECK-DAG:   #[[U:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-DAG:   #[[V:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
 // CHECK-DAG:   #[[M:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
@@ -33,29 +35,29 @@
 // CHECK:         %[[C3:.*]] = tensor.extract_slice %[[XC]][0, 0, 3] [2, 12, 7] [1, 1, 2]
 // CHECK:         %[[W:.*]] = tensor.empty() : tensor<4x2x12x7xf32>
 // CHECK:         %[[W0S:.*]] = tensor.extract_slice %[[W]][0, 0, 0, 0] [1, 2, 12, 7]
-// CHECK:         %[[W0:.*]] = linalg.generic {indexing_maps = [#[[ID3]], #[[ID3]], #[[ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[C0]], %[[C2]] : {{.*}}) outs(%[[W0S]] : tensor<2x12x7xf32>)
+// CHECK:         %[[W0:.*]] = linalg.generic {indexing_maps = [#[[TAP3]], #[[TAP3]], #[[ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[C0]], %[[C2]] : {{.*}}) outs(%[[W0S]] : tensor<1x2x12x7xf32>) attrs =  {aotc.sibling_parts = [[G:[0-9]+]] : i64}
 // CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:      %[[D:.*]] = arith.subf %[[A]], %[[B]] : f32
 // CHECK-NEXT:      linalg.yield %[[D]]
 // CHECK:         %[[W0I:.*]] = tensor.insert_slice %[[W0]] into %[[W]][0, 0, 0, 0] [1, 2, 12, 7]
-// CHECK:         linalg.generic {{.*}} ins(%[[C1]], %[[C2]] : {{.*}})
+// CHECK:         linalg.generic {{.*}} ins(%[[C1]], %[[C2]] : {{.*}}) outs({{.*}}) attrs =  {aotc.sibling_parts = [[G]] : i64}
 // CHECK:           arith.addf
 // CHECK:         linalg.generic {{.*}} ins(%[[C1]], %[[C2]] : {{.*}})
 // CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:      arith.subf %[[B]], %[[A]] : f32
 // CHECK:         linalg.generic {{.*}} ins(%[[C1]], %[[C3]] : {{.*}})
 // CHECK:           arith.subf
-// CHECK:         %[[WS:.*]] = tensor.insert_slice %{{.*}}[3, 0, 0, 0] [1, 2, 12, 7] [1, 1, 1, 1] : tensor<2x12x7xf32> into tensor<4x2x12x7xf32>
+// CHECK:         %[[WS:.*]] = tensor.insert_slice %{{.*}}[3, 0, 0, 0] [1, 2, 12, 7] [1, 1, 1, 1] : tensor<1x2x12x7xf32> into tensor<4x2x12x7xf32>
 // CHECK:         %[[R0:.*]] = tensor.extract_slice %[[WS]][0, 0, 0, 0] [4, 2, 5, 7] [1, 1, 2, 1]
 // CHECK:         %[[R1:.*]] = tensor.extract_slice %[[WS]][0, 0, 1, 0] [4, 2, 5, 7] [1, 1, 2, 1]
 // CHECK:         %[[R2:.*]] = tensor.extract_slice %[[WS]][0, 0, 2, 0] [4, 2, 5, 7] [1, 1, 2, 1]
 // CHECK:         %[[R3:.*]] = tensor.extract_slice %[[WS]][0, 0, 3, 0] [4, 2, 5, 7] [1, 1, 2, 1]
 // CHECK:         tensor.empty() : tensor<4x4x2x5x7xf32>
-// CHECK:         linalg.generic {indexing_maps = [#[[ID4]], #[[ID4]], #[[ID4]]], {{.*}} ins(%[[R0]], %[[R2]] : {{.*}})
+// CHECK:         linalg.generic {indexing_maps = [#[[TAP4]], #[[TAP4]], #[[ID5]]], {{.*}} ins(%[[R0]], %[[R2]] : {{.*}}) outs({{.*}}) attrs =  {aotc.sibling_parts = [[G2:[0-9]+]] : i64}
 // CHECK:         linalg.generic {{.*}} ins(%[[R1]], %[[R2]] : {{.*}})
 // CHECK:         linalg.generic {{.*}} ins(%[[R1]], %[[R2]] : {{.*}})
-// CHECK:         linalg.generic {{.*}} ins(%[[R1]], %[[R3]] : {{.*}})
-// CHECK:         %[[TILES:.*]] = tensor.insert_slice %{{.*}}[3, 0, 0, 0, 0] [1, 4, 2, 5, 7] [1, 1, 1, 1, 1] : tensor<4x2x5x7xf32> into tensor<4x4x2x5x7xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[R1]], %[[R3]] : {{.*}}) outs({{.*}}) attrs =  {aotc.sibling_parts = [[G2]] : i64}
+// CHECK:         %[[TILES:.*]] = tensor.insert_slice %{{.*}}[3, 0, 0, 0, 0] [1, 4, 2, 5, 7] [1, 1, 1, 1, 1] : tensor<1x4x2x5x7xf32> into tensor<4x4x2x5x7xf32>
 // CHECK:         %[[VC:.*]] = tensor.collapse_shape %[[TILES]] {{\[}}[0, 1], [2], [3, 4]] : tensor<4x4x2x5x7xf32> into tensor<16x2x35xf32>
 // CHECK:         %[[VP:.*]] = tensor.pad %[[VC]] low[0, 0, 0] high[0, 0, 5]
 // CHECK:         } : tensor<16x2x35xf32> to tensor<16x2x40xf32>
@@ -76,7 +78,7 @@
 // CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:      %[[AB:.*]] = arith.subf %[[A]], %[[B]] : f32
 // CHECK-NEXT:      arith.subf %[[AB]], %[[C]] : f32
-// CHECK:         %[[S:.*]] = tensor.insert_slice %{{.*}}[1, 0, 0, 0, 0] [1, 4, 3, 5, 7] [1, 1, 1, 1, 1] : tensor<4x3x5x7xf32> into tensor<2x4x3x5x7xf32>
+// CHECK:         %[[S:.*]] = tensor.insert_slice %{{.*}}[1, 0, 0, 0, 0] [1, 4, 3, 5, 7] [1, 1, 1, 1, 1] : tensor<1x4x3x5x7xf32> into tensor<2x4x3x5x7xf32>
 // CHECK:         %[[IE:.*]] = tensor.expand_shape %[[INIT]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] output_shape [1, 1, 3, 5, 2, 7, 2]
 // CHECK:         %[[Y:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[OCols]], #{{.*}}],
 // CHECK-SAME:        ins(%[[ATC]], %[[S]] : tensor<2x4xf32>, tensor<2x4x3x5x7xf32>) outs(%[[IE]] : tensor<1x1x3x5x2x7x2xf32>)

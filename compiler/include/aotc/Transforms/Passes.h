@@ -62,10 +62,11 @@ inline constexpr llvm::StringLiteral kSymbolAttrName = "aotc.symbol";
 /// Attribute of a pool view sized by symbolic dimensions: the index of its
 /// buffer in `aotc.pool`.
 inline constexpr llvm::StringLiteral kSlotAttrName = "aotc.slot";
-/// Attribute of the parts one op was split into by aotc-peel-padded-windows
-/// (interior first, then the border strips): an integer shared by the parts
-/// of that op. aotc-distribute-to-forall computes them in one thread loop
-/// and drops it.
+/// Attribute of the parts one op was split into, each computing its box of
+/// the result in place (aotc-peel-padded-windows: the interior first, then
+/// the border strips; aotc-winograd-convolutions: the rows of a transform):
+/// an integer shared by the parts of that op (aotc::newSiblingGroup).
+/// aotc-distribute-to-forall computes them in one thread loop and drops it.
 inline constexpr llvm::StringLiteral kSiblingPartsAttrName =
     "aotc.sibling_parts";
 

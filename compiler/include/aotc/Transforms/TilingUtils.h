@@ -220,6 +220,10 @@ std::pair<mlir::linalg::LinalgOp, mlir::linalg::LinalgOp>
 splitWithOwnInits(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                   unsigned dim, int64_t point);
 
+/// A group number for the parts of one op (aotc::kSiblingPartsAttrName)
+/// that no op nested in `scope` carries yet.
+int64_t newSiblingGroup(mlir::Operation *scope);
+
 /// `op` (one init, one result) computed as parts, one per box of its
 /// iteration space (a range per loop; together the boxes cover every
 /// output element once, each with all of its reduction loops), in order:
