@@ -30,7 +30,6 @@
 #include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
@@ -347,11 +346,12 @@ Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
 /// stacked along a new leading dimension. Each row is computed in its slice
 /// of the result (extract_slice, compute, insert_slice: in place once
 /// bufferized), one box of it along that dimension: the rows are the parts
-/// of one op (aotc::kSiblingPartsAttrName), computed in one thread loop.
+/// of one op, marked as the `group`th (aotc::kSiblingPartsAttrName), to be
+/// computed in one thread loop.
 template <size_t Rows, size_t Columns>
 Value transformRows(OpBuilder &b, Location loc,
-                    const double (&matrix)[Rows][Columns],
-                    ArrayRef<Value> taps) {
+                    const double (&matrix)[Rows][Columns], ArrayRef<Value> taps,
+                    int64_t group) {
   auto type = cast<RankedTensorType>(taps.front().getType());
   SmallVector<int64_t> shape = {static_cast<int64_t>(Rows)};
   llvm::append_range(shape, type.getShape());
@@ -361,11 +361,6 @@ Value transformRows(OpBuilder &b, Location loc,
   sizes[0] = b.getIndexAttr(1);
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
   Value result = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  // A new group in the function (other transforms' parts carry others).
-  Operation *scope = b.getInsertionBlock()->getParentOp();
-  while (!isa<func::FuncOp>(scope) && scope->getParentOp())
-    scope = scope->getParentOp();
-  int64_t group = aotc::newSiblingGroup(scope);
   for (size_t r = 0; r < Rows; ++r) {
     SmallVector<Value> used;
     SmallVector<double> coefficients;
@@ -436,12 +431,15 @@ struct WinogradConvolutionsPass
         candidates.push_back({op, *shape});
     });
     IRRewriter rewriter(&getContext());
+    // Each transform's rows are one group of parts, numbered after any the
+    // function has already.
+    int64_t nextGroup = aotc::newSiblingGroup(getOperation());
     for (auto &[op, shape] : candidates)
-      rewrite(rewriter, op, shape);
+      rewrite(rewriter, op, shape, nextGroup);
   }
 
-  void rewrite(RewriterBase &rewriter, linalg::GenericOp op,
-               const Shape &shape) {
+  void rewrite(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape,
+               int64_t &nextGroup) {
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
@@ -479,10 +477,10 @@ struct WinogradConvolutionsPass
     SmallVector<Value> columnTaps, rowTaps;
     for (int64_t b = 0; b < kAlpha; ++b)
       columnTaps.push_back(everyOther(rewriter, loc, x, 2, b, tw));
-    Value w = transformRows(rewriter, loc, kBT, columnTaps);
+    Value w = transformRows(rewriter, loc, kBT, columnTaps, nextGroup++);
     for (int64_t a = 0; a < kAlpha; ++a)
       rowTaps.push_back(everyOther(rewriter, loc, w, 2, a, th));
-    Value tiles = transformRows(rewriter, loc, kBT, rowTaps);
+    Value tiles = transformRows(rewriter, loc, kBT, rowTaps, nextGroup++);
     Value v = tensor::CollapseShapeOp::create(
         rewriter, loc, tiles,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3, 4}});
@@ -554,7 +552,7 @@ struct WinogradConvolutionsPass
     SmallVector<Value> productTaps;
     for (int64_t xi = 0; xi < kAlpha; ++xi)
       productTaps.push_back(leadingIndex(rewriter, loc, products, xi));
-    Value half = transformRows(rewriter, loc, kAT, productTaps);
+    Value half = transformRows(rewriter, loc, kAT, productTaps, nextGroup++);
     Value init = padInit(rewriter, loc, op.getDpsInits()[0],
                          {1, 1, k, th * kTile, tw * kTile});
     auto tiledType = RankedTensorType::get({1, 1, k, th, kTile, tw, kTile},
