@@ -84,8 +84,8 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createIm2colConvolutions(im2col));
   // Direct stride-2 convolutions read the column phases of their input.
   fpm.addPass(createSplitStridePhases());
-  // The remaining stride-1 convolutions (depthwise) on flattened images:
-  // whole registers of output whatever the image width.
+  // The remaining stride-1 convolutions over input channels on flattened
+  // images: whole registers of output whatever the image width.
   FlattenConvolutionImagesOptions flatten;
   flatten.vectorBits = options.vectorBits;
   fpm.addPass(createFlattenConvolutionImages(flatten));

@@ -1,20 +1,28 @@
 //===- FlattenConvolutionImages.cpp - Convolutions on flat images -*- C++ -*-===//
 //
 // This file implements the aotc-flatten-convolution-images pass: a 2-D
-// convolution with stride 1 that stays direct (depthwise convolutions, after
-// aotc-im2col-convolutions took the others) computes its output on the
-// flattened padded image. With Wp the padded input's width, output (oh, ow)
-// reads input (oh + kh * d, ow + kw * d), i.e. flat element
-// j + kh * d * Wp + kw * d of the padded image for j = oh * Wp + ow: every
-// window position is a shift of one contiguous range. So the output is
-// computed for j over a grid of rows x lanes vectors (whole registers
-// whatever the image width; the Wp - W columns past each row are computed
-// and dropped) and the real output is a strided view of the grid. A
-// convolution over input channels whose image rows fit one register while
+// convolution over input channels with stride 1 that stays direct (after
+// aotc-im2col-convolutions and aotc-winograd-convolutions took the others)
+// computes its output on the flattened padded image. With Wp the padded
+// input's width, output (oh, ow) reads input (oh + kh * d, ow + kw * d),
+// i.e. flat element j + kh * d * Wp + kw * d of the padded image for
+// j = oh * Wp + ow: every window position is a shift of one contiguous
+// range. So the output is computed for j over a grid of rows x lanes
+// vectors (whole registers whatever the image width; the Wp - W columns
+// past each row are computed and dropped) and the real output is a strided
+// view of the grid. A convolution whose image rows fit one register while
 // its padded rows do not (7x7 on AVX2) may take a row-aligned grid instead,
 // one register per output row (aotc::isRowAlignedGrid): (r, l) reads flat
 // r * Wp + l + kh * d * Wp + kw * d, and the output is the grid's first W
 // columns.
+//
+// Convolutions without input channels (depthwise) stay direct at every
+// width: aotc-peel-padded-windows reads their input in place, where the
+// flat buffer costs a fill and a copy of the input and a copy of the output
+// back to the image for 9 multiply-adds per element. Measured on AVX-512
+// (mobilenet_v2's stride-1 depthwise layers alone, 1 / 2 threads, vs the
+// flat grid): 56 x 56 0.33x / 0.56x the time, 28 x 28 0.44x / 0.69x,
+// 14 x 14 0.68x / 0.70x, 7 x 7 0.95x / 0.67x; the whole model 0.93x / 0.92x.
 //
 // The padded input becomes one flat buffer (filled with the padding value,
 // the unpadded input inserted: this replaces the pad's copy; a linalg op
@@ -40,22 +48,6 @@ namespace aotc {
 using namespace mlir;
 
 namespace {
-
-/// Vector registers of accumulators per register tile (one output row of
-/// the grid each) of a convolution without input channels, the most to the
-/// fewest tried: the grid's length is a whole number of tiles, the count
-/// that pads it least is taken.
-constexpr int64_t kMaxRows = 8;
-constexpr int64_t kMinRows = 4;
-
-/// Registers of lanes per output row from which a convolution without
-/// input channels (depthwise) is left to aotc-peel-padded-windows, which
-/// reads its input in place instead of a flat padded copy and writes its
-/// output without the grid's copy back to the image. Measured on AVX2 (8
-/// lanes; mobilenet_v2's layers alone, 1 / 2 threads): 112 and 56 wide
-/// 0.54x-0.61x / 0.60x-0.80x the time, 28 wide 0.85x / 1.18x, 14 wide
-/// 1.27x / 1.47x.
-constexpr int64_t kMinPeeledRowRegisters = 4;
 
 /// `shape` with its last `count` sizes replaced by `tail`.
 SmallVector<int64_t> replaceTrailing(ArrayRef<int64_t> shape, int64_t count,
@@ -365,24 +357,12 @@ struct FlattenConvolutionImagesPass
       std::optional<aotc::ConvolutionLoops> conv =
           aotc::matchNchwConvolution(op);
       if (conv && aotc::isFlatImageConvolution(op, *conv) &&
-          !isPeeled(op, *conv))
+          aotc::convolutionChannelRowLoop(op))
         candidates.push_back({op, *conv});
     });
     IRRewriter rewriter(&getContext());
     for (auto &[op, conv] : candidates)
       flatten(rewriter, op, conv);
-  }
-
-  /// True for a convolution without input channels whose output rows are
-  /// kMinPeeledRowRegisters registers of lanes or more.
-  bool isPeeled(linalg::GenericOp op, const aotc::ConvolutionLoops &conv) {
-    if (aotc::convolutionChannelRowLoop(op))
-      return false;
-    int64_t lanes = std::max<int64_t>(
-        1, vectorBits / getElementTypeOrSelf(op.getResult(0).getType())
-                            .getIntOrFloatBitWidth());
-    return op.getStaticLoopRanges()[conv.image.back()] >=
-           kMinPeeledRowRegisters * lanes;
   }
 
   void flatten(RewriterBase &rewriter, linalg::GenericOp op,
@@ -400,25 +380,15 @@ struct FlattenConvolutionImagesPass
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t xRank = xType.getRank();
     int64_t padded = xType.getDimSize(xRank - 1); // Wp
-    // The grid: rows x lanes per register tile, the row count that wastes
-    // the least. A convolution over input channels takes register tiles of
-    // two to four grid rows, three preferred (aotc::convolutionGridRows),
-    // or one register per output row when that is smaller (row-aligned:
-    // grid rows `padded` apart in the input, aotc::isRowAlignedGrid).
-    int64_t used = height * padded, gridLength = 0;
-    bool rowAligned = false;
-    if (aotc::convolutionChannelRowLoop(op)) {
-      gridLength =
-          aotc::convolutionGridLength(height, width, padded, lanes, vectorBits);
-      rowAligned =
-          aotc::isRowAlignedGrid(height, width, padded, lanes, vectorBits);
-    } else {
-      for (int64_t rows = kMaxRows; rows >= kMinRows; --rows) {
-        int64_t length = llvm::divideCeil(used, rows * lanes) * rows * lanes;
-        if (gridLength == 0 || length < gridLength)
-          gridLength = length;
-      }
-    }
+    // The grid: register tiles of two to four grid rows, three preferred
+    // (aotc::convolutionGridRows), or one register per output row when that
+    // is smaller (row-aligned: grid rows `padded` apart in the input,
+    // aotc::isRowAlignedGrid).
+    int64_t used = height * padded;
+    int64_t gridLength =
+        aotc::convolutionGridLength(height, width, padded, lanes, vectorBits);
+    bool rowAligned =
+        aotc::isRowAlignedGrid(height, width, padded, lanes, vectorBits);
     // The input must hold the grid's last element's window; a row-aligned
     // grid's register tiles read whole rows of `padded`, all `used` of them
     // (the last one's columns past the lanes unused:

@@ -1,15 +1,16 @@
 // RUN: aotc-opt %s -split-input-file -aotc-flatten-convolution-images -canonicalize -cse | FileCheck %s
 // RUN: aotc-opt %s -split-input-file -aotc-flatten-convolution-images=vector-bits=256 -canonicalize -cse | FileCheck %s --check-prefix=AVX2
 
-// Depthwise 3x3 convolution, stride 1, of a 6x6 image padded to 8x8 (the
-// decomposed pad: insert_slice into a fill): the output is computed on the
-// flattened padded image, 6 rows of Wp = 8 = 48 elements, padded to a grid
-// of 4 x 16 (whole registers; 4 rows pad least). The input is one flat
-// buffer of 96 elements (64 + the window's reach 2 * 8 + 2, rounded up to
-// 16), zero-filled, with the image copied in at row 1, column 1. The window
-// (kh, kw) reads flat element r * 16 + l + kh * 8 + kw. The bias broadcast is
-// recomputed on the grid; the clip reads the 6x6 image as a view of the
-// grid (rows of 8) into a fresh destination instead of overwriting it.
+// 3x3 convolution over 2 input channels onto 4, stride 1, of a 6x6 image
+// padded to 8x8 (the decomposed pad: insert_slice into a fill): the output
+// is computed on the flattened padded image, 6 rows of Wp = 8 = 48
+// elements, a grid of 3 x 16 (whole registers; 3 rows, one register tile).
+// The input is one flat buffer per channel of 80 elements (48 + the
+// window's reach 2 * 8 + 2, rounded up to 16), zero-filled, with the image
+// copied in at row 1, column 1. The window (kh, kw) reads flat element
+// r * 16 + l + kh * 8 + kw. The bias broadcast is recomputed on the grid;
+// the clip reads the 6x6 image as a view of the grid (rows of 8) into a
+// fresh destination instead of overwriting it.
 
 #bias = affine_map<(n, g, m, h, w) -> (g, m)>
 #id5 = affine_map<(n, g, m, h, w) -> (n, g, m, h, w)>
@@ -17,54 +18,53 @@
 #wmap = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
 #omap = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
 // CHECK-DAG:  #[[FLAT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 * 16 + d4 + d6 * 8 + d7)>
-// CHECK-LABEL: func.func @depthwise
-// CHECK-SAME:    (%[[X:.*]]: tensor<1x4x6x6xf32>, %[[W:.*]]: tensor<4x1x1x3x3xf32>, %[[B:.*]]: tensor<4x1xf32>)
-// CHECK:         %[[GRID:.*]] = tensor.empty() : tensor<1x4x1x4x16xf32>
-// CHECK:         %[[BIAS:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<4x1xf32>) outs(%[[GRID]] : tensor<1x4x1x4x16xf32>)
-// CHECK:         %[[XE:.*]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 4, 1, 6, 6]
-// CHECK:         %[[FE:.*]] = tensor.empty() : tensor<1x4x1x96xf32>
-// CHECK:         %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[FE]] : tensor<1x4x1x96xf32>)
-// CHECK:         %[[ROWS:.*]] = tensor.extract_slice %[[FILL]][0, 0, 0, 0] [1, 4, 1, 56] [1, 1, 1, 1]
-// CHECK:         %[[ROWS2D:.*]] = tensor.expand_shape %[[ROWS]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 4, 1, 7, 8]
-// CHECK:         %[[WIN:.*]] = tensor.extract_slice %[[ROWS2D]][0, 0, 0, 1, 1] [1, 4, 1, 6, 6] [1, 1, 1, 1, 1]
-// CHECK:         %[[COPY:.*]] = linalg.copy ins(%[[XE]] : tensor<1x4x1x6x6xf32>) outs(%[[WIN]] : tensor<1x4x1x6x6xf32>)
-// CHECK:         %[[INS:.*]] = tensor.insert_slice %[[COPY]] into %[[ROWS2D]][0, 0, 0, 1, 1] [1, 4, 1, 6, 6] [1, 1, 1, 1, 1]
+// CHECK-LABEL: func.func @channels_bias
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x2x6x6xf32>, %[[W:.*]]: tensor<1x4x2x3x3xf32>, %[[B:.*]]: tensor<1x4xf32>)
+// CHECK:         %[[GRID:.*]] = tensor.empty() : tensor<1x1x4x3x16xf32>
+// CHECK:         %[[BIAS:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<1x4xf32>) outs(%[[GRID]] : tensor<1x1x4x3x16xf32>)
+// CHECK:         %[[XE:.*]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 1, 2, 6, 6]
+// CHECK:         %[[FE:.*]] = tensor.empty() : tensor<1x1x2x80xf32>
+// CHECK:         %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[FE]] : tensor<1x1x2x80xf32>)
+// CHECK:         %[[ROWS:.*]] = tensor.extract_slice %[[FILL]][0, 0, 0, 0] [1, 1, 2, 56] [1, 1, 1, 1]
+// CHECK:         %[[ROWS2D:.*]] = tensor.expand_shape %[[ROWS]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 2, 7, 8]
+// CHECK:         %[[WIN:.*]] = tensor.extract_slice %[[ROWS2D]][0, 0, 0, 1, 1] [1, 1, 2, 6, 6] [1, 1, 1, 1, 1]
+// CHECK:         %[[COPY:.*]] = linalg.copy ins(%[[XE]] : tensor<1x1x2x6x6xf32>) outs(%[[WIN]] : tensor<1x1x2x6x6xf32>)
+// CHECK:         %[[INS:.*]] = tensor.insert_slice %[[COPY]] into %[[ROWS2D]][0, 0, 0, 1, 1] [1, 1, 2, 6, 6] [1, 1, 1, 1, 1]
 // CHECK:         %[[INSF:.*]] = tensor.collapse_shape %[[INS]] {{\[\[}}0], [1], [2], [3, 4]]
-// CHECK:         %[[XF:.*]] = tensor.insert_slice %[[INSF]] into %[[FILL]][0, 0, 0, 0] [1, 4, 1, 56] [1, 1, 1, 1]
+// CHECK:         %[[XF:.*]] = tensor.insert_slice %[[INSF]] into %[[FILL]][0, 0, 0, 0] [1, 1, 2, 56] [1, 1, 1, 1]
 // CHECK:         %[[CONV:.*]] = linalg.generic {indexing_maps = [#[[FLAT]], {{.*}}]
-// CHECK-SAME:      ins(%[[XF]], %[[W]] : tensor<1x4x1x96xf32>, tensor<4x1x1x3x3xf32>) outs(%[[BIAS]] : tensor<1x4x1x4x16xf32>)
-// CHECK:         %[[CF:.*]] = tensor.collapse_shape %[[CONV]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x4x1x4x16xf32> into tensor<1x4x1x64xf32>
-// CHECK:         %[[USED:.*]] = tensor.extract_slice %[[CF]][0, 0, 0, 0] [1, 4, 1, 48] [1, 1, 1, 1]
-// CHECK:         %[[IMG2D:.*]] = tensor.expand_shape %[[USED]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 4, 1, 6, 8]
-// CHECK:         %[[IMG:.*]] = tensor.extract_slice %[[IMG2D]][0, 0, 0, 0, 0] [1, 4, 1, 6, 6] [1, 1, 1, 1, 1]
-// CHECK:         %[[DEST:.*]] = tensor.empty() : tensor<1x4x1x6x6xf32>
-// CHECK:         %[[CLIP:.*]] = linalg.generic {{.*}} ins(%[[IMG]] : tensor<1x4x1x6x6xf32>) outs(%[[DEST]] : tensor<1x4x1x6x6xf32>)
+// CHECK-SAME:      ins(%[[XF]], %[[W]] : tensor<1x1x2x80xf32>, tensor<1x4x2x3x3xf32>) outs(%[[BIAS]] : tensor<1x1x4x3x16xf32>)
+// CHECK:         %[[CF:.*]] = tensor.collapse_shape %[[CONV]] {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x1x4x3x16xf32> into tensor<1x1x4x48xf32>
+// CHECK:         %[[IMG2D:.*]] = tensor.expand_shape %[[CF]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 4, 6, 8]
+// CHECK:         %[[IMG:.*]] = tensor.extract_slice %[[IMG2D]][0, 0, 0, 0, 0] [1, 1, 4, 6, 6] [1, 1, 1, 1, 1]
+// CHECK:         %[[DEST:.*]] = tensor.empty() : tensor<1x1x4x6x6xf32>
+// CHECK:         %[[CLIP:.*]] = linalg.generic {{.*}} ins(%[[IMG]] : tensor<1x1x4x6x6xf32>) outs(%[[DEST]] : tensor<1x1x4x6x6xf32>)
 // CHECK:         return %[[CLIP]]
-func.func @depthwise(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x1x3x3xf32>, %b: tensor<4x1xf32>) -> tensor<1x4x1x6x6xf32> {
+func.func @channels_bias(%x: tensor<1x2x6x6xf32>, %w: tensor<1x4x2x3x3xf32>, %b: tensor<1x4xf32>) -> tensor<1x1x4x6x6xf32> {
   %zero = arith.constant 0.0 : f32
   %six = arith.constant 6.0 : f32
-  %e = tensor.empty() : tensor<1x4x8x8xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
-  %p = tensor.insert_slice %x into %f[0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1] : tensor<1x4x6x6xf32> into tensor<1x4x8x8xf32>
-  %xp = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 4, 1, 8, 8] : tensor<1x4x8x8xf32> into tensor<1x4x1x8x8xf32>
-  %o = tensor.empty() : tensor<1x4x1x6x6xf32>
-  %init = linalg.generic {indexing_maps = [#bias, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<4x1xf32>) outs(%o : tensor<1x4x1x6x6xf32>) {
+  %e = tensor.empty() : tensor<1x2x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 1, 1] [1, 2, 6, 6] [1, 1, 1, 1] : tensor<1x2x6x6xf32> into tensor<1x2x8x8xf32>
+  %xp = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 1, 2, 8, 8] : tensor<1x2x8x8xf32> into tensor<1x1x2x8x8xf32>
+  %o = tensor.empty() : tensor<1x1x4x6x6xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<1x4xf32>) outs(%o : tensor<1x1x4x6x6xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
-  } -> tensor<1x4x1x6x6xf32>
-  %conv = linalg.generic {indexing_maps = [#xmap, #wmap, #omap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xp, %w : tensor<1x4x1x8x8xf32>, tensor<4x1x1x3x3xf32>) outs(%init : tensor<1x4x1x6x6xf32>) {
+  } -> tensor<1x1x4x6x6xf32>
+  %conv = linalg.generic {indexing_maps = [#xmap, #wmap, #omap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xp, %w : tensor<1x1x2x8x8xf32>, tensor<1x4x2x3x3xf32>) outs(%init : tensor<1x1x4x6x6xf32>) {
   ^bb0(%in: f32, %in_0: f32, %out: f32):
     %m = arith.mulf %in, %in_0 : f32
     %s = arith.addf %out, %m : f32
     linalg.yield %s : f32
-  } -> tensor<1x4x1x6x6xf32>
-  %clip = linalg.generic {indexing_maps = [#id5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%conv : tensor<1x4x1x6x6xf32>) outs(%conv : tensor<1x4x1x6x6xf32>) {
+  } -> tensor<1x1x4x6x6xf32>
+  %clip = linalg.generic {indexing_maps = [#id5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%conv : tensor<1x1x4x6x6xf32>) outs(%conv : tensor<1x1x4x6x6xf32>) {
   ^bb0(%in: f32, %out: f32):
     %lo = arith.maximumf %in, %zero : f32
     %hi = arith.minimumf %lo, %six : f32
     linalg.yield %hi : f32
-  } -> tensor<1x4x1x6x6xf32>
-  return %clip : tensor<1x4x1x6x6xf32>
+  } -> tensor<1x1x4x6x6xf32>
+  return %clip : tensor<1x1x4x6x6xf32>
 }
 
 // -----
@@ -72,28 +72,29 @@ func.func @depthwise(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x1x3x3xf32>, %b: ten
 // The input comes from a linalg op used only here, through tensor.pad: the
 // producer writes straight into the flat buffer's window (no copy); the
 // fill carries the pad value; the result, returned, is copied out of the
-// grid view. Filled init: a fill of the grid.
+// grid view. Filled init: a fill of the grid (5 rows of 7 = 35 elements:
+// 3 x 16; the input 48 + 2 * 7 + 2 = 64).
 
 #id4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
 #xmap2 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
 #wmap2 = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
 #omap2 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
 // CHECK-LABEL: func.func @produced
-// CHECK-SAME:    (%[[X:.*]]: tensor<1x2x5x5xf32>, %[[W:.*]]: tensor<2x1x1x3x3xf32>)
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x2x5x5xf32>, %[[W:.*]]: tensor<1x4x2x3x3xf32>)
 // CHECK-DAG:     %[[PADV:.*]] = arith.constant 1.500000e+00 : f32
-// CHECK:         %[[FILL:.*]] = linalg.fill ins(%[[PADV]] : f32) outs(%{{.*}} : tensor<1x2x1x80xf32>)
-// CHECK:         %[[WIN:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 1, 1] [1, 2, 1, 5, 5] [1, 1, 1, 1, 1]
-// CHECK:         %[[WIN4:.*]] = tensor.collapse_shape %[[WIN]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x1x5x5xf32> into tensor<1x2x5x5xf32>
+// CHECK:         %[[FILL:.*]] = linalg.fill ins(%[[PADV]] : f32) outs(%{{.*}} : tensor<1x1x2x64xf32>)
+// CHECK:         %[[WIN:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 1, 1] [1, 1, 2, 5, 5] [1, 1, 1, 1, 1]
+// CHECK:         %[[WIN4:.*]] = tensor.collapse_shape %[[WIN]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<1x1x2x5x5xf32> into tensor<1x2x5x5xf32>
 // CHECK:         %[[EXP:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x2x5x5xf32>) outs(%[[WIN4]] : tensor<1x2x5x5xf32>)
 // CHECK:           math.exp
-// CHECK-NOT:     linalg.copy ins(%{{.*}} : tensor<1x2x1x5x5xf32>)
-// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x1x4x16xf32>)
+// CHECK-NOT:     linalg.copy ins(%{{.*}} : tensor<1x1x2x5x5xf32>)
+// CHECK:         linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x4x3x16xf32>)
 // CHECK:         linalg.generic
-// CHECK-SAME:      outs(%{{.*}} : tensor<1x2x1x4x16xf32>)
-// CHECK:         %[[IMG:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [1, 2, 1, 5, 5] [1, 1, 1, 1, 1]
-// CHECK:         %[[OUT:.*]] = linalg.copy ins(%[[IMG]] : tensor<1x2x1x5x5xf32>) outs(%{{.*}} : tensor<1x2x1x5x5xf32>)
+// CHECK-SAME:      outs(%{{.*}} : tensor<1x1x4x3x16xf32>)
+// CHECK:         %[[IMG:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [1, 1, 4, 5, 5] [1, 1, 1, 1, 1]
+// CHECK:         %[[OUT:.*]] = linalg.copy ins(%[[IMG]] : tensor<1x1x4x5x5xf32>) outs(%{{.*}} : tensor<1x1x4x5x5xf32>)
 // CHECK:         return %[[OUT]]
-func.func @produced(%x: tensor<1x2x5x5xf32>, %w: tensor<2x1x1x3x3xf32>) -> tensor<1x2x1x5x5xf32> {
+func.func @produced(%x: tensor<1x2x5x5xf32>, %w: tensor<1x4x2x3x3xf32>) -> tensor<1x1x4x5x5xf32> {
   %zero = arith.constant 0.0 : f32
   %padv = arith.constant 1.5 : f32
   %e = tensor.empty() : tensor<1x2x5x5xf32>
@@ -106,16 +107,16 @@ func.func @produced(%x: tensor<1x2x5x5xf32>, %w: tensor<2x1x1x3x3xf32>) -> tenso
   ^bb0(%i: index, %j: index, %k: index, %l: index):
     tensor.yield %padv : f32
   } : tensor<1x2x5x5xf32> to tensor<1x2x7x7xf32>
-  %xp = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 2, 1, 7, 7] : tensor<1x2x7x7xf32> into tensor<1x2x1x7x7xf32>
-  %o = tensor.empty() : tensor<1x2x1x5x5xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%o : tensor<1x2x1x5x5xf32>) -> tensor<1x2x1x5x5xf32>
-  %conv = linalg.generic {indexing_maps = [#xmap2, #wmap2, #omap2], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xp, %w : tensor<1x2x1x7x7xf32>, tensor<2x1x1x3x3xf32>) outs(%init : tensor<1x2x1x5x5xf32>) {
+  %xp = tensor.expand_shape %p [[0, 1], [2], [3], [4]] output_shape [1, 1, 2, 7, 7] : tensor<1x2x7x7xf32> into tensor<1x1x2x7x7xf32>
+  %o = tensor.empty() : tensor<1x1x4x5x5xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%o : tensor<1x1x4x5x5xf32>) -> tensor<1x1x4x5x5xf32>
+  %conv = linalg.generic {indexing_maps = [#xmap2, #wmap2, #omap2], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xp, %w : tensor<1x1x2x7x7xf32>, tensor<1x4x2x3x3xf32>) outs(%init : tensor<1x1x4x5x5xf32>) {
   ^bb0(%in: f32, %in_0: f32, %out: f32):
     %m = arith.mulf %in, %in_0 : f32
     %s = arith.addf %out, %m : f32
     linalg.yield %s : f32
-  } -> tensor<1x2x1x5x5xf32>
-  return %conv : tensor<1x2x1x5x5xf32>
+  } -> tensor<1x1x4x5x5xf32>
+  return %conv : tensor<1x1x4x5x5xf32>
 }
 
 // -----
@@ -128,15 +129,15 @@ func.func @produced(%x: tensor<1x2x5x5xf32>, %w: tensor<2x1x1x3x3xf32>) -> tenso
 // CHECK-LABEL: func.func @stride2
 // CHECK-NOT:     tensor.collapse_shape
 // CHECK:         linalg.generic
-// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<1x2x1x9x9xf32>, tensor<2x1x1x3x3xf32>) outs(%{{.*}} : tensor<1x2x1x4x4xf32>)
-func.func @stride2(%x: tensor<1x2x1x9x9xf32>, %w: tensor<2x1x1x3x3xf32>, %o: tensor<1x2x1x4x4xf32>) -> tensor<1x2x1x4x4xf32> {
-  %conv = linalg.generic {indexing_maps = [#xmap3, #wmap3, #omap3], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x2x1x9x9xf32>, tensor<2x1x1x3x3xf32>) outs(%o : tensor<1x2x1x4x4xf32>) {
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<1x1x2x9x9xf32>, tensor<1x4x2x3x3xf32>) outs(%{{.*}} : tensor<1x1x4x4x4xf32>)
+func.func @stride2(%x: tensor<1x1x2x9x9xf32>, %w: tensor<1x4x2x3x3xf32>, %o: tensor<1x1x4x4x4xf32>) -> tensor<1x1x4x4x4xf32> {
+  %conv = linalg.generic {indexing_maps = [#xmap3, #wmap3, #omap3], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x2x9x9xf32>, tensor<1x4x2x3x3xf32>) outs(%o : tensor<1x1x4x4x4xf32>) {
   ^bb0(%in: f32, %in_0: f32, %out: f32):
     %m = arith.mulf %in, %in_0 : f32
     %s = arith.addf %out, %m : f32
     linalg.yield %s : f32
-  } -> tensor<1x2x1x4x4xf32>
-  return %conv : tensor<1x2x1x4x4xf32>
+  } -> tensor<1x1x4x4x4xf32>
+  return %conv : tensor<1x1x4x4x4xf32>
 }
 
 // -----
@@ -246,25 +247,32 @@ func.func @row_aligned(%x: tensor<1x1x2x9x9xf32>, %w: tensor<1x4x2x3x3xf32>, %o:
 
 // -----
 
-// Depthwise with 32 outputs per row: two registers of 16 lanes, flattened;
-// with AVX2's 8 lanes four, left direct (aotc-peel-padded-windows reads its
-// input in place).
+// Depthwise (no input channels), 3x3 of a 6x6 image padded to 8x8, rows
+// narrower than one register at either width: left direct
+// (aotc-peel-padded-windows reads its input in place), no flat copy.
 
-#xmap5 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
-#wmap5 = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
-#omap5 = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
-// CHECK-LABEL: func.func @wide_rows
-// CHECK:         tensor.collapse_shape
-// AVX2-LABEL:  func.func @wide_rows
+#dxmap = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
+#dwmap = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
+#domap = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<1x4x1x8x8xf32>, tensor<4x1x1x3x3xf32>) outs(%{{.*}} : tensor<1x4x1x6x6xf32>)
+// AVX2-LABEL:  func.func @depthwise
 // AVX2-NOT:      tensor.collapse_shape
 // AVX2:          linalg.generic
-// AVX2-SAME:       ins(%{{.*}}, %{{.*}} : tensor<1x2x1x6x34xf32>, tensor<2x1x1x3x3xf32>) outs(%{{.*}} : tensor<1x2x1x4x32xf32>)
-func.func @wide_rows(%x: tensor<1x2x1x6x34xf32>, %w: tensor<2x1x1x3x3xf32>, %o: tensor<1x2x1x4x32xf32>) -> tensor<1x2x1x4x32xf32> {
-  %conv = linalg.generic {indexing_maps = [#xmap5, #wmap5, #omap5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x2x1x6x34xf32>, tensor<2x1x1x3x3xf32>) outs(%o : tensor<1x2x1x4x32xf32>) {
+// AVX2-SAME:       ins(%{{.*}}, %{{.*}} : tensor<1x4x1x8x8xf32>, tensor<4x1x1x3x3xf32>) outs(%{{.*}} : tensor<1x4x1x6x6xf32>)
+func.func @depthwise(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x1x3x3xf32>, %o: tensor<1x4x1x6x6xf32>) -> tensor<1x4x1x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1] : tensor<1x4x6x6xf32> into tensor<1x4x8x8xf32>
+  %xp = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 4, 1, 8, 8] : tensor<1x4x8x8xf32> into tensor<1x4x1x8x8xf32>
+  %conv = linalg.generic {indexing_maps = [#dxmap, #dwmap, #domap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xp, %w : tensor<1x4x1x8x8xf32>, tensor<4x1x1x3x3xf32>) outs(%o : tensor<1x4x1x6x6xf32>) {
   ^bb0(%in: f32, %in_0: f32, %out: f32):
     %m = arith.mulf %in, %in_0 : f32
     %s = arith.addf %out, %m : f32
     linalg.yield %s : f32
-  } -> tensor<1x2x1x4x32xf32>
-  return %conv : tensor<1x2x1x4x32xf32>
+  } -> tensor<1x4x1x6x6xf32>
+  return %conv : tensor<1x4x1x6x6xf32>
 }

@@ -503,9 +503,6 @@ def PeelPaddedWindows : Pass<"aotc-peel-padded-windows", "mlir::func::FuncOp"> {
     it. Not applied when no output reads the padding or none avoids it.
     The parts are marked `aotc.sibling_parts` (an integer per split op) for
     aotc-distribute-to-forall, which computes them in one thread loop.
-    Stride-1 depthwise convolutions reach it when their output rows are
-    four registers of lanes or more (aotc-flatten-convolution-images takes
-    the narrower ones).
 
     Before (depthwise 3x3, stride 2, 112x112 padded to 114x114):
     ```mlir
@@ -529,42 +526,41 @@ def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
                                     "mlir::func::FuncOp"> {
   let summary = "Stride-1 direct convolutions computed on the flattened padded image";
   let description = [{
-    A 2-D convolution generic in the importer's NCHW form with stride 1 that
-    stays direct (depthwise convolutions whose output rows are narrower than
-    four registers of lanes, wider ones being left to
-    aotc-peel-padded-windows, and every stride-1 convolution over
-    input channels with a window wider than one: aotc-im2col-convolutions
-    leaves them here) reads input element (oh + kh * d, ow + kw * d)
+    A 2-D convolution generic over input channels in the importer's NCHW
+    form with stride 1 that stays direct (a window wider than one:
+    aotc-im2col-convolutions leaves them here; depthwise convolutions stay
+    direct, aotc-peel-padded-windows reading their padded input in place)
+    reads input element (oh + kh * d, ow + kw * d)
     of its padded input, i.e. flat element j + kh * d * Wp + kw * d for
     j = oh * Wp + ow (Wp: padded width). The output is computed for every j
     of a grid [rows, lanes] (whole vector registers, whatever the image
-    width; rows padded to a multiple of the register tile; for a
-    convolution over input channels, whose register tiles are 3 or 2 grid
-    rows per output channel, a multiple of 3 unless that pads more than an
-    eighth beyond the next even count, the Wp - W columns past each image row
-    computed and dropped), and the image is a
-    strided view of the grid. When the image's rows fit one register but
-    its padded rows do not (7x7 on AVX2: W = 7 <= 8 lanes < Wp = 9) and
-    that is smaller, a convolution over input channels is computed on a
-    row-aligned grid [H, lanes] instead: grid (r, l) is output (r, l) and
-    reads flat input r * Wp + l + kh * d * Wp + kw * d (56 outputs computed
-    for 49 instead of 72), and the image is the grid's first W columns. The padded input becomes one flat buffer
+    width; register tiles are 3 or 2 grid rows per output channel, so rows
+    are padded to a multiple of 3 unless that pads more than an eighth
+    beyond the next even count; the Wp - W columns past each image row are
+    computed and dropped), and the image is a strided view of the grid.
+    When the image's rows fit one register but its padded rows do not (7x7
+    on AVX2: W = 7 <= 8 lanes < Wp = 9) and that is smaller, the
+    convolution is computed on a row-aligned grid [H, lanes] instead: grid
+    (r, l) is output (r, l) and reads flat input r * Wp + l + kh * d * Wp +
+    kw * d (56 outputs computed for 49 instead of 72), and the image is the
+    grid's first W columns. The padded input becomes one flat buffer
     (padding value, then the unpadded input inserted: the pad's copy); the
     initial value (fill or per-channel broadcast) is recomputed on the grid;
     elementwise consumers that read the image and per-channel values run on
     the grid as well, so the view is taken after them.
 
-    Before (depthwise 3x3, 56x56, padded to 58x58):
+    Before (SqueezeNet's 3x3 16 -> 64 channels, 55x55, padded to 57x57):
     ```mlir
     linalg.generic {maps = [(n,g,m,oh,ow,c,kh,kw) -> (n,g,c,oh+kh,ow+kw), ...]}
-        ins(%xpad : tensor<1x144x1x58x58xf32>, %w) outs(%bias : tensor<1x144x1x56x56xf32>)
+        ins(%xpad : tensor<1x1x16x57x57xf32>, %w) outs(%bias : tensor<1x1x64x55x55xf32>)
     ```
-    After (grid of 3248 -> 3360 = 210 x 16 elements per channel):
+    After (grid of 3135 -> 3168 = 198 x 16 elements per channel; the input
+    holds the grid's reach, 3168 + 2 * 57 + 2, in whole registers):
     ```mlir
-    %flat = ... fill + insert_slice of %x: tensor<1x144x1x3504xf32>
-    %g = linalg.generic {maps = [(n,g,m,r,l,c,kh,kw) -> (n,g,c,r*16+l+kh*58+kw), ...]}
-        ins(%flat, %w) outs(%bias_grid : tensor<1x144x1x210x16xf32>)
-    %y = extract_slice (expand_shape (extract_slice (collapse_shape %g) [0..3248)) to 56x58) [.., 0..56]
+    %flat = ... fill + insert_slice of %x: tensor<1x1x16x3296xf32>
+    %g = linalg.generic {maps = [(n,g,m,r,l,c,kh,kw) -> (n,g,c,r*16+l+kh*57+kw), ...]}
+        ins(%flat, %w) outs(%bias_grid : tensor<1x1x64x198x16xf32>)
+    %y = extract_slice (expand_shape (extract_slice (collapse_shape %g) [0..3135)) to 55x57) [.., 0..55]
     ```
   }];
   let options = [
