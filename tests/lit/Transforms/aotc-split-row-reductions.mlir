@@ -90,7 +90,7 @@ func.func @row_max(%x: tensor<3x48xf32>, %init: tensor<3xf32>) -> tensor<3xf32> 
 
 // Left alone: a reduction over the outer dimension (columns are already
 // the vector), a matmul (the GEMM path), a row of one register, and a row
-// that is not a multiple of a register.
+// shorter than two registers (24 columns).
 
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT:     tensor.expand_shape
@@ -102,7 +102,7 @@ func.func @row_max(%x: tensor<3x48xf32>, %init: tensor<3xf32>) -> tensor<3xf32> 
 #row = affine_map<(d0, d1) -> (d0)>
 #col = affine_map<(d0, d1) -> (d1)>
 func.func @untouched(%x: tensor<64x64xf32>, %c: tensor<64xf32>, %a: tensor<8x16xf32>,
-                     %r: tensor<8xf32>, %b: tensor<8x40xf32>, %w: tensor<64x64xf32>,
+                     %r: tensor<8xf32>, %b: tensor<8x24xf32>, %w: tensor<64x64xf32>,
                      %mm: tensor<64x64xf32>) -> (tensor<64xf32>, tensor<8xf32>, tensor<8xf32>, tensor<64x64xf32>) {
   %0 = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
       ins(%x : tensor<64x64xf32>) outs(%c : tensor<64xf32>) {
@@ -117,7 +117,7 @@ func.func @untouched(%x: tensor<64x64xf32>, %c: tensor<64xf32>, %a: tensor<8x16x
     linalg.yield %s : f32
   } -> tensor<8xf32>
   %2 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%b : tensor<8x40xf32>) outs(%r : tensor<8xf32>) {
+      ins(%b : tensor<8x24xf32>) outs(%r : tensor<8xf32>) {
   ^bb0(%v: f32, %acc: f32):
     %s = arith.addf %v, %acc : f32
     linalg.yield %s : f32
@@ -131,4 +131,98 @@ func.func @untouched(%x: tensor<64x64xf32>, %c: tensor<64xf32>, %a: tensor<8x16x
     linalg.yield %s : f32
   } -> tensor<64x64xf32>
   return %0, %1, %2, %3 : tensor<64xf32>, tensor<8xf32>, tensor<8xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+// A row of 40 columns, two registers and a half: the first 32 are split as
+// above, the last 8 are reduced into their result (upstream splitOp: a part
+// reading columns [32, 40) whose init is the first part's result).
+
+// CHECK-LABEL: func.func @part_register
+// CHECK-SAME:    (%[[X:.*]]: tensor<8x40xf32>, %[[INIT:.*]]: tensor<8xf32>)
+// CHECK:         %[[BULK:.*]] = tensor.extract_slice %[[X]][0, 0] [8, 32] [1, 1]
+// CHECK:         %[[E:.*]] = tensor.expand_shape %[[BULK]] {{\[}}[0], [1, 2]] output_shape [8, 2, 16]
+// CHECK:         %[[P:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-SAME:      ins(%[[E]] : tensor<8x2x16xf32>) outs(%{{.*}} : tensor<8x16xf32>)
+// CHECK:         %[[S:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[P]] : tensor<8x16xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK:         %[[SI:.*]] = tensor.insert_slice %[[S]] into %[[INIT]][0] [8] [1]
+// CHECK:         %[[REST:.*]] = tensor.extract_slice %[[X]][0, 32] [8, 8] [1, 1]
+// CHECK:         %[[SO:.*]] = tensor.extract_slice %[[SI]][0] [8] [1]
+// CHECK:         %[[T:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:      ins(%[[REST]] : tensor<8x8xf32>) outs(%[[SO]] : tensor<8xf32>)
+// CHECK:         %[[TI:.*]] = tensor.insert_slice %[[T]] into %[[SI]][0] [8] [1]
+// CHECK:         return %[[TI]]
+func.func @part_register(%x: tensor<8x40xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x40xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A global average pool's sum with its ReLU, over a 13 x 13 image: the two
+// trailing reduction loops read one contiguous range, so they become one
+// loop of 169 (upstream collapseOpIterationDims), split as 160 + 9.
+
+// CHECK-LABEL: func.func @image_sum
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x8x13x13xf32>, %[[INIT:.*]]: tensor<1x8xf32>)
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1], [2, 3]] : tensor<1x8x13x13xf32> into tensor<1x8x169xf32>
+// CHECK:         %[[BULK:.*]] = tensor.extract_slice %[[C]][0, 0, 0] [1, 8, 160] [1, 1, 1]
+// CHECK:         tensor.expand_shape %[[BULK]] {{\[}}[0], [1], [2, 3]] output_shape [1, 8, 10, 16]
+// CHECK:         %[[P:.*]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+// CHECK:           arith.maximumf
+// CHECK:           arith.addf
+// CHECK:         %[[S:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[P]] : tensor<1x8x16xf32>) outs(%{{.*}} : tensor<1x8xf32>)
+// CHECK:         %[[SI:.*]] = tensor.insert_slice %[[S]] into %[[INIT]][0, 0] [1, 8] [1, 1]
+// CHECK:         %[[REST:.*]] = tensor.extract_slice %[[C]][0, 0, 160] [1, 8, 9] [1, 1, 1]
+// CHECK:         %[[SO:.*]] = tensor.extract_slice %[[SI]][0, 0] [1, 8] [1, 1]
+// CHECK:         %[[T:.*]] = linalg.generic
+// CHECK-SAME:      ins(%[[REST]] : tensor<1x8x9xf32>) outs(%[[SO]] : tensor<1x8xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         %[[TI:.*]] = tensor.insert_slice %[[T]] into %[[SI]][0, 0] [1, 8] [1, 1]
+// CHECK:         return %[[TI]]
+func.func @image_sum(%x: tensor<1x8x13x13xf32>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<1x8x13x13xf32>) outs(%init : tensor<1x8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %r = arith.maximumf %v, %zero : f32
+    %s = arith.addf %r, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
+}
+
+// -----
+
+// Not collapsed: the image read transposed ([w, h]: not one contiguous
+// range in loop order), so the innermost loop alone (13 columns, less than
+// two registers) is no row this pass splits.
+
+// CHECK-LABEL: func.func @transposed_image
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+func.func @transposed_image(%x: tensor<1x8x13x13xf32>, %init: tensor<1x8xf32>) -> tensor<1x8xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, w, h)>, affine_map<(n, c, h, w) -> (n, c)>],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<1x8x13x13xf32>) outs(%init : tensor<1x8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8xf32>
+  return %0 : tensor<1x8xf32>
 }

@@ -737,10 +737,17 @@ def SplitRowReductions : Pass<"aotc-split-row-reductions", "mlir::func::FuncOp">
     of those lanes. aotc-tile-and-vectorize then turns the partial reduction
     into a loop carrying one vector (elementwise ops only) and the final one
     into one horizontal reduction per row (a halving tree after
-    aotc-lower-vector-ops). Contractions, reductions over an outer dimension,
-    strided reads, rows shorter than two registers and ops nested in loops
-    (the partial results must be function-level buffers for the memory
-    planner) are left alone.
+    aotc-lower-vector-ops). Trailing reduction loops that every input reads
+    as its innermost indices in loop order (a global average pool's 13 x 13
+    image: one contiguous range of 169) are collapsed into one first
+    (upstream `collapseOpIterationDims`); a row that is not a whole number
+    of registers is split (upstream `splitOp`) into the registers, split as
+    above, and the rest, which reduces into their result (169 = 160 + 9: one
+    register of partial sums per channel instead of 13 horizontal
+    reductions of 13 elements). Contractions, reductions over an outer
+    dimension, strided reads, rows shorter than two registers and ops
+    nested in loops (the partial results must be function-level buffers for
+    the memory planner) are left alone.
 
     Before:
     ```mlir
