@@ -18,6 +18,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_PACKCONTRACTIONOPERANDS
@@ -169,6 +171,84 @@ DenseElementsAttr packConstant(DenseElementsAttr attr, int64_t columns,
   return DenseElementsAttr::get(type, ArrayRef<float>(packed));
 }
 
+/// The activation that reads `value` (a contraction's result) alone,
+/// directly or through reshapes used only on that path (collected in
+/// `reshapes`, first to last): an all-parallel generic without linalg.index
+/// whose every operand is that value (identity map) or a scalar (no map
+/// results), and whose init is that value or one its payload does not read
+/// (a ReLU6, not a residual add), scalars defined before the contraction.
+/// Null otherwise.
+linalg::GenericOp layoutFreeActivation(Value value,
+                                       SmallVectorImpl<Operation *> &reshapes) {
+  Operation *contraction = value.getDefiningOp();
+  while (value.hasOneUse() &&
+         isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+             *value.getUsers().begin())) {
+    reshapes.push_back(*value.getUsers().begin());
+    value = reshapes.back()->getResult(0);
+  }
+  if (value.use_empty())
+    return {};
+  auto consumer = dyn_cast<linalg::GenericOp>(*value.getUsers().begin());
+  if (!consumer || consumer.getNumDpsInits() != 1 ||
+      !consumer.hasPureTensorSemantics() || consumer.hasIndexSemantics() ||
+      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+      llvm::any_of(value.getUsers(),
+                   [&](Operation *user) { return user != consumer; }))
+    return {};
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    AffineMap map = consumer.getMatchingIndexingMap(&operand);
+    bool isValue = operand.get() == value && map.isIdentity();
+    bool scalar = map.getNumResults() == 0;
+    bool unreadInit = consumer.isDpsInit(&operand) &&
+                      !consumer.payloadUsesValueFromOperand(&operand);
+    if (!isValue && !scalar && !unreadInit)
+      return {};
+    // Scalars are read before the contraction, where the activation moves.
+    Operation *def = operand.get().getDefiningOp();
+    if (scalar && def &&
+        (def->getBlock() == contraction->getBlock()
+             ? !def->isBeforeInBlock(contraction)
+             : !def->getBlock()->getParentOp()->isProperAncestor(contraction)))
+      return {};
+  }
+  return consumer;
+}
+
+/// `activation` (layoutFreeActivation of `value`) computed on `result`, the
+/// same values in another layout (the contraction's own, before its
+/// transpose): each operand that was `value` is `result`, scalars stay, the
+/// init is `result` when it was `value` and a fresh tensor otherwise.
+Value activationOnLayout(RewriterBase &rewriter, linalg::GenericOp activation,
+                         Value value, Value result) {
+  auto type = cast<RankedTensorType>(result.getType());
+  MLIRContext *ctx = activation.getContext();
+  Location loc = activation.getLoc();
+  rewriter.setInsertionPointAfterValue(result);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+  AffineMap scalar = AffineMap::get(type.getRank(), 0, ctx);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : activation.getDpsInputOperands()) {
+    bool isValue = input->get() == value;
+    inputs.push_back(isValue ? result : input->get());
+    maps.push_back(isValue ? identity : scalar);
+  }
+  Value init = activation.getDpsInits()[0] == value
+                   ? result
+                   : tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                             type.getElementType())
+                         .getResult();
+  maps.push_back(identity);
+  auto moved = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{type}, inputs, ValueRange{init}, maps,
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel));
+  IRMapping mapping;
+  activation.getRegion().cloneInto(&moved.getRegion(), mapping);
+  return moved.getResult(0);
+}
+
 /// Rows and lanes of a contraction's register tile swapped when the rows
 /// are many (512 output channels), read from a constant as (..., row, k),
 /// and the lanes either few (a 7x7 image: 49 columns, less than two panels)
@@ -176,7 +256,8 @@ DenseElementsAttr packConstant(DenseElementsAttr attr, int64_t columns,
 /// output to transpose (im2col columns of a 3x3 convolution: K = 9 x input
 /// channels): the output is computed transposed, [..., lane, row], so that
 /// the rows become lanes read from compile-time panels; transposes copy the
-/// initial value in and the result out. Returns the
+/// initial value in and the result out, an activation of the result
+/// (layoutFreeActivation) computed before the transpose out. Returns the
 /// new contraction, or `op` when it does not apply.
 linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
                                      linalg::LinalgOp op, int64_t panel) {
@@ -237,7 +318,27 @@ linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
       maps, generic.getIteratorTypesArray());
   rewriter.inlineRegionBefore(generic.getRegion(), swapped.getRegion(),
                               swapped.getRegion().begin());
-  rewriter.replaceOp(generic, transpose(swapped.getResult(0)));
+  // An activation of the result is computed before the transpose, on the
+  // contraction's layout: it then joins the register tiles instead of a
+  // pass of its own over the transposed result (MobileNetV2's ReLU6 after
+  // its 7 x 7 expansions).
+  Value result = swapped.getResult(0);
+  SmallVector<Operation *> reshapes;
+  linalg::GenericOp activation =
+      layoutFreeActivation(generic.getResult(0), reshapes);
+  if (activation)
+    result = activationOnLayout(
+        rewriter, activation,
+        reshapes.empty() ? generic.getResult(0) : reshapes.back()->getResult(0),
+        result);
+  Value transposed = transpose(result);
+  rewriter.replaceOp(generic, transposed);
+  // The transposed activation, through the reshapes that led to the
+  // activation, replaces the activation's result.
+  if (activation)
+    rewriter.replaceOp(activation, reshapes.empty()
+                                       ? transposed
+                                       : reshapes.back()->getResult(0));
   // The row loop before the lane loop again (the vectorizer's vector shape
   // follows the loop order: rows x lanes).
   SmallVector<unsigned> interchange =

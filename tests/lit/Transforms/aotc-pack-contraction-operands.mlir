@@ -141,6 +141,49 @@ func.func @small_image(%x: tensor<1x1x2x49xf32>, %o: tensor<1x1x64x49xf32>) -> t
 
 // -----
 
+// The same convolution with a ReLU6 on its image ([1, 1, 64, 7, 7], through
+// an expand_shape): the activation is computed on the contraction's
+// transposed layout, before the transpose back (it can then join the
+// register tiles), and the transpose, reshaped, replaces its result.
+
+// CHECK-LABEL: func.func @small_image_activation
+// CHECK:         %[[R:.*]] = linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x49x2x32xf32>)
+// CHECK:         %[[RC:.*]] = tensor.collapse_shape %[[R]] {{\[}}[0], [1], [2], [3, 4]] : tensor<1x1x49x2x32xf32> into tensor<1x1x49x64xf32>
+// CHECK:         %[[A:.*]] = linalg.generic
+// CHECK-SAME:        ins(%[[RC]] : tensor<1x1x49x64xf32>) outs(%{{.*}} : tensor<1x1x49x64xf32>)
+// CHECK:           arith.maximumf
+// CHECK:           arith.minimumf
+// CHECK:         %[[AT:.*]] = linalg.transpose ins(%[[A]] : tensor<1x1x49x64xf32>) outs(%{{.*}} : tensor<1x1x64x49xf32>) permutation = [0, 1, 3, 2]
+// CHECK:         %[[AE:.*]] = tensor.expand_shape %[[AT]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 1, 64, 7, 7]
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[AE]]
+#xa = affine_map<(n, g, m, p, r) -> (n, g, r, p)>
+#wa = affine_map<(n, g, m, p, r) -> (g, m, r)>
+#oa = affine_map<(n, g, m, p, r) -> (n, g, m, p)>
+#ida = affine_map<(n, g, m, h, w) -> (n, g, m, h, w)>
+func.func @small_image_activation(%x: tensor<1x1x2x49xf32>, %o: tensor<1x1x64x49xf32>) -> tensor<1x1x64x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %w = arith.constant dense<[[[0.0, 100.0], [1.0, 101.0], [2.0, 102.0], [3.0, 103.0], [4.0, 104.0], [5.0, 105.0], [6.0, 106.0], [7.0, 107.0], [8.0, 108.0], [9.0, 109.0], [10.0, 110.0], [11.0, 111.0], [12.0, 112.0], [13.0, 113.0], [14.0, 114.0], [15.0, 115.0], [16.0, 116.0], [17.0, 117.0], [18.0, 118.0], [19.0, 119.0], [20.0, 120.0], [21.0, 121.0], [22.0, 122.0], [23.0, 123.0], [24.0, 124.0], [25.0, 125.0], [26.0, 126.0], [27.0, 127.0], [28.0, 128.0], [29.0, 129.0], [30.0, 130.0], [31.0, 131.0], [32.0, 132.0], [33.0, 133.0], [34.0, 134.0], [35.0, 135.0], [36.0, 136.0], [37.0, 137.0], [38.0, 138.0], [39.0, 139.0], [40.0, 140.0], [41.0, 141.0], [42.0, 142.0], [43.0, 143.0], [44.0, 144.0], [45.0, 145.0], [46.0, 146.0], [47.0, 147.0], [48.0, 148.0], [49.0, 149.0], [50.0, 150.0], [51.0, 151.0], [52.0, 152.0], [53.0, 153.0], [54.0, 154.0], [55.0, 155.0], [56.0, 156.0], [57.0, 157.0], [58.0, 158.0], [59.0, 159.0], [60.0, 160.0], [61.0, 161.0], [62.0, 162.0], [63.0, 163.0]]]> : tensor<1x64x2xf32>
+  %r = linalg.generic {indexing_maps = [#xa, #wa, #oa], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x2x49xf32>, tensor<1x64x2xf32>) outs(%o : tensor<1x1x64x49xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x49xf32>
+  %img = tensor.expand_shape %r [[0], [1], [2], [3, 4]] output_shape [1, 1, 64, 7, 7] : tensor<1x1x64x49xf32> into tensor<1x1x64x7x7xf32>
+  %clip = linalg.generic {indexing_maps = [#ida, #ida], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%img : tensor<1x1x64x7x7xf32>) outs(%img : tensor<1x1x64x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %lo = arith.maximumf %in, %zero : f32
+    %hi = arith.minimumf %lo, %six : f32
+    linalg.yield %hi : f32
+  } -> tensor<1x1x64x7x7xf32>
+  return %clip : tensor<1x1x64x7x7xf32>
+}
+
+// -----
+
 // A classifier (Flatten + Gemm with transB, as the importer leaves it): the
 // [1, 1, 2] activations times constant weights [72, 1, 2] read as (n, 1, k),
 // with a unit reduction loop besides k. The unit loop is dropped (the

@@ -596,7 +596,14 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     contraction with unit reduction loops
     besides its real one (a classifier's [1, 1, C] x [N, 1, C], as Flatten +
     Gemm leave it) first loses them, its constant operands reshaped at
-    compile time.
+    compile time. One whose lanes are few (a 7x7 image's 49 pixels) or would
+    be packed at run time at a higher cost than two transposes, with many
+    rows of constant weights, is computed transposed (the weights' output
+    channels as lanes, packed at compile time): a transpose copies its init
+    in and its result out, and an activation of the result (a ReLU6 reached
+    through reshapes, reading nothing else but scalars) is computed before
+    that transpose, on the contraction's layout, where it joins the
+    register tiles.
 
     Then a left-hand side computed at run time and read as (batch..., m, k)
     is copied into row panels [..., M / t, K, t] of t = one register tile's
