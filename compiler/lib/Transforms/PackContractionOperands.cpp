@@ -176,8 +176,8 @@ DenseElementsAttr packConstant(DenseElementsAttr attr, int64_t columns,
 /// `reshapes`, first to last): an all-parallel generic without linalg.index
 /// whose every operand is that value (identity map) or a scalar (no map
 /// results), and whose init is that value or one its payload does not read
-/// (a ReLU6, not a residual add), scalars defined before the contraction.
-/// Null otherwise.
+/// (a ReLU6, not a residual add), with a result of that value's type and
+/// scalars defined before the contraction. Null otherwise.
 linalg::GenericOp layoutFreeActivation(Value value,
                                        SmallVectorImpl<Operation *> &reshapes) {
   Operation *contraction = value.getDefiningOp();
@@ -191,7 +191,9 @@ linalg::GenericOp layoutFreeActivation(Value value,
     return {};
   auto consumer = dyn_cast<linalg::GenericOp>(*value.getUsers().begin());
   if (!consumer || consumer.getNumDpsInits() != 1 ||
-      !consumer.hasPureTensorSemantics() || consumer.hasIndexSemantics() ||
+      !consumer.hasPureTensorSemantics() ||
+      consumer->getResult(0).getType() != value.getType() ||
+      consumer.hasIndexSemantics() ||
       consumer.getNumParallelLoops() != consumer.getNumLoops() ||
       llvm::any_of(value.getUsers(),
                    [&](Operation *user) { return user != consumer; }))

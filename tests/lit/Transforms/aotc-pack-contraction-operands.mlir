@@ -184,6 +184,59 @@ func.func @small_image_activation(%x: tensor<1x1x2x49xf32>, %o: tensor<1x1x64x49
 
 // -----
 
+// A residual add (it reads another image) and a truncation to f16 (another
+// result type) stay after the transpose back.
+
+// CHECK-LABEL: func.func @small_image_residual
+// CHECK:         %[[RT:.*]] = linalg.transpose ins(%{{.*}} : tensor<1x1x49x64xf32>) outs(%{{.*}} : tensor<1x1x64x49xf32>)
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%[[RT]], %{{.*}} : tensor<1x1x64x49xf32>, tensor<1x1x64x49xf32>)
+// CHECK:           arith.addf
+// CHECK-LABEL: func.func @small_image_truncate
+// CHECK:         %[[TT:.*]] = linalg.transpose ins(%{{.*}} : tensor<1x1x49x64xf32>) outs(%{{.*}} : tensor<1x1x64x49xf32>)
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%[[TT]] : tensor<1x1x64x49xf32>) outs(%{{.*}} : tensor<1x1x64x49xf16>)
+// CHECK:           arith.truncf
+#xr = affine_map<(n, g, m, p, r) -> (n, g, r, p)>
+#wr = affine_map<(n, g, m, p, r) -> (g, m, r)>
+#or = affine_map<(n, g, m, p, r) -> (n, g, m, p)>
+#idr = affine_map<(n, g, m, p) -> (n, g, m, p)>
+func.func @small_image_residual(%x: tensor<1x1x2x49xf32>, %o: tensor<1x1x64x49xf32>, %skip: tensor<1x1x64x49xf32>) -> tensor<1x1x64x49xf32> {
+  %w = arith.constant dense<[[[0.0, 100.0], [1.0, 101.0], [2.0, 102.0], [3.0, 103.0], [4.0, 104.0], [5.0, 105.0], [6.0, 106.0], [7.0, 107.0], [8.0, 108.0], [9.0, 109.0], [10.0, 110.0], [11.0, 111.0], [12.0, 112.0], [13.0, 113.0], [14.0, 114.0], [15.0, 115.0], [16.0, 116.0], [17.0, 117.0], [18.0, 118.0], [19.0, 119.0], [20.0, 120.0], [21.0, 121.0], [22.0, 122.0], [23.0, 123.0], [24.0, 124.0], [25.0, 125.0], [26.0, 126.0], [27.0, 127.0], [28.0, 128.0], [29.0, 129.0], [30.0, 130.0], [31.0, 131.0], [32.0, 132.0], [33.0, 133.0], [34.0, 134.0], [35.0, 135.0], [36.0, 136.0], [37.0, 137.0], [38.0, 138.0], [39.0, 139.0], [40.0, 140.0], [41.0, 141.0], [42.0, 142.0], [43.0, 143.0], [44.0, 144.0], [45.0, 145.0], [46.0, 146.0], [47.0, 147.0], [48.0, 148.0], [49.0, 149.0], [50.0, 150.0], [51.0, 151.0], [52.0, 152.0], [53.0, 153.0], [54.0, 154.0], [55.0, 155.0], [56.0, 156.0], [57.0, 157.0], [58.0, 158.0], [59.0, 159.0], [60.0, 160.0], [61.0, 161.0], [62.0, 162.0], [63.0, 163.0]]]> : tensor<1x64x2xf32>
+  %r = linalg.generic {indexing_maps = [#xr, #wr, #or], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x2x49xf32>, tensor<1x64x2xf32>) outs(%o : tensor<1x1x64x49xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x49xf32>
+  %e = tensor.empty() : tensor<1x1x64x49xf32>
+  %sum = linalg.generic {indexing_maps = [#idr, #idr, #idr], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%r, %skip : tensor<1x1x64x49xf32>, tensor<1x1x64x49xf32>) outs(%e : tensor<1x1x64x49xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %a = arith.addf %in, %in2 : f32
+    linalg.yield %a : f32
+  } -> tensor<1x1x64x49xf32>
+  return %sum : tensor<1x1x64x49xf32>
+}
+
+func.func @small_image_truncate(%x: tensor<1x1x2x49xf32>, %o: tensor<1x1x64x49xf32>) -> tensor<1x1x64x49xf16> {
+  %w = arith.constant dense<[[[0.0, 100.0], [1.0, 101.0], [2.0, 102.0], [3.0, 103.0], [4.0, 104.0], [5.0, 105.0], [6.0, 106.0], [7.0, 107.0], [8.0, 108.0], [9.0, 109.0], [10.0, 110.0], [11.0, 111.0], [12.0, 112.0], [13.0, 113.0], [14.0, 114.0], [15.0, 115.0], [16.0, 116.0], [17.0, 117.0], [18.0, 118.0], [19.0, 119.0], [20.0, 120.0], [21.0, 121.0], [22.0, 122.0], [23.0, 123.0], [24.0, 124.0], [25.0, 125.0], [26.0, 126.0], [27.0, 127.0], [28.0, 128.0], [29.0, 129.0], [30.0, 130.0], [31.0, 131.0], [32.0, 132.0], [33.0, 133.0], [34.0, 134.0], [35.0, 135.0], [36.0, 136.0], [37.0, 137.0], [38.0, 138.0], [39.0, 139.0], [40.0, 140.0], [41.0, 141.0], [42.0, 142.0], [43.0, 143.0], [44.0, 144.0], [45.0, 145.0], [46.0, 146.0], [47.0, 147.0], [48.0, 148.0], [49.0, 149.0], [50.0, 150.0], [51.0, 151.0], [52.0, 152.0], [53.0, 153.0], [54.0, 154.0], [55.0, 155.0], [56.0, 156.0], [57.0, 157.0], [58.0, 158.0], [59.0, 159.0], [60.0, 160.0], [61.0, 161.0], [62.0, 162.0], [63.0, 163.0]]]> : tensor<1x64x2xf32>
+  %r = linalg.generic {indexing_maps = [#xr, #wr, #or], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x2x49xf32>, tensor<1x64x2xf32>) outs(%o : tensor<1x1x64x49xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x49xf32>
+  %h = tensor.empty() : tensor<1x1x64x49xf16>
+  %t = linalg.generic {indexing_maps = [#idr, #idr], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%r : tensor<1x1x64x49xf32>) outs(%h : tensor<1x1x64x49xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %c = arith.truncf %in : f32 to f16
+    linalg.yield %c : f16
+  } -> tensor<1x1x64x49xf16>
+  return %t : tensor<1x1x64x49xf16>
+}
+
+// -----
+
 // A classifier (Flatten + Gemm with transB, as the importer leaves it): the
 // [1, 1, 2] activations times constant weights [72, 1, 2] read as (n, 1, k),
 // with a unit reduction loop besides k. The unit loop is dropped (the
