@@ -172,29 +172,27 @@ DenseElementsAttr packConstant(DenseElementsAttr attr, int64_t columns,
 }
 
 /// The activation that reads `value` (a contraction's result) alone,
-/// directly or through reshapes used only on that path (collected in
-/// `reshapes`, first to last): an all-parallel generic without linalg.index
-/// whose every operand is that value (identity map) or a scalar (no map
-/// results), and whose init is that value or one its payload does not read
-/// (a ReLU6, not a residual add), with a result of that value's type and
-/// scalars defined before the contraction. Null otherwise.
+/// directly or through reshapes used only on that path
+/// (aotc::singleUseReshapeChain without crops, collected in `reshapes`,
+/// first to last): an elementwise consumer in the contraction's block
+/// (aotc::isElementwiseConsumer, with the reshaped value's type) whose every
+/// operand is that value (identity map) or a scalar (no map results), and
+/// whose init is that value or one its payload does not read (a ReLU6, not
+/// a residual add), its scalars defined before the contraction. Null
+/// otherwise.
 linalg::GenericOp layoutFreeActivation(Value value,
                                        SmallVectorImpl<Operation *> &reshapes) {
   Operation *contraction = value.getDefiningOp();
-  while (value.hasOneUse() &&
-         isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
-             *value.getUsers().begin())) {
-    reshapes.push_back(*value.getUsers().begin());
-    value = reshapes.back()->getResult(0);
-  }
+  Value end;
+  llvm::append_range(reshapes, aotc::singleUseReshapeChain(value, end));
+  if (llvm::any_of(reshapes, llvm::IsaPred<tensor::ExtractSliceOp>))
+    return {};
+  value = end;
   if (value.use_empty())
     return {};
   auto consumer = dyn_cast<linalg::GenericOp>(*value.getUsers().begin());
-  if (!consumer || consumer.getNumDpsInits() != 1 ||
-      !consumer.hasPureTensorSemantics() ||
-      consumer->getResult(0).getType() != value.getType() ||
-      consumer.hasIndexSemantics() ||
-      consumer.getNumParallelLoops() != consumer.getNumLoops() ||
+  if (!aotc::isElementwiseConsumer(consumer, contraction->getBlock(),
+                                   value.getType()) ||
       llvm::any_of(value.getUsers(),
                    [&](Operation *user) { return user != consumer; }))
     return {};
