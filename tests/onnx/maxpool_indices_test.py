@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""MaxPool's Indices output (both storage orders) against PyTorch.
+"""MaxPool's Indices output (both storage orders) against PyTorch, and its
+NaN inputs against NumPy.
 
 ONNX's backend data has Indices cases for row-major storage only. This test
 builds MaxPool nodes with padding, strides and dilations, for storage_order 0
@@ -8,6 +9,11 @@ Indices with torch.nn.functional.max_pool2d(return_indices=True). PyTorch
 gives each index within its (n, c) plane as h * W + w; the expected ONNX
 index is (n * C + c) * H * W plus that (storage_order 0), or plus h + w * H
 (storage_order 1).
+
+ONNX's backend data has no NaN inputs. aotc ignores NaN inputs of a max pool
+(maxnumf, as the ONNX reference does): images large enough for the vectorized
+windows (strided, padded, with column remainders), one element in twenty
+NaN, are compared exactly with np.fmax over each window (padding ignored).
 
 Usage: maxpool_indices_test.py WORKDIR AOTC RUNTIME
 """
@@ -30,20 +36,84 @@ CASES = [
     ([2, 2], [2, 2], [0, 0, 0, 0], [1, 1], 1),
 ]
 N, C, H, W = 2, 3, 9, 7
+NAN_CASES = [
+    # input shape, kernel, strides, pads
+    ([1, 8, 45, 47], [3, 3], [2, 2], [0, 0, 0, 0]),
+    ([1, 4, 40, 38], [3, 3], [1, 1], [1, 1, 1, 1]),
+    ([1, 2, 21, 70], [2, 3], [2, 1], [0, 1, 0, 1]),
+]
 
 
-def model(kernel, strides, pads, dilations, order):
-    node = helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool",
+def model(shape, kernel, strides, pads, dilations, order=None):
+    outputs = ["y"] if order is None else ["y", "i"]
+    extra = {} if order is None else {"storage_order": order}
+    node = helper.make_node("MaxPool", ["x"], outputs, name="pool",
                             kernel_shape=kernel, strides=strides, pads=pads,
-                            dilations=dilations, storage_order=order)
+                            dilations=dilations, **extra)
+    types = [TensorProto.FLOAT, TensorProto.INT64]
     graph = helper.make_graph(
         [node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT,
-                                                    [N, C, H, W])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None),
-         helper.make_tensor_value_info("i", TensorProto.INT64, None)])
+                                                    shape)],
+        [helper.make_tensor_value_info(o, t, None)
+         for o, t in zip(outputs, types)])
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     m.ir_version = 8
-    return m
+    # ONNX's shape inference names the output shapes for the header.
+    return onnx.shape_inference.infer_shapes(m)
+
+
+def compile_pool(work, tag, m, aotc, runtime):
+    """The `pool` function of `m` compiled by aotc, loaded through ctypes."""
+    path = os.path.join(work, "pool%s.onnx" % tag)
+    onnx.save(m, path)
+    subprocess.run([aotc, path, "--name=pool", "-o",
+                    os.path.join(work, tag)], check=True)
+    so = os.path.join(work, tag, "pool.so")
+    subprocess.run(["clang-22", "-shared", "-o", so,
+                    os.path.join(work, tag, "pool.o"), runtime,
+                    "-L/usr/lib/llvm-22/lib", "-lomp",
+                    "-Wl,-rpath,/usr/lib/llvm-22/lib"], check=True)
+    lib = ctypes.CDLL(so)
+    lib.pool.restype = ctypes.c_int32
+    return lib
+
+
+def call(lib, arrays):
+    """Status of lib.pool on the input and output arrays, with a pool."""
+    pool = np.zeros(1 << 20, np.uint8)
+    offset = (-pool.ctypes.data) % 64
+    P = ctypes.c_void_p
+    return lib.pool(*[P(a.ctypes.data) for a in arrays],
+                    P(pool.ctypes.data + offset),
+                    ctypes.c_size_t(pool.nbytes - offset), None)
+
+
+def nan_failures(work, aotc, runtime, rng):
+    """Number of NAN_CASES whose output differs from NumPy's fmax."""
+    failures = 0
+    for n, (shape, kernel, strides, pads) in enumerate(NAN_CASES):
+        x = rng.standard_normal(shape).astype(np.float32)
+        x[rng.random(shape) < 0.05] = np.nan
+        padded = np.pad(x, [(0, 0), (0, 0), (pads[0], pads[2]),
+                            (pads[1], pads[3])], constant_values=-np.inf)
+        windows = np.lib.stride_tricks.sliding_window_view(
+            padded, kernel, axis=(2, 3))[:, :, ::strides[0], ::strides[1]]
+        y = np.fmax.reduce(windows.reshape(windows.shape[:4] + (-1,)),
+                           axis=-1)
+        lib = compile_pool(work, "nan%d" % n,
+                           model(shape, kernel, strides, pads, [1, 1]),
+                           aotc, runtime)
+        got = np.full(y.shape, 7.0, np.float32)
+        status = call(lib, [x, got])
+        ok = status == 0 and np.array_equal(got, y, equal_nan=True)
+        print("%s NaN inputs %s kernel %s strides %s pads %s" % (
+            "PASS" if ok else "FAIL", shape, kernel, strides, pads))
+        if not ok:
+            failures += 1
+            print("  status %d, mismatches %d" % (
+                status, int((~((got == y) | (np.isnan(got) &
+                                             np.isnan(y)))).sum())))
+    return failures
 
 
 def main():
@@ -52,7 +122,7 @@ def main():
     rng = np.random.default_rng(0)
     failures = 0
     for n, (kernel, strides, pads, dilations, order) in enumerate(CASES):
-        m = model(kernel, strides, pads, dilations, order)
+        m = model([N, C, H, W], kernel, strides, pads, dilations, order)
         x = rng.standard_normal((N, C, H, W)).astype(np.float32)
         y, planes = torch.nn.functional.max_pool2d(
             torch.from_numpy(x), kernel, strides, (pads[0], pads[1]),
@@ -62,27 +132,10 @@ def main():
         base = (np.arange(N)[:, None, None, None] * C +
                 np.arange(C)[None, :, None, None]) * H * W
         expected = base + (h + w * H if order else h * W + w)
-        # ONNX's shape inference names the output shapes for the header.
-        m = onnx.shape_inference.infer_shapes(m)
-        path = os.path.join(work, "pool%d.onnx" % n)
-        onnx.save(m, path)
-        subprocess.run([aotc, path, "--name=pool", "-o",
-                        os.path.join(work, str(n))], check=True)
-        so = os.path.join(work, str(n), "pool.so")
-        subprocess.run(["clang-22", "-shared", "-o", so,
-                        os.path.join(work, str(n), "pool.o"), runtime,
-                        "-L/usr/lib/llvm-22/lib", "-lomp",
-                        "-Wl,-rpath,/usr/lib/llvm-22/lib"], check=True)
-        lib = ctypes.CDLL(so)
-        lib.pool.restype = ctypes.c_int32
+        lib = compile_pool(work, str(n), m, aotc, runtime)
         got_y = np.full(y.shape, np.nan, np.float32)
         got_i = np.full(y.shape, -7, np.int64)
-        pool = np.zeros(1 << 20, np.uint8)
-        offset = (-pool.ctypes.data) % 64
-        P = ctypes.c_void_p
-        status = lib.pool(P(x.ctypes.data), P(got_y.ctypes.data),
-                          P(got_i.ctypes.data), P(pool.ctypes.data + offset),
-                          ctypes.c_size_t(pool.nbytes - offset), None)
+        status = call(lib, [x, got_y, got_i])
         ok = (status == 0 and np.array_equal(got_y, y) and
               np.array_equal(got_i, expected))
         print("%s kernel %s strides %s pads %s dilations %s storage_order %d"
@@ -93,6 +146,7 @@ def main():
             print("  status %d, max |dy| %g, index mismatches %d" % (
                 status, float(np.nanmax(np.abs(got_y - y))),
                 int((got_i != expected).sum())))
+    failures += nan_failures(work, aotc, runtime, rng)
     return 1 if failures else 0
 
 

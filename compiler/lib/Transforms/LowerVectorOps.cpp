@@ -10,10 +10,13 @@
 
 #include "aotc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace aotc {
@@ -299,6 +302,100 @@ struct TreeReduceRow : OpRewritePattern<vector::MultiDimReductionOp> {
   }
 };
 
+/// Deepest chain of ops `neverNaN` follows before it gives up.
+constexpr int kMaxNaNProofDepth = 32;
+
+/// True when `value` is provably never NaN: a constant without NaN, poison
+/// (which may be taken to be any number), the max or min of values of which
+/// one is never NaN, a select whose picks are never NaN or are an operand of
+/// its ordered comparison (true only when that operand is a number), pieces
+/// and assemblies of such vectors, and a loop-carried value whose initial
+/// and yielded values are never NaN (by induction: the value being proved is
+/// assumed on the way around the loop).
+bool neverNaN(Value value, SmallPtrSetImpl<Value> &assumed, int depth = 0) {
+  if (assumed.contains(value))
+    return true;
+  if (depth > kMaxNaNProofDepth)
+    return false;
+  auto recurse = [&](Value v) { return neverNaN(v, assumed, depth + 1); };
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return false;
+    unsigned index = arg.getArgNumber() - 1;
+    if (!recurse(loop.getInitArgs()[index]))
+      return false;
+    assumed.insert(value);
+    bool yielded = recurse(loop.getYieldedValues()[index]);
+    assumed.erase(value);
+    return yielded;
+  }
+  Operation *op = value.getDefiningOp();
+  Attribute constant;
+  if (matchPattern(value, m_Constant(&constant))) {
+    if (auto number = dyn_cast<FloatAttr>(constant))
+      return !number.getValue().isNaN();
+    if (auto elements = dyn_cast<DenseFPElementsAttr>(constant))
+      return llvm::none_of(elements.getValues<APFloat>(),
+                           [](const APFloat &e) { return e.isNaN(); });
+    return false;
+  }
+  if (isa<ub::PoisonOp>(op))
+    return true;
+  if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op))
+    return recurse(op->getOperand(0)) || recurse(op->getOperand(1));
+  if (auto select = dyn_cast<arith::SelectOp>(op)) {
+    auto compare = select.getCondition().getDefiningOp<arith::CmpFOp>();
+    bool ordered = compare &&
+                   arith::CmpFPredicate::OEQ <= compare.getPredicate() &&
+                   compare.getPredicate() <= arith::CmpFPredicate::ORD;
+    Value picked = select.getTrueValue();
+    bool pickedCompared =
+        ordered && llvm::is_contained(compare->getOperands(), picked);
+    return (pickedCompared || recurse(picked)) &&
+           recurse(select.getFalseValue());
+  }
+  if (isa<vector::ExtractOp, vector::ExtractStridedSliceOp, vector::BroadcastOp,
+          vector::ShapeCastOp>(op))
+    return recurse(op->getOperand(0));
+  if (isa<vector::InsertOp, vector::InsertStridedSliceOp,
+          vector::FromElementsOp>(op))
+    return llvm::all_of(op->getOperands(), recurse);
+  return false;
+}
+
+/// The max (min) of a value that is never NaN and any other:
+///
+///   %m = arith.maxnumf %acc, %x : vector<16xf32>
+/// becomes
+///   %gt = arith.cmpf ogt, %x, %acc : vector<16xf32>
+///   %m = arith.select %gt, %x, %acc : vector<16xi1>, vector<16xf32>
+///
+/// The same value (NaN %x: %acc), and the form x86's max instruction
+/// computes in one step (its result is its second operand when either is
+/// NaN), where the general maxnumf takes four (two compares, a mask or, a
+/// blend): a max pool's window, whose accumulator starts at -inf and only
+/// ever takes numbers.
+template <typename MaxMinOp, arith::CmpFPredicate predicate>
+struct MaxMinOfNumber : OpRewritePattern<MaxMinOp> {
+  using OpRewritePattern<MaxMinOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MaxMinOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [number, other] : {std::pair(op.getLhs(), op.getRhs()),
+                                 std::pair(op.getRhs(), op.getLhs())}) {
+      SmallPtrSet<Value, 4> assumed;
+      if (!neverNaN(number, assumed))
+        continue;
+      Value wins = arith::CmpFOp::create(rewriter, op.getLoc(), predicate,
+                                         other, number);
+      rewriter.replaceOpWithNewOp<arith::SelectOp>(op, wins, other, number);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct LowerVectorOpsPass
     : aotc::impl::LowerVectorOpsBase<LowerVectorOpsPass> {
   void runOnOperation() override {
@@ -357,6 +454,16 @@ struct LowerVectorOpsPass
       vector::populateVectorInterleaveLoweringPatterns(patterns);
       vector::populateVectorGatherLoweringPatterns(patterns);
       vector::populateVectorStepLoweringPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // Stage 3: the max and min of a number in the form of one compare and
+    // select (lowered after the n-D ops, which see the plain max).
+    {
+      RewritePatternSet patterns(ctx);
+      patterns.add<MaxMinOfNumber<arith::MaxNumFOp, arith::CmpFPredicate::OGT>,
+                   MaxMinOfNumber<arith::MinNumFOp, arith::CmpFPredicate::OLT>>(
+          ctx);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

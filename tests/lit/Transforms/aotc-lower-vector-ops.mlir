@@ -327,3 +327,72 @@ func.func @splat_read_many(%m: memref<4x16xf32>, %k: index) -> vector<16x8xf32> 
   %v = vector.transfer_read %m[%k, %c0], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, 0)>} : memref<4x16xf32>, vector<16x8xf32>
   return %v : vector<16x8xf32>
 }
+
+// -----
+
+// A max pool's window: the accumulator starts at -inf and only takes the max
+// of itself and a number, so it is never NaN and each maxnumf becomes the
+// compare and select x86's max instruction computes (x > acc ? x : acc).
+
+// CHECK-LABEL: func.func @max_of_number
+// CHECK-SAME:    (%[[M:.*]]: memref<3x16xf32>)
+// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<16xf32>)
+// CHECK:           %[[X0:.*]] = vector.load %[[M]]
+// CHECK:           %[[GT0:.*]] = arith.cmpf ogt, %[[X0]], %[[ACC]] : vector<16xf32>
+// CHECK:           %[[S0:.*]] = arith.select %[[GT0]], %[[X0]], %[[ACC]]
+// CHECK:           %[[X1:.*]] = vector.load %[[M]]
+// CHECK:           %[[GT1:.*]] = arith.cmpf ogt, %[[X1]], %[[S0]] : vector<16xf32>
+// CHECK:           %[[S1:.*]] = arith.select %[[GT1]], %[[X1]], %[[S0]]
+// CHECK:           scf.yield %[[S1]]
+// CHECK-NOT:     arith.maxnumf
+// CHECK:         %[[MIN:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-NOT:     arith.minnumf
+func.func @max_of_number(%m: memref<3x16xf32>) -> (vector<16xf32>, vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %pad = arith.constant 0.0 : f32
+  %init = arith.constant dense<0xFF800000> : vector<16xf32>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %init) -> (vector<16xf32>) {
+    %x0 = vector.transfer_read %m[%i, %c0], %pad {in_bounds = [true]} : memref<3x16xf32>, vector<16xf32>
+    %a0 = arith.maxnumf %acc, %x0 : vector<16xf32>
+    %x1 = vector.transfer_read %m[%c0, %c0], %pad {in_bounds = [true]} : memref<3x16xf32>, vector<16xf32>
+    %a1 = arith.maxnumf %x1, %a0 : vector<16xf32>
+    scf.yield %a1 : vector<16xf32>
+  }
+  %y = vector.transfer_read %m[%c1, %c0], %pad {in_bounds = [true]} : memref<3x16xf32>, vector<16xf32>
+  %one = arith.constant dense<1.0> : vector<16xf32>
+  %small = arith.minnumf %y, %one : vector<16xf32>
+  return %r, %small : vector<16xf32>, vector<16xf32>
+}
+
+// -----
+
+// Neither operand provably a number (a NaN in the initial value, a loaded
+// value carried around the loop, an argument): maxnumf stays.
+
+// CHECK-LABEL: func.func @max_maybe_nan
+// CHECK-COUNT-3: arith.maxnumf
+// CHECK-NOT:     arith.select
+func.func @max_maybe_nan(%m: memref<3x16xf32>, %v: vector<16xf32>) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %pad = arith.constant 0.0 : f32
+  %init = arith.constant dense<0x7FC00000> : vector<16xf32>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %init) -> (vector<16xf32>) {
+    %x = vector.transfer_read %m[%i, %c0], %pad {in_bounds = [true]} : memref<3x16xf32>, vector<16xf32>
+    %a = arith.maxnumf %acc, %x : vector<16xf32>
+    scf.yield %a : vector<16xf32>
+  }
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  %s = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %zero) -> (vector<16xf32>) {
+    %x = vector.transfer_read %m[%i, %c0], %pad {in_bounds = [true]} : memref<3x16xf32>, vector<16xf32>
+    %a = arith.maxnumf %acc, %x : vector<16xf32>
+    %b = arith.addf %a, %x : vector<16xf32>
+    scf.yield %b : vector<16xf32>
+  }
+  %y = vector.transfer_read %m[%c1, %c0], %pad {in_bounds = [true]} : memref<3x16xf32>, vector<16xf32>
+  %t = arith.maxnumf %y, %v : vector<16xf32>
+  return %r, %s, %t : vector<16xf32>, vector<16xf32>, vector<16xf32>
+}

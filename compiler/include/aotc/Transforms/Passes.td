@@ -1209,7 +1209,12 @@ def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
     max and sum, once per row) is a halving tree of shuffles and elementwise
     ops, not one lane after the other, and unit dimensions of elementwise
     ops are dropped (a `vector<1x8x32x1xf32>` multiply of a batched
-    contraction is an 8 x 32 multiply, not 256 one-lane ones).
+    contraction is an 8 x 32 multiply, not 256 one-lane ones). Last, the
+    `arith.maxnumf` (`minnumf`) of a value provably never NaN (a max pool's
+    accumulator: it starts at -inf and only takes numbers) and another
+    becomes `x > acc ? x : acc` (`<`), the same value and one x86 max
+    instruction instead of the general lowering's two compares, a mask or
+    and a blend.
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::scf::SCFDialect",
