@@ -406,6 +406,145 @@ LogicalResult fuseConsumerIntoThreadTiles(RewriterBase &rewriter,
                                        forall->getResult(0), consumer);
 }
 
+/// A copy generic (every loop parallel, its one input yielded into a
+/// tensor.empty: aotc-im2col-convolutions' column tensor) whose result only
+/// a collapse_shape reads, and that collapse_shape only one op.
+linalg::GenericOp collapsedCopy(tensor::CollapseShapeOp collapse) {
+  auto copy = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+  if (!copy || !collapse.getSrc().hasOneUse() ||
+      !collapse.getResult().hasOneUse() || copy.getNumDpsInputs() != 1 ||
+      copy.getNumDpsInits() != 1 || copy.getNumReductionLoops() != 0 ||
+      !copy.hasPureTensorSemantics() || copy.hasDynamicShape() ||
+      !copy.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+    return {};
+  auto yield = cast<linalg::YieldOp>(copy.getBody()->getTerminator());
+  if (yield.getValues().size() != 1 ||
+      yield.getValues()[0] != copy.getBody()->getArgument(0))
+    return {};
+  return copy;
+}
+
+/// The box of the expanded dimensions `dims` (static sizes) that the range
+/// [offset, offset + size) of their collapsed dimension covers, when it is
+/// one: whole inner dimensions, a part of one dimension, single indices of
+/// the outer ones. `offset` is a constant or an induction variable of
+/// `forall` starting at 0 with a step that is a multiple of `size` (a thread
+/// tile's offset), so the range is aligned to its size.
+LogicalResult expandedBox(RewriterBase &rewriter, scf::ForallOp forall,
+                          OpFoldResult offset, int64_t size,
+                          ArrayRef<int64_t> dims,
+                          SmallVectorImpl<OpFoldResult> &offsets,
+                          SmallVectorImpl<OpFoldResult> &sizes) {
+  std::optional<int64_t> constant = getConstantIntValue(offset);
+  if (!constant) {
+    auto iv = dyn_cast<BlockArgument>(cast<Value>(offset));
+    std::optional<SmallVector<Value>> ivs = forall.getLoopInductionVars();
+    if (!iv || !ivs || !llvm::is_contained(*ivs, iv))
+      return failure();
+    unsigned d = iv.getArgNumber();
+    std::optional<int64_t> lower =
+        getConstantIntValue(forall.getMixedLowerBound()[d]);
+    std::optional<int64_t> step = getConstantIntValue(forall.getMixedStep()[d]);
+    if (lower != 0 || !step || *step % size != 0)
+      return failure();
+  } else if (*constant % size != 0) {
+    return failure();
+  }
+  // The innermost dimension j whose whole inner dimensions the range spans
+  // a number k of times, k dividing dims[j] (so aligned ranges never cross
+  // it).
+  int64_t inner = 1;
+  int64_t j = static_cast<int64_t>(dims.size()) - 1;
+  for (; j >= 0; inner *= dims[j--])
+    if (size % inner == 0 && dims[j] % (size / inner) == 0)
+      break;
+  if (j < 0)
+    return failure();
+  Location loc = forall.getLoc();
+  AffineExpr d0 = rewriter.getAffineDimExpr(0);
+  int64_t stride = 1;
+  SmallVector<OpFoldResult> groupOffsets, groupSizes;
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
+    if (i > j) {
+      groupOffsets.push_back(rewriter.getIndexAttr(0));
+      groupSizes.push_back(rewriter.getIndexAttr(dims[i]));
+    } else {
+      groupOffsets.push_back(affine::makeComposedFoldedAffineApply(
+          rewriter, loc, d0.floorDiv(stride) % dims[i], {offset}));
+      groupSizes.push_back(rewriter.getIndexAttr(i == j ? size / inner : 1));
+    }
+    stride *= dims[i];
+  }
+  offsets.append(groupOffsets.rbegin(), groupOffsets.rend());
+  sizes.append(groupSizes.rbegin(), groupSizes.rend());
+  return success();
+}
+
+/// A copy (collapsedCopy: an im2col column tensor) read through a
+/// collapse_shape by the thread tiles of `tiled` (a contraction reading it
+/// in place) is computed in those tiles: each tile copies the part it reads
+/// (the windows of its own output rows) into the whole copy's buffer, now
+/// a second output of the thread loop, and reads it while it is in cache,
+/// instead of a thread loop of its own writing the whole tensor that the
+/// contraction then reads back from memory (27 x 12321 elements, 1.3 MB,
+/// for SqueezeNet's stem). Only when each tile's part is a box of the
+/// copy's dimensions (tiles of whole output rows).
+LogicalResult fuseCollapsedCopy(RewriterBase &rewriter, linalg::LinalgOp tiled,
+                                linalg::GenericOp copy) {
+  auto forall = dyn_cast<scf::ForallOp>(tiled->getParentOp());
+  if (!forall)
+    return failure();
+  for (OpOperand *operand : tiled.getDpsInputOperands()) {
+    auto slice = operand->get().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice.hasUnitStride() ||
+        !slice.getResultType().hasStaticShape() ||
+        slice.getResultType().getRank() != slice.getSourceType().getRank() ||
+        slice->getParentOp() != forall.getOperation())
+      continue;
+    auto collapse = slice.getSource().getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse || collapsedCopy(collapse) != copy)
+      continue;
+    Location loc = slice.getLoc();
+    ArrayRef<int64_t> expanded = collapse.getSrcType().getShape();
+    rewriter.setInsertionPoint(slice);
+    SmallVector<OpFoldResult> offsets, sizes;
+    bool boxed = true;
+    for (auto [group, offset, size] :
+         llvm::zip_equal(collapse.getReassociationIndices(),
+                         slice.getMixedOffsets(), slice.getStaticSizes())) {
+      SmallVector<int64_t> dims =
+          llvm::map_to_vector(group, [&](int64_t d) { return expanded[d]; });
+      if (failed(expandedBox(rewriter, forall, offset, size, dims, offsets,
+                             sizes))) {
+        boxed = false;
+        break;
+      }
+    }
+    // The tile's copy lives on the thread's stack (aotc-plan-memory).
+    int64_t bytes =
+        llvm::divideCeil(getElementTypeOrSelf(copy.getResult(0).getType())
+                             .getIntOrFloatBitWidth(),
+                         8);
+    for (OpFoldResult size : sizes)
+      bytes *= *getConstantIntValue(size);
+    if (!boxed || bytes > aotc::kMaxTileScratchBytes)
+      continue;
+    FailureOr<TilingResult> tile =
+        cast<TilingInterface>(copy.getOperation())
+            .getTiledImplementation(rewriter, offsets, sizes);
+    if (failed(tile) || tile->tiledOps.size() != 1)
+      return failure();
+    Value columns = tensor::CollapseShapeOp::create(
+        rewriter, loc, slice.getResultType(), tile->tiledValues.front(),
+        collapse.getReassociationIndices());
+    rewriter.replaceOp(slice, columns);
+    rewriter.eraseOp(collapse);
+    rewriter.eraseOp(copy);
+    return success();
+  }
+  return failure();
+}
+
 /// A padding (aotc-decompose-ops: a source inserted into a filled tensor)
 /// whose fill was split into thread tiles along dimensions the source spans
 /// whole (the channels of a padded image): each tile fills only its border
@@ -1001,12 +1140,25 @@ struct DistributeToForallPass
     for (Operation *op : producerConsumers)
       consumers.erase(op);
 
+    // Copies read in place by contractions (im2col column tensors), left to
+    // the contractions' thread tiles (fuseCollapsedCopy).
+    llvm::SmallDenseMap<Operation *, linalg::GenericOp> copies;
+    llvm::SmallPtrSet<Operation *, 4> copyOps;
+    for (linalg::LinalgOp op : candidates)
+      if (aotc::contractionTileDims(op) && threaded(op))
+        for (Value input : op.getDpsInputs())
+          if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
+            if (linalg::GenericOp copy = collapsedCopy(collapse))
+              if (!groupOf.contains(copy) && copyOps.insert(copy).second)
+                copies[op] = copy;
+
     SmallVector<linalg::LinalgOp> unfused;
     llvm::SmallPtrSet<Operation *, 8> fusedConsumers;
     // Tiles of the parts of one op, made when the loop reaches the first.
     llvm::SmallDenseMap<Operation *, Operation *> tiledParts;
     for (linalg::LinalgOp op : candidates) {
-      if (producers.contains(op) || fusedConsumers.contains(op))
+      if (producers.contains(op) || fusedConsumers.contains(op) ||
+          copyOps.contains(op))
         continue; // With its contraction, below; fused into its producer.
       linalg::LinalgOp producer = initProducers.lookup(op);
       linalg::GenericOp consumer = consumers.lookup(op);
@@ -1034,6 +1186,10 @@ struct DistributeToForallPass
       if (consumer && *tiled &&
           succeeded(fuseConsumerIntoThreadTiles(rewriter, *tiled, consumer)))
         fusedConsumers.insert(consumer);
+      if (linalg::GenericOp copy = copies.lookup(op))
+        if (!*tiled || failed(fuseCollapsedCopy(
+                           rewriter, cast<linalg::LinalgOp>(*tiled), copy)))
+          unfused.push_back(copy);
     }
     // Producers whose contraction stayed whole: thread tiles of their own.
     for (linalg::LinalgOp producer : unfused)

@@ -1113,3 +1113,86 @@ func.func @equal_parts(%a: tensor<64x16x8xf32>, %b: tensor<64x16x8xf32>) -> tens
   %i3 = tensor.insert_slice %r3 into %i2[3, 0, 0, 0] [1, 64, 16, 8] [1, 1, 1, 1] : tensor<1x64x16x8xf32> into tensor<4x64x16x8xf32>
   return %i3 : tensor<4x64x16x8xf32>
 }
+
+// -----
+
+// An im2col copy read in place by a contraction (27 x 4096 columns of a 3 x 3
+// convolution over 3 channels at 64 x 64): the contraction's thread tiles
+// of 256 columns are four whole output rows, so each tile copies the window
+// elements of its own rows (a tile-local tensor, 27 KB) and reads them while
+// they are in cache; no thread loop of the copy's own.
+
+// CHECK-LABEL: func.func @im2col_columns
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (4096) step (256)
+// CHECK:           affine.apply #{{.*}}(%[[I]])
+// CHECK:           %[[X:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, %{{.*}}, 0] [1, 1, 3, 6, 66]
+// CHECK:           %[[E:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0, %{{.*}}, 0] [1, 1, 3, 3, 3, 4, 64]
+// CHECK:           %[[COPY:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x1x3x6x66xf32>) outs(%[[E]] : tensor<1x1x3x3x3x4x64xf32>)
+// CHECK:           %[[COLS:.*]] = tensor.collapse_shape %[[COPY]] {{\[}}[0], [1], [2, 3, 4], [5, 6]] : tensor<1x1x3x3x3x4x64xf32> into tensor<1x1x27x256xf32>
+// CHECK:           linalg.generic {{.*}} ins(%[[COLS]], %{{.*}} : tensor<1x1x27x256xf32>, tensor<1x32x27xf32>)
+// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     scf.forall
+#in = affine_map<(n, g, c, kh, kw, oh, ow) -> (n, g, c, oh + kh, ow + kw)>
+#id7 = affine_map<(n, g, c, kh, kw, oh, ow) -> (n, g, c, kh, kw, oh, ow)>
+#rhs = affine_map<(n, g, f, p, k) -> (n, g, k, p)>
+#lhs = affine_map<(n, g, f, p, k) -> (g, f, k)>
+#out = affine_map<(n, g, f, p, k) -> (n, g, f, p)>
+func.func @im2col_columns(%x: tensor<1x1x3x66x66xf32>, %w: tensor<1x32x27xf32>) -> tensor<1x1x32x4096xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x3x3x3x64x64xf32>
+  %cols = linalg.generic {indexing_maps = [#in, #id7], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x1x3x66x66xf32>) outs(%e : tensor<1x1x3x3x3x64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x3x3x3x64x64xf32>
+  %flat = tensor.collapse_shape %cols [[0], [1], [2, 3, 4], [5, 6]] : tensor<1x1x3x3x3x64x64xf32> into tensor<1x1x27x4096xf32>
+  %o = tensor.empty() : tensor<1x1x32x4096xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%o : tensor<1x1x32x4096xf32>) -> tensor<1x1x32x4096xf32>
+  %r = linalg.generic {indexing_maps = [#rhs, #lhs, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%flat, %w : tensor<1x1x27x4096xf32>, tensor<1x32x27xf32>) outs(%init : tensor<1x1x32x4096xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x32x4096xf32>
+  return %r : tensor<1x1x32x4096xf32>
+}
+
+// -----
+
+// The same at 48 x 48: tiles of 128 columns (2.67 output rows) are not boxes
+// of the copy, which keeps thread tiles of its own, before the contraction's.
+
+// CHECK-LABEL: func.func @im2col_unaligned
+// CHECK:         scf.forall
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x{{[0-9]+}}x3x3x48x48xf32>)
+// CHECK:         %[[COLS:.*]] = tensor.collapse_shape
+// CHECK:         scf.forall (%{{.*}}) = (0) to (2304) step (128)
+// CHECK:           %[[PART:.*]] = tensor.extract_slice %[[COLS]]
+// CHECK:           linalg.generic {{.*}} ins(%[[PART]], %{{.*}} : tensor<1x1x27x128xf32>, tensor<1x32x27xf32>)
+#in = affine_map<(n, g, c, kh, kw, oh, ow) -> (n, g, c, oh + kh, ow + kw)>
+#id7 = affine_map<(n, g, c, kh, kw, oh, ow) -> (n, g, c, kh, kw, oh, ow)>
+#rhs = affine_map<(n, g, f, p, k) -> (n, g, k, p)>
+#lhs = affine_map<(n, g, f, p, k) -> (g, f, k)>
+#out = affine_map<(n, g, f, p, k) -> (n, g, f, p)>
+func.func @im2col_unaligned(%x: tensor<1x1x3x50x50xf32>, %w: tensor<1x32x27xf32>) -> tensor<1x1x32x2304xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x3x3x3x48x48xf32>
+  %cols = linalg.generic {indexing_maps = [#in, #id7], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x1x3x50x50xf32>) outs(%e : tensor<1x1x3x3x3x48x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x3x3x3x48x48xf32>
+  %flat = tensor.collapse_shape %cols [[0], [1], [2, 3, 4], [5, 6]] : tensor<1x1x3x3x3x48x48xf32> into tensor<1x1x27x2304xf32>
+  %o = tensor.empty() : tensor<1x1x32x2304xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%o : tensor<1x1x32x2304xf32>) -> tensor<1x1x32x2304xf32>
+  %r = linalg.generic {indexing_maps = [#rhs, #lhs, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%flat, %w : tensor<1x1x27x2304xf32>, tensor<1x32x27xf32>) outs(%init : tensor<1x1x32x2304xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x32x2304xf32>
+  return %r : tensor<1x1x32x2304xf32>
+}

@@ -132,6 +132,41 @@ func.func @in_loop(%a: memref<16xf32>) attributes {aotc.entry = {name = "in_loop
 
 // -----
 
+// A thread tile's scratch buffer (allocated in a thread loop's body, at most
+// 64 KiB) lives on the thread's stack, not in the pool; a larger one, or one
+// in a loop inside the tile, is refused.
+
+// CHECK-LABEL: func.func @tile_scratch(
+// CHECK-SAME:    %{{.*}}: memref<4x16xf32>, %{{.*}}: memref<0xi8> {aotc.name = "pool"})
+// CHECK:         scf.forall
+// CHECK:           memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// CHECK-NOT:       memref.alloc(
+// CHECK-NOT:       memref.dealloc
+func.func @tile_scratch(%a: memref<4x16xf32>) attributes {aotc.entry = {name = "tile_scratch"}} {
+  scf.forall (%i) in (4) {
+    %t = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+    %row = memref.subview %a[%i, 0] [1, 16] [1, 1] : memref<4x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+    linalg.exp ins(%row : memref<16xf32, strided<[1], offset: ?>>) outs(%t : memref<16xf32>)
+    linalg.exp ins(%t : memref<16xf32>) outs(%row : memref<16xf32, strided<[1], offset: ?>>)
+    memref.dealloc %t : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @tile_scratch_too_big(%a: memref<16xf32>) attributes {aotc.entry = {name = "tile_scratch_too_big"}} {
+  scf.forall (%i) in (4) {
+    // expected-error @+1 {{scratch buffer allocated inside a region; the pool planner needs it at function level}}
+    %t = memref.alloc() : memref<16385xf32>
+    %part = memref.subview %t[0] [16] [1] : memref<16385xf32> to memref<16xf32, strided<[1]>>
+    linalg.exp ins(%a : memref<16xf32>) outs(%part : memref<16xf32, strided<[1]>>)
+  }
+  return
+}
+
+// -----
+
 // expected-error @+1 {{the memory plan was already applied}}
 func.func @twice(%a: memref<16xf32>, %pool: memref<0xi8>) attributes {aotc.entry = {name = "twice"}, aotc.pool = {alignment = 64 : i64, buffers = [], bytes = 0 : i64, lower_bound = 0 : i64}} {
   return

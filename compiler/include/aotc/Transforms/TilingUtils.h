@@ -18,6 +18,11 @@ namespace aotc {
 /// Vector registers per row of a contraction's register tile.
 constexpr int64_t kContractionRegistersPerRow = 2;
 
+/// Largest scratch buffer of one thread tile, allocated in the body of its
+/// thread loop: it lives on the thread's stack (aotc-plan-memory), not in
+/// the pool.
+constexpr int64_t kMaxTileScratchBytes = 64 * 1024;
+
 /// Lanes of a `vectorBits`-wide register holding `elementBits`-bit elements
 /// (at least one).
 inline int64_t registerLanes(int64_t vectorBits, int64_t elementBits) {
