@@ -483,12 +483,13 @@ LogicalResult expandedBox(RewriterBase &rewriter, scf::ForallOp forall,
 /// A copy (collapsedCopy: an im2col column tensor) read through a
 /// collapse_shape by the thread tiles of `tiled` (a contraction reading it
 /// in place) is computed in those tiles: each tile copies the part it reads
-/// (the windows of its own output rows) into the whole copy's buffer, now
-/// a second output of the thread loop, and reads it while it is in cache,
-/// instead of a thread loop of its own writing the whole tensor that the
-/// contraction then reads back from memory (27 x 12321 elements, 1.3 MB,
+/// (the windows of its own output rows) into a tensor of its own, which
+/// aotc-plan-memory puts on the thread's stack, and reads it while it is in
+/// cache, instead of a thread loop of its own writing the whole tensor that
+/// the contraction then reads back from memory (27 x 12321 elements, 1.3 MB,
 /// for SqueezeNet's stem). Only when each tile's part is a box of the
-/// copy's dimensions (tiles of whole output rows).
+/// copy's dimensions (tiles of whole output rows) of at most
+/// aotc::kMaxTileScratchBytes.
 LogicalResult fuseCollapsedCopy(RewriterBase &rewriter, linalg::LinalgOp tiled,
                                 linalg::GenericOp copy) {
   auto forall = dyn_cast<scf::ForallOp>(tiled->getParentOp());
@@ -1160,6 +1161,7 @@ struct DistributeToForallPass
       if (producers.contains(op) || fusedConsumers.contains(op) ||
           copyOps.contains(op))
         continue; // With its contraction, below; fused into its producer.
+                  // Copies: in their contraction's tiles, below.
       linalg::LinalgOp producer = initProducers.lookup(op);
       linalg::GenericOp consumer = consumers.lookup(op);
       FailureOr<Operation *> tiled = nullptr;

@@ -302,8 +302,9 @@ struct TreeReduceRow : OpRewritePattern<vector::MultiDimReductionOp> {
   }
 };
 
-/// Deepest chain of ops `neverNaN` follows before it gives up.
-constexpr int kMaxNaNProofDepth = 32;
+/// Most values `neverNaN` looks at for one proof before it gives up (a
+/// bound on its work however the values are shared).
+constexpr int kMaxNaNProofSteps = 256;
 
 /// True when `value` is provably never NaN: a constant without NaN, poison
 /// (which may be taken to be any number), the max or min of values of which
@@ -312,12 +313,12 @@ constexpr int kMaxNaNProofDepth = 32;
 /// and assemblies of such vectors, and a loop-carried value whose initial
 /// and yielded values are never NaN (by induction: the value being proved is
 /// assumed on the way around the loop).
-bool neverNaN(Value value, SmallPtrSetImpl<Value> &assumed, int depth = 0) {
+bool neverNaN(Value value, SmallPtrSetImpl<Value> &assumed, int &steps) {
   if (assumed.contains(value))
     return true;
-  if (depth > kMaxNaNProofDepth)
+  if (--steps < 0)
     return false;
-  auto recurse = [&](Value v) { return neverNaN(v, assumed, depth + 1); };
+  auto recurse = [&](Value v) { return neverNaN(v, assumed, steps); };
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!loop || arg.getArgNumber() == 0)
@@ -385,7 +386,8 @@ struct MaxMinOfNumber : OpRewritePattern<MaxMinOp> {
     for (auto [number, other] : {std::pair(op.getLhs(), op.getRhs()),
                                  std::pair(op.getRhs(), op.getLhs())}) {
       SmallPtrSet<Value, 4> assumed;
-      if (!neverNaN(number, assumed))
+      int steps = kMaxNaNProofSteps;
+      if (!neverNaN(number, assumed, steps))
         continue;
       Value wins = arith::CmpFOp::create(rewriter, op.getLoc(), predicate,
                                          other, number);
