@@ -16,13 +16,6 @@ using namespace mlir;
 
 namespace aotc {
 
-/// Bytes per element (sub-byte elements take one byte each, as LLVM lays
-/// them out).
-static int64_t elementBytes(MemRefType type) {
-  return std::max<int64_t>(1,
-                           llvm::divideCeil(type.getElementTypeBitWidth(), 8));
-}
-
 std::optional<int64_t> evaluateIndex(Value value,
                                      const DenseMap<Value, int64_t> &known) {
   if (auto it = known.find(value); it != known.end())

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Transforms/BufferLifetimes.h"
 #include "aotc/Transforms/ConvolutionUtils.h"
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
@@ -505,6 +506,12 @@ LogicalResult fuseCollapsedCopy(RewriterBase &rewriter, linalg::LinalgOp tiled,
     auto collapse = slice.getSource().getDefiningOp<tensor::CollapseShapeOp>();
     if (!collapse || collapsedCopy(collapse) != copy)
       continue;
+    // The tile's copy (as many elements as the slice) lives on the thread's
+    // stack (aotc-plan-memory).
+    RankedTensorType sliceType = slice.getResultType();
+    if (sliceType.getNumElements() * aotc::elementBytes(sliceType) >
+        aotc::kMaxTileScratchBytes)
+      continue;
     Location loc = slice.getLoc();
     ArrayRef<int64_t> expanded = collapse.getSrcType().getShape();
     rewriter.setInsertionPoint(slice);
@@ -521,14 +528,7 @@ LogicalResult fuseCollapsedCopy(RewriterBase &rewriter, linalg::LinalgOp tiled,
         break;
       }
     }
-    // The tile's copy lives on the thread's stack (aotc-plan-memory).
-    int64_t bytes =
-        llvm::divideCeil(getElementTypeOrSelf(copy.getResult(0).getType())
-                             .getIntOrFloatBitWidth(),
-                         8);
-    for (OpFoldResult size : sizes)
-      bytes *= *getConstantIntValue(size);
-    if (!boxed || bytes > aotc::kMaxTileScratchBytes)
+    if (!boxed)
       continue;
     FailureOr<TilingResult> tile =
         cast<TilingInterface>(copy.getOperation())
@@ -536,7 +536,7 @@ LogicalResult fuseCollapsedCopy(RewriterBase &rewriter, linalg::LinalgOp tiled,
     if (failed(tile) || tile->tiledOps.size() != 1)
       return failure();
     Value columns = tensor::CollapseShapeOp::create(
-        rewriter, loc, slice.getResultType(), tile->tiledValues.front(),
+        rewriter, loc, sliceType, tile->tiledValues.front(),
         collapse.getReassociationIndices());
     rewriter.replaceOp(slice, columns);
     rewriter.eraseOp(collapse);
@@ -1141,8 +1141,9 @@ struct DistributeToForallPass
     for (Operation *op : producerConsumers)
       consumers.erase(op);
 
-    // Copies read in place by contractions (im2col column tensors), left to
-    // the contractions' thread tiles (fuseCollapsedCopy).
+    // Copies read in place by contractions (im2col column tensors; each read
+    // by its contraction alone), left to the contractions' thread tiles
+    // (fuseCollapsedCopy).
     llvm::SmallDenseMap<Operation *, linalg::GenericOp> copies;
     llvm::SmallPtrSet<Operation *, 4> copyOps;
     for (linalg::LinalgOp op : candidates)
@@ -1150,8 +1151,10 @@ struct DistributeToForallPass
         for (Value input : op.getDpsInputs())
           if (auto collapse = input.getDefiningOp<tensor::CollapseShapeOp>())
             if (linalg::GenericOp copy = collapsedCopy(collapse))
-              if (!groupOf.contains(copy) && copyOps.insert(copy).second)
+              if (!groupOf.contains(copy)) {
                 copies[op] = copy;
+                copyOps.insert(copy);
+              }
 
     SmallVector<linalg::LinalgOp> unfused;
     llvm::SmallPtrSet<Operation *, 8> fusedConsumers;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Transforms/BufferLifetimes.h"
 #include "aotc/Transforms/EntryPoint.h"
 #include "aotc/Transforms/Passes.h"
 
@@ -58,8 +59,7 @@ private:
 
 FailureOr<Value> PoolBytesBuilder::viewBytes(memref::ViewOp view) {
   MemRefType type = view.getType();
-  int64_t staticBytes =
-      std::max<int64_t>(1, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+  int64_t staticBytes = aotc::elementBytes(type);
   for (int64_t d : type.getShape())
     if (!ShapedType::isDynamic(d))
       staticBytes *= d;

@@ -35,8 +35,7 @@ void stackTileScratch(func::FuncOp func) {
     MemRefType type = alloc.getType();
     if (!isa<scf::ForallOp, scf::ParallelOp>(alloc->getParentOp()) ||
         !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-        type.getNumElements() *
-                llvm::divideCeil(type.getElementTypeBitWidth(), 8) >
+        type.getNumElements() * aotc::elementBytes(type) >
             aotc::kMaxTileScratchBytes)
       return;
     OpBuilder b(alloc);

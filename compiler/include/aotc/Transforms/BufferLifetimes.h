@@ -32,6 +32,13 @@ struct BufferLifetimes {
 /// dimensions (index arguments marked `aotc.symbol`).
 mlir::FailureOr<BufferLifetimes> computeBufferLifetimes(mlir::func::FuncOp func);
 
+/// Bytes per element of `type` in a buffer (sub-byte elements take one byte
+/// each, as LLVM lays them out).
+inline int64_t elementBytes(mlir::ShapedType type) {
+  return std::max<int64_t>(1,
+                           llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+}
+
 /// The value of an index computation (arith, affine.apply/min/max) when each
 /// value in `known` takes its mapped value; std::nullopt when it depends on
 /// anything else.
