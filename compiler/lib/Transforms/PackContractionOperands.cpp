@@ -530,8 +530,9 @@ struct PackContractionOperandsPass
     int64_t tile;
   };
 
-  /// A contraction whose left-hand side, computed at run time, is read as
-  /// (batch..., row, k), with at least two register tiles of rows and at
+  /// A contraction whose left-hand side is read as (batch..., row, k), with
+  /// at least two register tiles of rows, either a constant (the weights of
+  /// a convolution: packed at compile time) or computed at run time with at
   /// least kMinColumnsToPackLhs output columns (each row panel is read again
   /// for every column block), and either
   /// - rows a whole multiple of 4 KiB apart (K = 1024 f32 and multiples): a
@@ -556,8 +557,6 @@ struct PackContractionOperandsPass
     int64_t columns = ranges[lane];
     if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane))
       columns *= ranges[*panel];
-    if (columns < kMinColumnsToPackLhs)
-      return std::nullopt;
     AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     if (llvm::count(outMap.getResults(),
                     getAffineDimExpr(row, op.getContext())) != 1)
@@ -571,7 +570,8 @@ struct PackContractionOperandsPass
       if (!map.isProjectedPermutation() || n < 2 ||
           map.getDimPosition(n - 1) != depth ||
           map.getDimPosition(n - 2) != row || map.isFunctionOfDim(lane) ||
-          constantPrefix(op.getDpsInputs()[i], n - 2, unused))
+          (!constantPrefix(op.getDpsInputs()[i], n - 2, unused) &&
+           columns < kMinColumnsToPackLhs))
         return std::nullopt;
       return LhsCandidate{op, i, row, tile};
     }
@@ -580,10 +580,11 @@ struct PackContractionOperandsPass
 
   /// Loops (..., row, ...) -> (..., row panel, row in panel, ...): the
   /// left-hand side copied into row panels [..., M / t, K, t] (a transpose
-  /// of its free reshape [..., M / t, t, K]), so that a register tile's t
-  /// rows are read as one contiguous stream; the output read as [..., M /
-  /// t, t, ...] (a free reshape). Rows beyond the last whole panel are split
-  /// off first and stay unpacked, each part with its own init and consumer.
+  /// of its free reshape [..., M / t, t, K]; a constant is packed at compile
+  /// time), so that a register tile's t rows are read as one contiguous
+  /// stream; the output read as [..., M / t, t, ...] (a free reshape). Rows
+  /// beyond the last whole panel are split off first and stay unpacked, each
+  /// part with its own init and consumer.
   LogicalResult packLhs(RewriterBase &rewriter, LhsCandidate c) {
     linalg::LinalgOp op = c.op;
     int64_t rows = op.getStaticLoopRanges()[c.row];
@@ -632,18 +633,28 @@ struct PackContractionOperandsPass
     Value lhs = inputs[c.lhs];
     auto lhsType = cast<RankedTensorType>(lhs.getType());
     int64_t rank = lhsType.getRank();
-    Value expanded = aotc::splitDimension(rewriter, loc, lhs, rank - 2, c.tile);
-    SmallVector<int64_t> shape(
-        cast<RankedTensorType>(expanded.getType()).getShape());
-    std::swap(shape[rank - 1], shape[rank]);
-    SmallVector<int64_t> permutation =
-        llvm::to_vector(llvm::seq<int64_t>(0, rank + 1));
-    std::swap(permutation[rank - 1], permutation[rank]);
-    Value init =
-        tensor::EmptyOp::create(rewriter, loc, shape, lhsType.getElementType());
-    inputs[c.lhs] =
-        linalg::TransposeOp::create(rewriter, loc, expanded, init, permutation)
-            ->getResult(0);
+    SmallVector<int64_t> shape(lhsType.getShape());
+    shape[rank - 2] /= c.tile;
+    shape.push_back(c.tile);
+    auto packedType = RankedTensorType::get(shape, lhsType.getElementType());
+    int64_t extent;
+    if (DenseElementsAttr attr = constantPrefix(lhs, rank - 2, extent)) {
+      // [..., M, K] is packConstant's transposed form, its rows the panels'.
+      inputs[c.lhs] = arith::ConstantOp::create(
+          rewriter, loc, packedType,
+          packConstant(attr, extent, /*transposed=*/true, packedType, c.tile));
+    } else {
+      Value expanded =
+          aotc::splitDimension(rewriter, loc, lhs, rank - 2, c.tile);
+      SmallVector<int64_t> permutation =
+          llvm::to_vector(llvm::seq<int64_t>(0, rank + 1));
+      std::swap(permutation[rank - 1], permutation[rank]);
+      Value init = tensor::EmptyOp::create(rewriter, loc, shape,
+                                           lhsType.getElementType());
+      inputs[c.lhs] = linalg::TransposeOp::create(rewriter, loc, expanded, init,
+                                                  permutation)
+                          ->getResult(0);
+    }
 
     Value out = generic.getDpsInits()[0];
     AffineMap outMap =

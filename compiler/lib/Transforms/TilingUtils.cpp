@@ -62,16 +62,21 @@ void followReshape(Operation *reshape,
   }
 }
 
-/// The panel loop of register-tile loop `inner` (an M loop when `rows`, an
-/// N loop otherwise): the loop just outside it, of the same kind, when some
-/// input is read as (..., panel, k, inner) (aotc-pack-contraction-operands'
-/// panels); none otherwise.
-std::optional<unsigned> panelLoopOutside(linalg::LinalgOp op, unsigned inner,
-                                         bool rows) {
+/// The panel loop of register-tile loop `inner` (a row or lane loop): the
+/// loop just outside it, of the same kind, when some input is read as
+/// (..., panel, k, inner) (aotc-pack-contraction-operands' panels); none
+/// otherwise.
+std::optional<unsigned> panelLoopOutside(linalg::LinalgOp op, unsigned inner) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
-  if (failed(dims) || inner == 0 ||
-      !llvm::is_contained(rows ? dims->m : dims->n, inner - 1))
+  // Both M or both N loops: linalg's kinds follow the operand order, so a
+  // convolution's output channels (rows, read from its weights, the second
+  // operand) are N loops and its pixels (lanes) M loops.
+  auto sameKind = [&](ArrayRef<unsigned> loops) {
+    return llvm::is_contained(loops, inner) &&
+           llvm::is_contained(loops, inner - 1);
+  };
+  if (failed(dims) || inner == 0 || (!sameKind(dims->m) && !sameKind(dims->n)))
     return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
@@ -164,12 +169,12 @@ contractionTileDims(linalg::LinalgOp op) {
 
 std::optional<unsigned> contractionPanelLoop(linalg::LinalgOp op,
                                              unsigned lane) {
-  return panelLoopOutside(op, lane, /*rows=*/false);
+  return panelLoopOutside(op, lane);
 }
 
 std::optional<unsigned> contractionRowPanelLoop(linalg::LinalgOp op,
                                                 unsigned row) {
-  return panelLoopOutside(op, row, /*rows=*/true);
+  return panelLoopOutside(op, row);
 }
 
 std::optional<ContractionLoops>

@@ -1067,6 +1067,31 @@ func.func @half_register_columns(%w: tensor<1x32x192xf32>, %x: tensor<1x1x192x78
 
 // -----
 
+// The same projection with its constant weights in row panels [4, 192, 8]
+// (aotc-pack-contraction-operands) as the second operand, the image the
+// first: linalg counts the output channels as N loops and the pixels as M
+// loops here, and the panel loop is still the row loop's (too few rows for
+// tiles of 64), not a batch loop split into one tile per panel (each would
+// read all of the image): the same two tiles of half registers.
+
+#pa = affine_map<(n, g, o, i, p, k) -> (n, g, k, p)>
+#pw = affine_map<(n, g, o, i, p, k) -> (g, o, k, i)>
+#po = affine_map<(n, g, o, i, p, k) -> (n, g, o, i, p)>
+// CHECK-LABEL: func.func @row_panels_second_operand
+// CHECK:         scf.forall (%[[P:.*]]) = (0) to (784) step (392)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x192x392xf32>, tensor<1x4x192x8xf32>) outs(%{{.*}} : tensor<1x1x4x8x392xf32>)
+func.func @row_panels_second_operand(%x: tensor<1x1x192x784xf32>, %w: tensor<1x4x192x8xf32>, %o: tensor<1x1x4x8x784xf32>) -> tensor<1x1x4x8x784xf32> {
+  %0 = linalg.generic {indexing_maps = [#pa, #pw, #po], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x192x784xf32>, tensor<1x4x192x8xf32>) outs(%o : tensor<1x1x4x8x784xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x8x784xf32>
+  return %0 : tensor<1x1x4x8x784xf32>
+}
+
+// -----
+
 // The four rows of a Winograd transform (aotc-winograd-convolutions), parts
 // of one op each computing its box of the result: each holds 8192
 // iterations, below min-work, but together they hold 32768, so they are

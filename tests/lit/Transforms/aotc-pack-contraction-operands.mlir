@@ -288,14 +288,16 @@ func.func @classifier(%x: tensor<1x1x2xf32>, %o: tensor<1x72xf32>) -> tensor<1x7
 // CHECK-NOT:     outs(%[[E]] : tensor<80x97xf32>)
 // CHECK:         %[[HS:.*]] = tensor.extract_slice %[[E]][0, 0] [80, 96] [1, 1]
 // CHECK:         %[[HB:.*]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<80xf32>) outs(%[[HS]] : tensor<80x96xf32>)
-// CHECK:         %[[HI:.*]] = tensor.expand_shape %[[HB]] {{\[}}[0], [1, 2]] output_shape [80, 3, 32]
-// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs(%[[HI]] : tensor<80x3x32xf32>)
+// CHECK:         %[[HI:.*]] = tensor.expand_shape %[[HB]] {{\[}}[0, 1], [2, 3]] output_shape [10, 8, 3, 32]
+// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs(%[[HI]] : tensor<10x8x3x32xf32>)
 // CHECK:         %[[HC:.*]] = tensor.collapse_shape %[[H]]
 // CHECK:         %[[INS:.*]] = tensor.insert_slice %[[HC]] into %[[E]][0, 0] [80, 96] [1, 1]
 // CHECK:         %[[TS:.*]] = tensor.extract_slice %[[INS]][0, 96] [80, 1] [1, 1]
 // CHECK:         %[[TB:.*]] = linalg.generic {{.*}} ins(%[[BIAS]] : tensor<80xf32>) outs(%[[TS]] : tensor<80x1xf32>)
-// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs(%[[TB]] : tensor<80x1xf32>)
-// CHECK:         %[[R:.*]] = tensor.insert_slice %[[T]] into %[[INS]][0, 96] [80, 1] [1, 1]
+// CHECK:         %[[TI:.*]] = tensor.expand_shape %[[TB]] {{\[}}[0, 1], [2]] output_shape [10, 8, 1]
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs(%[[TI]] : tensor<10x8x1xf32>)
+// CHECK:         %[[TC:.*]] = tensor.collapse_shape %[[T]]
+// CHECK:         %[[R:.*]] = tensor.insert_slice %[[TC]] into %[[INS]][0, 96] [80, 1] [1, 1]
 // CHECK:         return %[[R]]
 func.func @split_bias(%x: tensor<144x97xf32>, %bias: tensor<80xf32>) -> tensor<80x97xf32> {
   %w = arith.constant dense<0.5> : tensor<80x144xf32>
@@ -330,14 +332,15 @@ func.func @split_bias(%x: tensor<144x97xf32>, %bias: tensor<80xf32>) -> tensor<8
 // CHECK:         %[[RC:.*]] = tensor.collapse_shape %[[RES]] {{\[}}[0, 1], [2]] : tensor<1x80x97xf32> into tensor<80x97xf32>
 // CHECK:         %[[RH:.*]] = tensor.extract_slice %[[RC]][0, 0] [80, 96] [1, 1]
 // CHECK:         %[[RT:.*]] = tensor.extract_slice %[[RC]][0, 96] [80, 1] [1, 1]
-// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<80x3x32xf32>)
+// CHECK:         %[[H:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<10x8x3x32xf32>)
 // CHECK:         %[[HC:.*]] = tensor.collapse_shape %[[H]]
 // CHECK:         %[[HA:.*]] = linalg.generic {{.*}} ins(%[[RH]] : tensor<80x96xf32>) outs(%[[HC]] : tensor<80x96xf32>)
 // CHECK:           arith.maximumf
 // CHECK:           arith.addf
 // CHECK:         %[[INS:.*]] = tensor.insert_slice %[[HA]] into %[[C]][0, 0] [80, 96] [1, 1]
-// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<80x1xf32>)
-// CHECK:         %[[TA:.*]] = linalg.generic {{.*}} ins(%[[RT]] : tensor<80x1xf32>) outs(%[[T]] : tensor<80x1xf32>)
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} outs({{.*}} : tensor<10x8x1xf32>)
+// CHECK:         %[[TC:.*]] = tensor.collapse_shape %[[T]]
+// CHECK:         %[[TA:.*]] = linalg.generic {{.*}} ins(%[[RT]] : tensor<80x1xf32>) outs(%[[TC]] : tensor<80x1xf32>)
 // CHECK:         %[[R:.*]] = tensor.insert_slice %[[TA]] into %[[INS]][0, 96] [80, 1] [1, 1]
 // CHECK:         %[[E:.*]] = tensor.expand_shape %[[R]] {{\[}}[0, 1], [2]] output_shape [1, 80, 97]
 // CHECK-NOT:     linalg.generic
@@ -454,4 +457,35 @@ func.func @unaliased_lhs(%a: tensor<20x1000xf32>, %b: tensor<1000x512xf32>, %c: 
 func.func @narrow_output(%a: tensor<16x1024xf32>, %b: tensor<1024x256xf32>, %c: tensor<16x256xf32>) -> tensor<16x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<16x1024xf32>, tensor<1024x256xf32>) outs(%c : tensor<16x256xf32>) -> tensor<16x256xf32>
   return %r : tensor<16x256xf32>
+}
+
+// -----
+
+// A constant left-hand side (a 1x1 convolution's weights, its second
+// operand, rows = output channels) is put in row panels at compile time,
+// whatever the output columns (64 here, fewer than a run-time copy needs to
+// pay): W[r][k] = 2r + k becomes [2, 2, 8], panel p holding W[8p + i][k] at
+// [p, k, i]; the output is viewed as [2, 8, 64].
+
+// CHECK-DAG:   #[[XP:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+// CHECK-DAG:   #[[WP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>
+// CHECK-LABEL: func.func @constant_lhs
+// CHECK-SAME:    (%[[X:.*]]: tensor<2x64xf32>, %[[C:.*]]: tensor<16x64xf32>)
+// CHECK:         %[[W:.*]] = arith.constant dense<{{\[}}{{\[}}[0.000000e+00, 2.000000e+00, 4.000000e+00, 6.000000e+00, 8.000000e+00, 1.000000e+01, 1.200000e+01, 1.400000e+01], [1.000000e+00, 3.000000e+00, 5.000000e+00, 7.000000e+00, 9.000000e+00, 1.100000e+01, 1.300000e+01, 1.500000e+01]], {{\[}}[1.600000e+01, 1.800000e+01, 2.000000e+01, 2.200000e+01, 2.400000e+01, 2.600000e+01, 2.800000e+01, 3.000000e+01], [1.700000e+01, 1.900000e+01, 2.100000e+01, 2.300000e+01, 2.500000e+01, 2.700000e+01, 2.900000e+01, 3.100000e+01]]]> : tensor<2x2x8xf32>
+// CHECK:         %[[CE:.*]] = tensor.expand_shape %[[C]] {{\[}}[0, 1], [2]] output_shape [2, 8, 64]
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[XP]], #[[WP]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:        ins(%[[X]], %[[W]] : tensor<2x64xf32>, tensor<2x2x8xf32>) outs(%[[CE]] : tensor<2x8x64xf32>)
+// CHECK:         tensor.collapse_shape %[[R]] {{\[}}[0, 1], [2]] : tensor<2x8x64xf32> into tensor<16x64xf32>
+#x = affine_map<(r, n, k) -> (k, n)>
+#w = affine_map<(r, n, k) -> (r, k)>
+#o = affine_map<(r, n, k) -> (r, n)>
+func.func @constant_lhs(%x: tensor<2x64xf32>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %w = arith.constant dense<[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0], [8.0, 9.0], [10.0, 11.0], [12.0, 13.0], [14.0, 15.0], [16.0, 17.0], [18.0, 19.0], [20.0, 21.0], [22.0, 23.0], [24.0, 25.0], [26.0, 27.0], [28.0, 29.0], [30.0, 31.0]]> : tensor<16x2xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<2x64xf32>, tensor<16x2xf32>) outs(%c : tensor<16x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
 }

@@ -605,15 +605,18 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     that transpose, on the contraction's layout, where it joins the
     register tiles.
 
-    Then a left-hand side computed at run time and read as (batch..., m, k)
-    is copied into row panels [..., M / t, K, t] of t = one register tile's
-    rows, when the output has at least 512 columns to reuse the copy, there
-    are at least two tiles of rows, and either its rows are a multiple of
-    4 KiB apart (K = 1024 f32 and multiples: a register tile's rows would
-    share one L1 set) or M is a whole number of tiles; the contraction's m
-    loop becomes (row panel, row in panel) and its output is viewed as
-    [..., M / t, t, ...]. Rows beyond the last whole panel (aliased rows
-    only) are split off and stay unpacked, like columns.
+    Then a left-hand side read as (batch..., m, k) is put in row panels
+    [..., M / t, K, t] of t = one register tile's rows, so that a register
+    tile reads its rows as one stream instead of t: a constant (the weights
+    of a convolution, whatever its operand position) at compile time, one
+    computed at run time by a copy when the output has at least 512 columns
+    to reuse it; in both cases when there are at least two tiles of rows
+    and either its rows are a multiple of 4 KiB apart (K = 1024 f32 and
+    multiples: a register tile's rows would share one L1 set) or M is a
+    whole number of tiles. The contraction's m loop becomes (row panel, row in panel) and
+    its output is viewed as [..., M / t, t, ...]. Rows beyond the last whole
+    panel (aliased rows only) are split off and stay unpacked, like
+    columns.
 
     Before:
     ```mlir

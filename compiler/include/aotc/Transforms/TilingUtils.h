@@ -99,13 +99,13 @@ contractionTileDims(mlir::linalg::LinalgOp op);
 
 /// The row panel loop of a contraction whose left-hand side is in row
 /// panels (aotc-pack-contraction-operands), read as (..., row panel, k,
-/// row): the M loop just outside the register-tile row loop `row`; none
-/// for any other op.
+/// row): the loop just outside the register-tile row loop `row`; none for
+/// any other op.
 std::optional<unsigned> contractionRowPanelLoop(mlir::linalg::LinalgOp op,
                                                 unsigned row);
 
 /// The panel loop of a contraction whose right-hand side is in panels
-/// (aotc-pack-contraction-operands), read as (..., panel, k, lane): the N
+/// (aotc-pack-contraction-operands), read as (..., panel, k, lane): the
 /// loop just outside the lane loop; none for any other op.
 std::optional<unsigned> contractionPanelLoop(mlir::linalg::LinalgOp op,
                                              unsigned lane);
