@@ -935,6 +935,112 @@ struct DistributeToForallPass
     return sizes;
   }
 
+  /// Thread tile sizes of `op` for about `targetTiles` tiles, before
+  /// evenTileSizes; for a contraction, when the minimums leave it whole:
+  /// column tiles of half the minimum, then of half registers (a 1x1
+  /// convolution onto 32 channels at 28 x 28: two tiles of 392 = 24.5
+  /// registers, rather than tiles of register-tile rows: a row tile reads
+  /// the whole right-hand side, the 602 KB image, half of it last written
+  /// by the other thread, a column tile its own columns of it), then tiles
+  /// of row panels, or of single column panels for fewer rows than two
+  /// register tiles (a classifier's 1 x 1280 x 1000 layer, matrix-vector:
+  /// nothing is reused across columns; 31 panels of 32 columns, a prime,
+  /// have no tiles of four panels). `minColumns` and `minRows` are set to
+  /// the minimums used. None when the tiles must be register-tile rows
+  /// after the rows beyond the last whole register tile are split off
+  /// (splitRowRemainder, a rewrite left to the caller).
+  std::optional<SmallVector<int64_t>> plannedTileSizes(linalg::LinalgOp op,
+                                                       int64_t targetTiles,
+                                                       int64_t &minColumns,
+                                                       int64_t &minRows) const {
+    RegisterTile registerTile = this->registerTile();
+    auto none = [](ArrayRef<int64_t> sizes) {
+      return llvm::all_of(sizes, [](int64_t s) { return s == 0; });
+    };
+    SmallVector<int64_t> sizes =
+        computeForallTileSizes(op, targetTiles, registerTile);
+    std::optional<std::pair<unsigned, unsigned>> dims =
+        aotc::contractionTileDims(op);
+    if (!dims || !none(sizes))
+      return sizes;
+    sizes = computeForallTileSizes(op, targetTiles, registerTile,
+                                   minColumns = kMinContractionHalfColumns);
+    if (!none(sizes))
+      return sizes;
+    sizes = computeForallTileSizes(op, targetTiles, registerTile, minColumns,
+                                   minRows, {}, /*halfRegisters=*/true);
+    if (!none(sizes))
+      return sizes;
+    auto [row, lane] = *dims;
+    int64_t registerRows = registerTile.rows;
+    if (aotc::contractionRowPanelLoop(op, row))
+      return computeForallTileSizes(op, targetTiles, registerTile, minColumns,
+                                    minRows = registerRows);
+    int64_t rows = op.getStaticLoopRanges()[row];
+    if (rows / registerRows >= 2)
+      return std::nullopt;
+    if (aotc::contractionPanelLoop(op, lane))
+      return computeForallTileSizes(op, targetTiles, registerTile,
+                                    minColumns = 1);
+    return sizes;
+  }
+
+  /// A contraction whose thread tiles would be a few in an odd count along
+  /// one loop (3 tiles of 243 columns of a 27 x 27 image, 5 tiles of 25 row
+  /// panels of a 1000-channel classifier) leaves a thread idle for a whole
+  /// tile on an even number of threads (3 tiles take as long as 4 on 2):
+  /// split that loop where the bulk holds the nearest even count of tiles
+  /// of whole units (registers of columns, panels, register tiles of rows),
+  /// when what is left is less than half a tile (729 = 704 + 25: two tiles
+  /// of 352 columns; 125 = 124 + 1 panels: four tiles of 31). Each part
+  /// computes its own init and activation (aotc::splitWithOwnInits,
+  /// aotc::splitElementwiseConsumer) and is distributed on its own.
+  void splitForEvenTiles(RewriterBase &rewriter, linalg::LinalgOp op) const {
+    std::optional<std::pair<unsigned, unsigned>> dims =
+        aotc::contractionTileDims(op);
+    int64_t work = workOf(op);
+    if (!dims || work < minWork)
+      return;
+    int64_t targetTiles = tilesFor(work, /*contraction=*/true);
+    int64_t minColumns = kMinContractionColumns;
+    int64_t minRows = kMinContractionRows;
+    std::optional<SmallVector<int64_t>> planned =
+        plannedTileSizes(op, targetTiles, minColumns, minRows);
+    if (!planned)
+      return;
+    RegisterTile registerTile = this->registerTile();
+    SmallVector<int64_t> sizes = evenTileSizes(
+        op, *planned, /*contraction=*/true, registerTile, minColumns, minRows);
+    int64_t count = tileCount(op, sizes);
+    std::optional<unsigned> dim;
+    for (auto [i, size] : llvm::enumerate(sizes))
+      if (size != 0) {
+        if (dim)
+          return;
+        dim = i;
+      }
+    if (!dim || count < 3 || count % 2 == 0 || count >= kMaxEvenedTiles ||
+        aotc::nonMonotonicLoops(op)[*dim])
+      return;
+    auto [row, lane] = *dims;
+    int64_t unit = 1;
+    if (*dim == lane)
+      unit = registerTile.lanes;
+    else if (*dim == row)
+      unit = registerTile.rows;
+    int64_t range = op.getStaticLoopRanges()[*dim];
+    int64_t bulk = 0;
+    for (int64_t even : {count - 1, count + 1}) {
+      int64_t step = even * unit;
+      bulk = std::max(bulk, range / step * step);
+    }
+    int64_t rest = range - bulk;
+    if (bulk == 0 || rest == 0 || 2 * count * rest >= range)
+      return;
+    auto [head, tail] = aotc::splitWithOwnInits(rewriter, op, *dim, bulk);
+    aotc::splitElementwiseConsumer(rewriter, {head, tail});
+  }
+
   /// Splits `whole` into thread tiles (an scf.forall); the tiled op, null
   /// when nothing was tiled or `whole` was first split into parts.
   FailureOr<Operation *> distribute(RewriterBase &rewriter,
@@ -958,43 +1064,21 @@ struct DistributeToForallPass
       int64_t targetTiles = tilesFor(work, contraction);
       int64_t minColumns = kMinContractionColumns;
       int64_t minRows = kMinContractionRows;
-      SmallVector<int64_t> sizes =
-          computeForallTileSizes(op, targetTiles, registerTile);
-      if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+      std::optional<SmallVector<int64_t>> planned =
+          plannedTileSizes(op, targetTiles, minColumns, minRows);
+      SmallVector<int64_t> sizes;
+      if (planned) {
+        sizes = std::move(*planned);
+      } else {
+        // Tiles of register-tile rows after the rows beyond the last whole
+        // register tile are split off; the remainder keeps the init producer
+        // out of the tiles.
+        std::optional<linalg::LinalgOp> bulk =
+            splitRowRemainder(rewriter, op, registerRows);
+        split |= bulk->getOperation() != op.getOperation();
+        op = *bulk;
         sizes = computeForallTileSizes(op, targetTiles, registerTile,
-                                       minColumns = kMinContractionHalfColumns);
-      // Columns on half registers (a 1x1 convolution onto 32 channels at
-      // 28 x 28: two tiles of 392 = 24.5 registers) rather than tiles of
-      // register-tile rows below: a row tile reads the whole right-hand side
-      // (the 602 KB image, half of it last written by the other thread),
-      // a column tile its own columns of it.
-      if (contraction && llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-        sizes = computeForallTileSizes(op, targetTiles, registerTile,
-                                       minColumns, minRows, {},
-                                       /*halfRegisters=*/true);
-      if (contraction &&
-          llvm::all_of(sizes, [](int64_t s) { return s == 0; })) {
-        unsigned row = aotc::contractionTileDims(op)->first;
-        if (aotc::contractionRowPanelLoop(op, row)) {
-          // Rows in whole register-tile panels already: tiles of panels.
-          sizes = computeForallTileSizes(op, targetTiles, registerTile,
-                                         minColumns, minRows = registerRows);
-        } else if (std::optional<linalg::LinalgOp> bulk =
-                       splitRowRemainder(rewriter, op, registerRows)) {
-          // A split-off remainder keeps the init producer out of the tiles.
-          split |= bulk->getOperation() != op.getOperation();
-          op = *bulk;
-          sizes = computeForallTileSizes(op, targetTiles, registerTile,
-                                         minColumns, minRows = registerRows);
-        } else if (aotc::contractionPanelLoop(
-                       op, aotc::contractionTileDims(op)->second)) {
-          // Fewer rows than two register tiles (a classifier's 1 x 1280 x
-          // 1000 layer, matrix-vector): nothing is reused across columns,
-          // so the panels are split down to one per tile (31 panels of 32
-          // columns: a prime, no tiles of four panels).
-          sizes = computeForallTileSizes(op, targetTiles, registerTile,
-                                         minColumns = 1);
-        }
+                                       minColumns, minRows = registerRows);
       }
       sizes = evenTileSizes(op, sizes, contraction, registerTile, minColumns,
                             minRows);
@@ -1082,6 +1166,11 @@ struct DistributeToForallPass
             ops.push_back(linalgOp);
       return ops;
     };
+    // Contractions that would have a few thread tiles in an odd count are
+    // split first (their parts then tile evenly).
+    if (maxTiles >= 2)
+      for (linalg::LinalgOp op : topLevelOps())
+        splitForEvenTiles(rewriter, op);
     // Parts of one op (aotc::kSiblingPartsAttrName), in order: distributed
     // together when the interior has the work for it.
     llvm::MapVector<int64_t, SmallVector<linalg::LinalgOp>> groups;

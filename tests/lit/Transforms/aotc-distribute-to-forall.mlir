@@ -719,6 +719,71 @@ func.func @odd_tiles_contraction(%a: tensor<197x768xf32>, %b: tensor<24x768x32xf
 
 // -----
 
+// A contraction whose only thread tiles would be 3 (a 1x1 convolution onto
+// 32 channels of a 27 x 27 image: 729 = 3^6 columns, tiles of 243) leaves a
+// thread idle for a tile on 2 threads: the columns are split where the
+// bulk is two tiles of whole registers (704 = 2 x 352) and the 25 left
+// (less than half a tile) are an op of their own (two tiles of 16 rows),
+// each part starting from its own bias.
+
+#sb = affine_map<(n, g, m, p) -> (m)>
+#so = affine_map<(n, g, m, p) -> (n, g, m, p)>
+#sw = affine_map<(n, g, m, p, k) -> (g, m, k)>
+#sx = affine_map<(n, g, m, p, k) -> (n, g, k, p)>
+#sc = affine_map<(n, g, m, p, k) -> (n, g, m, p)>
+// CHECK-LABEL: func.func @odd_column_tiles
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<1x1x32x729xf32>
+// CHECK:         %[[HF:.*]] = scf.forall (%{{.*}}) = (0) to (704) step (352)
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x32x352xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32x128xf32>, tensor<1x1x128x352xf32>) outs(%{{.*}} : tensor<1x1x32x352xf32>)
+// CHECK:         %[[HI:.*]] = tensor.insert_slice %[[HF]] into %[[E]][0, 0, 0, 0] [1, 1, 32, 704]
+// CHECK:         %[[TS:.*]] = tensor.extract_slice %[[HI]][0, 0, 0, 704] [1, 1, 32, 25]
+// CHECK:         %[[T:.*]] = scf.forall (%{{.*}}) = (0) to (32) step (16) shared_outs(%{{.*}} = %[[TS]])
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x16x25xf32>)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16x128xf32>, tensor<1x1x128x25xf32>) outs(%{{.*}} : tensor<1x1x16x25xf32>)
+// CHECK:         tensor.insert_slice %[[T]] into %[[HI]][0, 0, 0, 704] [1, 1, 32, 25]
+func.func @odd_column_tiles(%w: tensor<1x32x128xf32>, %x: tensor<1x1x128x729xf32>, %bias: tensor<32xf32>) -> tensor<1x1x32x729xf32> {
+  %e = tensor.empty() : tensor<1x1x32x729xf32>
+  %init = linalg.generic {indexing_maps = [#sb, #so], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<32xf32>) outs(%e : tensor<1x1x32x729xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x32x729xf32>
+  %0 = linalg.generic {indexing_maps = [#sw, #sx, #sc], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%w, %x : tensor<1x32x128xf32>, tensor<1x1x128x729xf32>) outs(%init : tensor<1x1x32x729xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x32x729xf32>
+  return %0 : tensor<1x1x32x729xf32>
+}
+
+// -----
+
+// The same for tiles of row panels: a classifier's 1000 output channels in
+// 125 panels of 8 (weights in row panels) would take 5 tiles of 25 panels;
+// 124 panels make 4 tiles of 31, the last panel an op of its own.
+
+#cx = affine_map<(n, g, o, i, p, k) -> (n, g, k, p)>
+#cw = affine_map<(n, g, o, i, p, k) -> (g, o, k, i)>
+#co = affine_map<(n, g, o, i, p, k) -> (n, g, o, i, p)>
+// CHECK-LABEL: func.func @odd_panel_tiles
+// CHECK:         scf.forall (%{{.*}}) = (0) to (124) step (31)
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x31x8x160xf32>)
+// CHECK:         tensor.insert_slice %{{.*}} [1, 1, 124, 8, 160]
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x1x8x160xf32>)
+func.func @odd_panel_tiles(%x: tensor<1x1x512x160xf32>, %w: tensor<1x125x512x8xf32>, %o: tensor<1x1x125x8x160xf32>) -> tensor<1x1x125x8x160xf32> {
+  %0 = linalg.generic {indexing_maps = [#cx, #cw, #co], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x512x160xf32>, tensor<1x125x512x8xf32>) outs(%o : tensor<1x1x125x8x160xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x125x8x160xf32>
+  return %0 : tensor<1x1x125x8x160xf32>
+}
+
+// -----
+
 // An op other than a contraction with min-work iterations but fewer than
 // twice as many (a pack of 64 x 768 floats into 24 panels of 32, 49152
 // iterations) gets two thread tiles instead of running on one thread.
