@@ -613,10 +613,10 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     to reuse it; in both cases when there are at least two tiles of rows
     and either its rows are a multiple of 4 KiB apart (K = 1024 f32 and
     multiples: a register tile's rows would share one L1 set) or M is a
-    whole number of tiles. The contraction's m loop becomes (row panel, row in panel) and
-    its output is viewed as [..., M / t, t, ...]. Rows beyond the last whole
-    panel (aliased rows only) are split off and stay unpacked, like
-    columns.
+    whole number of tiles. The contraction's m loop becomes (row panel, row
+    in panel) and its output is viewed as [..., M / t, t, ...]. Rows beyond
+    the last whole panel (aliased rows only) are split off and stay
+    unpacked, like columns.
 
     Before:
     ```mlir
@@ -670,7 +670,12 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     idle for a whole tile (3 tiles take as long as 4 on 2 threads), is
     replaced by the first even count from one more tile, twice as many, or
     (contractions) twice as many with half the minimum columns, even when
-    those tiles hold less than `min-work` iterations. Thread tiles
+    those tiles hold less than `min-work` iterations; a contraction for
+    which none of these is even (tiles are divisors: 729 = 3^6 columns,
+    125 row panels) is first split along its tiled loop where the bulk
+    holds the nearest even count of tiles of whole registers, panels or
+    register-tile rows, when less than half a tile is left (729 = 704 + 25,
+    125 = 124 + 1), each part with its own init and activation. Thread tiles
     along the innermost loop (the vector dimension) of other ops are at
     least 64 elements wide, and at least 16 along the loop of a transposed
     input's innermost dimension (one 16 x 16 register transpose). A convolution over input channels
