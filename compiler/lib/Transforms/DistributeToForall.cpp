@@ -104,8 +104,7 @@ computeForallTileSizes(linalg::LinalgOp op, int64_t targetTiles,
     }
     // Rows in row panels: whole panels, as many as make the minimum rows.
     unsigned rows = row;
-    if (std::optional<unsigned> panel =
-            aotc::contractionRowPanelLoop(op, row)) {
+    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, row)) {
       llvm::erase(order, row);
       rows = *panel;
       minSizes[rows] = llvm::divideCeil(minRows, ranges[row]);
@@ -973,7 +972,7 @@ struct DistributeToForallPass
       return sizes;
     auto [row, lane] = *dims;
     int64_t registerRows = registerTile.rows;
-    if (aotc::contractionRowPanelLoop(op, row))
+    if (aotc::contractionPanelLoop(op, row))
       return computeForallTileSizes(op, targetTiles, registerTile, minColumns,
                                     minRows = registerRows);
     int64_t rows = op.getStaticLoopRanges()[row];
@@ -1075,6 +1074,7 @@ struct DistributeToForallPass
         // out of the tiles.
         std::optional<linalg::LinalgOp> bulk =
             splitRowRemainder(rewriter, op, registerRows);
+        assert(bulk && "no planned sizes only with two register tiles of rows");
         split |= bulk->getOperation() != op.getOperation();
         op = *bulk;
         sizes = computeForallTileSizes(op, targetTiles, registerTile,

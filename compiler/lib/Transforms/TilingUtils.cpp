@@ -62,34 +62,6 @@ void followReshape(Operation *reshape,
   }
 }
 
-/// The panel loop of register-tile loop `inner` (a row or lane loop): the
-/// loop just outside it, of the same kind, when some input is read as
-/// (..., panel, k, inner) (aotc-pack-contraction-operands' panels); none
-/// otherwise.
-std::optional<unsigned> panelLoopOutside(linalg::LinalgOp op, unsigned inner) {
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  // Both M or both N loops: linalg's kinds follow the operand order, so a
-  // convolution's output channels (rows, read from its weights, the second
-  // operand) are N loops and its pixels (lanes) M loops.
-  auto sameKind = [&](ArrayRef<unsigned> loops) {
-    return llvm::is_contained(loops, inner) &&
-           llvm::is_contained(loops, inner - 1);
-  };
-  if (failed(dims) || inner == 0 || (!sameKind(dims->m) && !sameKind(dims->n)))
-    return std::nullopt;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    unsigned n = map.getNumResults();
-    if (n >= 3 && map.isProjectedPermutation() &&
-        map.getDimPosition(n - 1) == inner &&
-        map.getDimPosition(n - 3) == inner - 1 &&
-        llvm::is_contained(dims->k, map.getDimPosition(n - 2)))
-      return inner - 1;
-  }
-  return std::nullopt;
-}
-
 } // namespace
 
 namespace aotc {
@@ -168,13 +140,28 @@ contractionTileDims(linalg::LinalgOp op) {
 }
 
 std::optional<unsigned> contractionPanelLoop(linalg::LinalgOp op,
-                                             unsigned lane) {
-  return panelLoopOutside(op, lane);
-}
-
-std::optional<unsigned> contractionRowPanelLoop(linalg::LinalgOp op,
-                                                unsigned row) {
-  return panelLoopOutside(op, row);
+                                             unsigned inner) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  // Both M or both N loops: linalg's kinds follow the operand order, so a
+  // convolution's output channels (rows, read from its weights, the second
+  // operand) are N loops and its pixels (lanes) M loops.
+  auto sameKind = [&](ArrayRef<unsigned> loops) {
+    return llvm::is_contained(loops, inner) &&
+           llvm::is_contained(loops, inner - 1);
+  };
+  if (failed(dims) || inner == 0 || (!sameKind(dims->m) && !sameKind(dims->n)))
+    return std::nullopt;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    unsigned n = map.getNumResults();
+    if (n >= 3 && map.isProjectedPermutation() &&
+        map.getDimPosition(n - 1) == inner &&
+        map.getDimPosition(n - 3) == inner - 1 &&
+        llvm::is_contained(dims->k, map.getDimPosition(n - 2)))
+      return inner - 1;
+  }
+  return std::nullopt;
 }
 
 std::optional<ContractionLoops>

@@ -97,18 +97,13 @@ tileToRegisterSizes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 std::optional<std::pair<unsigned, unsigned>>
 contractionTileDims(mlir::linalg::LinalgOp op);
 
-/// The row panel loop of a contraction whose left-hand side is in row
-/// panels (aotc-pack-contraction-operands), read as (..., row panel, k,
-/// row): the loop just outside the register-tile row loop `row`; none for
-/// any other op.
-std::optional<unsigned> contractionRowPanelLoop(mlir::linalg::LinalgOp op,
-                                                unsigned row);
-
-/// The panel loop of a contraction whose right-hand side is in panels
-/// (aotc-pack-contraction-operands), read as (..., panel, k, lane): the
-/// loop just outside the lane loop; none for any other op.
+/// The panel loop of register-tile loop `inner` of a contraction with an
+/// operand in panels (aotc-pack-contraction-operands), read as (...,
+/// panel, k, inner): the loop just outside `inner`, of the same kind. For
+/// the lane loop, the panels of a right-hand side; for the row loop, the
+/// row panels of a left-hand side. None for any other op or loop.
 std::optional<unsigned> contractionPanelLoop(mlir::linalg::LinalgOp op,
-                                             unsigned lane);
+                                             unsigned inner);
 
 /// The loops of a static contraction on memrefs (two inputs, one output,
 /// every operand a statically shaped ranked memref, no linalg.index, one
