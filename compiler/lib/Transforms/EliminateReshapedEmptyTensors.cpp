@@ -3,7 +3,8 @@
 // This file implements the aotc-eliminate-reshaped-empty-tensors pass: a
 // result inserted into a larger tensor (a concatenation, or a padded image
 // whose border was filled) through reshapes is computed in that tensor's
-// slice instead of in a tensor of its own that the insert then copies.
+// slice instead of in a tensor of its own that the insert then copies; its
+// later readers read that slice.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +53,59 @@ bool moveComputationBefore(RewriterBase &rewriter, Value value,
   return true;
 }
 
+/// Reads of `insert`'s source, or of a value it was collapsed from, after
+/// the insert read the insert's slice instead (carried back through the
+/// collapses): the same values, which once the source is computed in the
+/// destination's slice are in the same buffer. Read from the source itself,
+/// they follow the insert's write into that buffer, a conflict one-shot
+/// bufferization resolves by computing the source out of place and
+/// copying it in (a padded image whose interior is also a residual
+/// connection's input: ResNet-18's block outputs).
+void readInsertedSlice(RewriterBase &rewriter, tensor::InsertSliceOp insert) {
+  Block *block = insert->getBlock();
+  auto after = [&](OpOperand &use) {
+    Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+    return user && insert->isBeforeInBlock(user);
+  };
+  // The source and the values it was collapsed from, with the collapses
+  // from each to the source (in order).
+  SmallVector<std::pair<Value, SmallVector<Operation *>>> values;
+  SmallVector<Operation *> chain;
+  for (Value v = insert.getSource();;) {
+    values.push_back({v, chain});
+    auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse)
+      break;
+    chain.insert(chain.begin(), collapse);
+    v = collapse.getSrc();
+  }
+  // Another reshape of one of them, only read after the insert, is taken
+  // there (it reads the slice then too).
+  for (auto &[value, collapses] : values)
+    for (Operation *user : llvm::to_vector(value.getUsers()))
+      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user) &&
+          user->getBlock() == block && user->isBeforeInBlock(insert) &&
+          !llvm::is_contained(chain, user) &&
+          llvm::all_of(user->getResult(0).getUses(), after))
+        rewriter.moveOpAfter(user, insert);
+  Value slice;
+  for (auto &[value, collapses] : values) {
+    if (llvm::none_of(value.getUses(), after))
+      continue;
+    if (!slice) {
+      rewriter.setInsertionPointAfter(insert);
+      slice = tensor::ExtractSliceOp::create(
+          rewriter, insert.getLoc(), insert.getSourceType(), insert.getResult(),
+          insert.getMixedOffsets(), insert.getMixedSizes(),
+          insert.getMixedStrides());
+    }
+    rewriter.setInsertionPointAfterValue(slice);
+    Value read =
+        aotc::undoReshapes(rewriter, insert.getLoc(), slice, collapses);
+    rewriter.replaceUsesWithIf(value, read, after);
+  }
+}
+
 struct EliminateReshapedEmptyTensorsPass
     : aotc::impl::EliminateReshapedEmptyTensorsBase<
           EliminateReshapedEmptyTensorsPass> {
@@ -98,6 +152,7 @@ struct EliminateReshapedEmptyTensorsPass
           aotc::undoReshapes(rewriter, insert.getLoc(), slice,
                              llvm::to_vector(llvm::reverse(reshapes)));
       rewriter.replaceOp(empty, replacement);
+      readInsertedSlice(rewriter, insert);
     }
   }
 };

@@ -925,6 +925,14 @@ def EliminateReshapedEmptyTensors
     slice's are defined; bufferization copies where the in-place writes
     would conflict. resnet18: its stem's output is computed in the max
     pool's padded image (one copy less, pool 6.5 MB -> 4.3 MB).
+    Reads of the source, or of what it was collapsed from, after the insert
+    read the insert's slice instead (and another reshape of it, read only
+    after the insert, moves there): in the source itself they would follow
+    the insert's write into the buffer they share, a conflict bufferization
+    resolves by computing the source out of place and copying it in and
+    back. resnet18's residual blocks, whose output is both the next padded
+    image and the next residual input, lost 8 such copies (101 -> 93
+    thread loops; 0.973x / 0.970x the time at 1 / 2 threads).
 
     Before (a 1x1 convolution computed as a matmul, then concatenated):
     ```mlir
