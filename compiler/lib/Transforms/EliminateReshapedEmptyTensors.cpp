@@ -58,9 +58,10 @@ bool moveComputationBefore(RewriterBase &rewriter, Value value,
 /// collapses): the same values, which once the source is computed in the
 /// destination's slice are in the same buffer. Read from the source itself,
 /// they follow the insert's write into that buffer, a conflict one-shot
-/// bufferization resolves by computing the source out of place and
-/// copying it in (a padded image whose interior is also a residual
-/// connection's input: ResNet-18's block outputs).
+/// bufferization resolves by computing the source out of place: a copy of
+/// the (undefined) slice out before it and a copy back after (a padded
+/// image whose interior is also a residual connection's input: ResNet-18's
+/// block outputs).
 void readInsertedSlice(RewriterBase &rewriter, tensor::InsertSliceOp insert) {
   Block *block = insert->getBlock();
   auto after = [&](OpOperand &use) {
