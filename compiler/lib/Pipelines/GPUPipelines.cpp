@@ -78,6 +78,8 @@ static void addHostLowering(OpPassManager &pm, StringRef runtime,
   emit.target = target.str();
   emit.onDeviceTensors = onDeviceTensors;
   pm.addPass(createEmitGpuEntryPoints(emit));
+  // Weights (host data) as flat arrays, as on the CPU target.
+  pm.addPass(createFlattenConstantGlobals());
 }
 
 void buildCUDADevicePipeline(OpPassManager &pm,

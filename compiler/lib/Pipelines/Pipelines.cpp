@@ -202,6 +202,8 @@ void buildCPULoweringPipeline(OpPassManager &pm,
                 "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
                 "convert-openmp-to-llvm,reconcile-unrealized-casts,"
                 "canonicalize");
+  // Weights as flat arrays: one LLVM constant each, not one per row.
+  pm.addPass(createFlattenConstantGlobals());
   // The public C ABI around each entry point.
   EmitEntryPointsOptions emit;
   emit.target = options.target;

@@ -1343,6 +1343,34 @@ def BindOmpNumThreads : Pass<"aotc-bind-omp-num-threads", "mlir::func::FuncOp"> 
   let dependentDialects = ["mlir::omp::OpenMPDialect"];
 }
 
+def FlattenConstantGlobals : Pass<"aotc-flatten-constant-globals", "mlir::ModuleOp"> {
+  let summary = "Constant globals of multi-dimensional arrays as flat arrays of the same bytes";
+  let description = [{
+    An `llvm.mlir.global` constant whose value is a dense tensor of rank 2 or
+    more (of integers or floats of whole bytes, stored as the global's
+    elements) gets the one-dimensional array type and value of the same
+    elements in the same order. The translation to LLVM IR makes one LLVM
+    constant per innermost row of a multi-dimensional value (ResNet-18's
+    weights: over a million arrays of 3 to 16 elements, uniqued in the LLVM
+    context, visited by the optimizer and the code generator, freed one by
+    one), and one constant from the raw bytes of a flat one. The global's
+    users see only its address (opaque pointers: each getelementptr names
+    its own element type), so they are left as they are.
+
+    Before:
+    ```mlir
+    llvm.mlir.global private constant @w(dense<...> : tensor<64x3x3xf32>)
+        {alignment = 64 : i64} : !llvm.array<64 x array<3 x array<3 x f32>>>
+    ```
+    After:
+    ```mlir
+    llvm.mlir.global private constant @w(dense<...> : tensor<576xf32>)
+        {alignment = 64 : i64} : !llvm.array<576 x f32>
+    ```
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def ElideOmpLoopBarriers : Pass<"aotc-elide-omp-loop-barriers", "mlir::func::FuncOp"> {
   let summary = "No barrier of its own for a worksharing loop that ends its parallel region";
   let description = [{
