@@ -784,6 +784,31 @@ func.func @odd_panel_tiles(%x: tensor<1x1x512x160xf32>, %w: tensor<1x125x512x8xf
 
 // -----
 
+// A contraction whose row tiles of at least 64 rows make an odd count that no
+// other split evens (MobileNetV2's 28 x 28 expansion onto 192 channels: 3
+// tiles of 8 panels, 784 columns = 49 registers with no divisor to split them
+// by) takes one more tile of whole register tiles along the same loop: 4
+// tiles of 6 panels (48 rows), not 3 tiles taking as long as 4 on 2 threads.
+
+#ex = affine_map<(n, g, o, i, p, k) -> (n, g, k, p)>
+#ew = affine_map<(n, g, o, i, p, k) -> (g, o, k, i)>
+#eo = affine_map<(n, g, o, i, p, k) -> (n, g, o, i, p)>
+// CHECK-LABEL: func.func @odd_row_tiles
+// CHECK:         scf.forall (%{{.*}}) = (0) to (24) step (6)
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x6x8x784xf32>)
+// CHECK-NOT:     scf.forall (
+func.func @odd_row_tiles(%x: tensor<1x1x32x784xf32>, %w: tensor<1x24x32x8xf32>, %o: tensor<1x1x24x8x784xf32>) -> tensor<1x1x24x8x784xf32> {
+  %0 = linalg.generic {indexing_maps = [#ex, #ew, #eo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x32x784xf32>, tensor<1x24x32x8xf32>) outs(%o : tensor<1x1x24x8x784xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x24x8x784xf32>
+  return %0 : tensor<1x1x24x8x784xf32>
+}
+
+// -----
+
 // An op other than a contraction with min-work iterations but fewer than
 // twice as many (a pack of 64 x 768 floats into 24 panels of 32, 49152
 // iterations) gets two thread tiles instead of running on one thread.
