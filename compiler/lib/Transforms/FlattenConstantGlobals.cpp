@@ -41,10 +41,11 @@ struct FlattenConstantGlobalsPass
           dyn_cast_if_present<DenseIntOrFPElementsAttr>(global.getValueAttr());
       if (!global.getConstant() || !value || value.getType().getRank() < 2)
         continue;
-      // Element types the translation builds from raw data (not i1, whose
-      // dense storage is bit-packed), stored as the global's elements.
+      // Element types the translation builds from raw data (integers and
+      // floats of whole bytes: not i1, whose dense storage is bit-packed, nor
+      // index or complex), stored as the global's elements.
       Type element = value.getElementType();
-      if (element.getIntOrFloatBitWidth() % 8 != 0 ||
+      if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
           innermostElementType(global.getGlobalType()) != element)
         continue;
       int64_t count = value.getNumElements();

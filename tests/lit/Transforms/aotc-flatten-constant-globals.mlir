@@ -7,10 +7,11 @@
 // CHECK-LABEL: llvm.mlir.global private constant @weights(dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00]> : tensor<6xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<6 x f32>
 // CHECK-LABEL: llvm.mlir.global private constant @bytes(dense<{{\[}}1, 2, 3, 4]> : tensor<4xi8>) {addr_space = 0 : i32} : !llvm.array<4 x i8>
 // Left as they are: a one-dimensional value, a mutable global, bits (i1 is
-// stored bit-packed).
+// stored bit-packed), index elements (not the global's element type).
 // CHECK-LABEL: llvm.mlir.global private constant @row(dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>) {addr_space = 0 : i32} : !llvm.array<2 x f32>
 // CHECK-LABEL: llvm.mlir.global private @mutable(dense<{{\[\[}}1.000000e+00, 2.000000e+00]]> : tensor<1x2xf32>) {addr_space = 0 : i32} : !llvm.array<1 x array<2 x f32>>
 // CHECK-LABEL: llvm.mlir.global private constant @bits(dense<{{\[\[}}true, false]]> : tensor<1x2xi1>) {addr_space = 0 : i32} : !llvm.array<1 x array<2 x i1>>
+// CHECK-LABEL: llvm.mlir.global private constant @indices(dense<{{\[\[}}1, 2]]> : tensor<1x2xindex>) {addr_space = 0 : i32} : !llvm.array<1 x array<2 x i64>>
 // CHECK-LABEL: llvm.func @second_row
 // CHECK:         llvm.getelementptr %{{.*}}[0, 1, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<2 x array<3 x f32>>
 
@@ -24,6 +25,7 @@ llvm.mlir.global private constant @bytes(dense<[[[1, 2]], [[3, 4]]]> : tensor<2x
 llvm.mlir.global private constant @row(dense<[1.0, 2.0]> : tensor<2xf32>) {addr_space = 0 : i32} : !llvm.array<2 x f32>
 llvm.mlir.global private @mutable(dense<[[1.0, 2.0]]> : tensor<1x2xf32>) {addr_space = 0 : i32} : !llvm.array<1 x array<2 x f32>>
 llvm.mlir.global private constant @bits(dense<[[true, false]]> : tensor<1x2xi1>) {addr_space = 0 : i32} : !llvm.array<1 x array<2 x i1>>
+llvm.mlir.global private constant @indices(dense<[[1, 2]]> : tensor<1x2xindex>) {addr_space = 0 : i32} : !llvm.array<1 x array<2 x i64>>
 
 llvm.func @second_row() -> f32 {
   %0 = llvm.mlir.addressof @weights : !llvm.ptr
