@@ -69,10 +69,12 @@ namespace aotc {
 FailureOr<Operation *> tileAndReplace(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
                                       ArrayRef<int64_t> tileSizes,
-                                      scf::SCFTilingOptions::LoopType loopType) {
+                                      scf::SCFTilingOptions::LoopType loopType,
+                                      ArrayRef<int64_t> interchange) {
   scf::SCFTilingOptions options;
   options.setLoopType(loopType);
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), tileSizes));
+  options.setInterchange(interchange);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
@@ -99,6 +101,58 @@ SmallVector<bool> nonMonotonicLoops(linalg::LinalgOp op) {
   return loops;
 }
 
+namespace {
+
+/// Bytes of a contraction's right-hand panels above which they cannot stay
+/// in an x86 L1 data cache (32 to 48 KiB) while the row tiles sweep past
+/// them.
+constexpr int64_t kL1PanelBytes = 32 * 1024;
+
+/// Bytes of the block of `op`'s input indexed by loop `dim` (its panels for
+/// the panel loop, its rows for the row loop): the product of the ranges of
+/// the loops it is indexed by.
+int64_t inputBlockBytes(linalg::LinalgOp op, unsigned dim) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    Type element = getElementTypeOrSelf(input->get());
+    if (!map.isFunctionOfDim(dim) || !element.isIntOrFloat())
+      continue;
+    int64_t elements = 1;
+    for (unsigned d = 0; d < map.getNumDims(); ++d)
+      if (map.isFunctionOfDim(d))
+        elements *= ranges[d];
+    return elements * element.getIntOrFloatBitWidth() / 8;
+  }
+  return 0;
+}
+
+/// The loop order of `op`'s register tiles (see tileToRegisterSizes);
+/// empty for the op's own.
+SmallVector<int64_t> registerTileInterchange(linalg::LinalgOp op) {
+  std::optional<std::pair<unsigned, unsigned>> dims = contractionTileDims(op);
+  if (!dims)
+    return {};
+  auto [row, lane] = *dims;
+  std::optional<unsigned> panel = contractionPanelLoop(op, lane);
+  if (!panel || *panel < row)
+    return {};
+  int64_t panels = inputBlockBytes(op, *panel);
+  if (panels <= kL1PanelBytes || panels <= inputBlockBytes(op, row))
+    return {};
+  SmallVector<int64_t> order;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    if (d == *panel)
+      continue;
+    if (d == row)
+      order.push_back(*panel);
+    order.push_back(d);
+  }
+  return order;
+}
+
+} // namespace
+
 FailureOr<Operation *> tileToRegisterSizes(RewriterBase &rewriter,
                                            linalg::LinalgOp op,
                                            ArrayRef<int64_t> sizes) {
@@ -108,7 +162,8 @@ FailureOr<Operation *> tileToRegisterSizes(RewriterBase &rewriter,
   if (llvm::all_of(tileSizes, [](int64_t s) { return s == 0; }))
     return op.getOperation();
   return tileAndReplace(rewriter, op, tileSizes,
-                        scf::SCFTilingOptions::LoopType::ForOp);
+                        scf::SCFTilingOptions::LoopType::ForOp,
+                        registerTileInterchange(op));
 }
 
 std::optional<std::pair<unsigned, unsigned>>

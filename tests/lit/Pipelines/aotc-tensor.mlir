@@ -20,9 +20,11 @@
 // The accumulators are carried in registers through the reduction loop (a
 // vector iter_arg starting at zero) and written once after it; each step
 // reads one row of a panel.
+// The panel loop is outside the row tiles: each 32 KiB panel stays in L1
+// while the 8 row tiles of the thread tile sweep past it.
 // CHECK:           scf.for
+// CHECK:             %[[PANEL:.*]] = tensor.extract_slice %[[BP]][%{{.*}}, 0, 0] [1, 256, 32]
 // CHECK:             scf.for
-// CHECK:               %[[PANEL:.*]] = tensor.extract_slice %[[BP]][%{{.*}}, 0, 0] [1, 256, 32]
 // CHECK-NOT:           vector.transfer_read {{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
 // CHECK:               scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]]) -> (vector<8x1x32xf32>)
 // CHECK-NOT:             vector.transfer_write

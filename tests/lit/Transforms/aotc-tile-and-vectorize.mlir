@@ -521,3 +521,49 @@ func.func @read_init_in_place(%c: tensor<8x32xf32>, %x: tensor<8x32xf32>) -> ten
   } -> tensor<8x32xf32>
   return %r : tensor<8x32xf32>
 }
+
+// -----
+
+// Weights in panels of 32 output channels (lanes) for a 7 x 7 image's 49
+// pixels (rows), as aotc-channel-lane-convolutions makes MobileNetV2's last
+// layers: 4 panels x 160 steps = 80 KiB, more than L1 holds and more than
+// the 49 x 160 pixels' block (31 KiB). The panel loop goes outside the row
+// tiles, so each panel stays in L1 while the 7 row tiles sweep past it (in
+// the op's order every row tile read all 80 KiB again from L2). With 2
+// panels of 64 steps (16 KiB) the op's order stays.
+
+#lx = affine_map<(n, g, p, o, i, k) -> (n, g, k, p)>
+#lw = affine_map<(n, g, p, o, i, k) -> (g, o, k, i)>
+#lo = affine_map<(n, g, p, o, i, k) -> (n, g, p, o, i)>
+// CHECK-LABEL: func.func @panels_outside_rows
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C7:.*]] = arith.constant 7 : index
+// CHECK-DAG:     %[[C49:.*]] = arith.constant 49 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C4]] step %{{.*}}
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[C49]] step %[[C7]]
+// CHECK:             arith.mulf {{.*}} : vector<1x1x7x1x32x1xf32>
+// CHECK-LABEL: func.func @rows_outside_small_panels
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C7:.*]] = arith.constant 7 : index
+// CHECK-DAG:     %[[C49:.*]] = arith.constant 49 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C49]] step %[[C7]]
+// CHECK-NEXT:      scf.for %{{.*}} = %{{.*}} to %[[C2]] step %{{.*}}
+// CHECK:             arith.mulf {{.*}} : vector<1x1x7x1x32x1xf32>
+func.func @panels_outside_rows(%x: tensor<1x1x160x49xf32>, %w: tensor<1x4x160x32xf32>, %o: tensor<1x1x49x4x32xf32>) -> tensor<1x1x49x4x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#lx, #lw, #lo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x160x49xf32>, tensor<1x4x160x32xf32>) outs(%o : tensor<1x1x49x4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x49x4x32xf32>
+  return %0 : tensor<1x1x49x4x32xf32>
+}
+func.func @rows_outside_small_panels(%x: tensor<1x1x64x49xf32>, %w: tensor<1x2x64x32xf32>, %o: tensor<1x1x49x2x32xf32>) -> tensor<1x1x49x2x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#lx, #lw, #lo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x64x49xf32>, tensor<1x2x64x32xf32>) outs(%o : tensor<1x1x49x2x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x49x2x32xf32>
+  return %0 : tensor<1x1x49x2x32xf32>
+}

@@ -75,16 +75,27 @@ inline int64_t channelLaneRowTile(int64_t width, int64_t vectorBits) {
 /// which these expressions do not bound: such loops stay whole.
 llvm::SmallVector<bool> nonMonotonicLoops(mlir::linalg::LinalgOp op);
 
-/// Tiles `op` with `tileSizes` (0: loop not tiled) using `loopType` loops and
-/// replaces it; returns the tiled op, or failure with a diagnostic on `op`.
+/// Tiles `op` with `tileSizes` (0: loop not tiled) using `loopType` loops,
+/// nested in the order `interchange` gives (a permutation of the loops;
+/// empty: the op's order), and replaces it; returns the tiled op, or failure
+/// with a diagnostic on `op`.
 mlir::FailureOr<mlir::Operation *>
 tileAndReplace(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                llvm::ArrayRef<int64_t> tileSizes,
-               mlir::scf::SCFTilingOptions::LoopType loopType);
+               mlir::scf::SCFTilingOptions::LoopType loopType,
+               llvm::ArrayRef<int64_t> interchange = {});
 
 /// Tiles `op` with scf.for loops to `sizes` (one per loop), leaving untiled
 /// every loop whose range the size already covers; returns the op that does
-/// one tile (`op` itself when nothing needed tiling).
+/// one tile (`op` itself when nothing needed tiling). The loops nest in the
+/// op's order, but for a contraction whose right-hand side is in panels
+/// (aotc-pack-contraction-operands) too big for the L1 cache and bigger
+/// than the block of the rows' input: its panel loop goes outside its
+/// register-tile row loop, so that each panel stays in L1 while the row
+/// tiles sweep past it, and the smaller row block is what is read again
+/// (aotc-channel-lane-convolutions' 7 x 7 layers of MobileNetV2: 4 panels x
+/// 160 steps x 32 lanes = 80 KiB of weights, read again from L2 by each of
+/// 7 row tiles in the op's order; 49 pixels x 160 steps = 31 KiB).
 mlir::FailureOr<mlir::Operation *>
 tileToRegisterSizes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                     llvm::ArrayRef<int64_t> sizes);
