@@ -128,10 +128,11 @@ int64_t inputBlockBytes(linalg::LinalgOp op, unsigned dim) {
 }
 
 /// The loop order of `op`'s register tiles (see tileToRegisterSizes);
-/// empty for the op's own.
+/// empty for the op's own (always for dynamic shapes, whose block sizes are
+/// unknown).
 SmallVector<int64_t> registerTileInterchange(linalg::LinalgOp op) {
   std::optional<std::pair<unsigned, unsigned>> dims = contractionTileDims(op);
-  if (!dims)
+  if (!dims || op.hasDynamicShape())
     return {};
   auto [row, lane] = *dims;
   std::optional<unsigned> panel = contractionPanelLoop(op, lane);
