@@ -68,12 +68,13 @@ void readInsertedSlice(RewriterBase &rewriter, tensor::InsertSliceOp insert) {
     Operation *user = block->findAncestorOpInBlock(*use.getOwner());
     return user && insert->isBeforeInBlock(user);
   };
-  // The source and the values it was collapsed from, with the collapses
-  // from each to the source (in order).
-  SmallVector<std::pair<Value, SmallVector<Operation *>>> values;
+  // The source and the values it was collapsed from, outward; the
+  // collapses from values[i] to the source are the last i of `chain` (in
+  // order).
+  SmallVector<Value> values;
   SmallVector<Operation *> chain;
   for (Value v = insert.getSource();;) {
-    values.push_back({v, chain});
+    values.push_back(v);
     auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
     if (!collapse)
       break;
@@ -82,7 +83,7 @@ void readInsertedSlice(RewriterBase &rewriter, tensor::InsertSliceOp insert) {
   }
   // Another reshape of one of them, only read after the insert, is taken
   // there (it reads the slice then too).
-  for (auto &[value, collapses] : values)
+  for (Value value : values)
     for (Operation *user : llvm::to_vector(value.getUsers()))
       if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user) &&
           user->getBlock() == block && user->isBeforeInBlock(insert) &&
@@ -90,7 +91,7 @@ void readInsertedSlice(RewriterBase &rewriter, tensor::InsertSliceOp insert) {
           llvm::all_of(user->getResult(0).getUses(), after))
         rewriter.moveOpAfter(user, insert);
   Value slice;
-  for (auto &[value, collapses] : values) {
+  for (auto [i, value] : llvm::enumerate(values)) {
     if (llvm::none_of(value.getUses(), after))
       continue;
     if (!slice) {
@@ -101,8 +102,8 @@ void readInsertedSlice(RewriterBase &rewriter, tensor::InsertSliceOp insert) {
           insert.getMixedStrides());
     }
     rewriter.setInsertionPointAfterValue(slice);
-    Value read =
-        aotc::undoReshapes(rewriter, insert.getLoc(), slice, collapses);
+    Value read = aotc::undoReshapes(rewriter, insert.getLoc(), slice,
+                                    ArrayRef(chain).take_back(i));
     rewriter.replaceUsesWithIf(value, read, after);
   }
 }
