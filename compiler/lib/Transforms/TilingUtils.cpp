@@ -154,6 +154,14 @@ SmallVector<int64_t> registerTileInterchange(linalg::LinalgOp op) {
 
 } // namespace
 
+int64_t rereadRowBytesPerStep(linalg::LinalgOp op) {
+  if (registerTileInterchange(op).empty())
+    return 0;
+  unsigned row = contractionTileDims(op)->first;
+  unsigned depth = linalg::inferContractionDims(op)->k.back();
+  return inputBlockBytes(op, row) / op.getStaticLoopRanges()[depth];
+}
+
 FailureOr<Operation *> tileToRegisterSizes(RewriterBase &rewriter,
                                            linalg::LinalgOp op,
                                            ArrayRef<int64_t> sizes) {

@@ -567,3 +567,51 @@ func.func @rows_outside_small_panels(%x: tensor<1x1x64x49xf32>, %w: tensor<1x2x6
   } -> tensor<1x1x49x2x32xf32>
   return %0 : tensor<1x1x49x2x32xf32>
 }
+
+// -----
+
+// Register tiles that loop over the panels outside the rows read the rows'
+// block again for each panel: a reduction cut to fewer steps keeps it in L1.
+// MobileNetV2's 960 -> 320 projection on 7 x 7 pixels (48 rows and a
+// remainder row, split off before): 240 steps of 48 rows are 45 KiB, 120
+// steps 22.5 KiB (within 24 KiB). A block of 168 rows (672 bytes a step)
+// would need fewer than 128 steps: its 256 steps stay.
+
+// CHECK-LABEL: func.func @row_block_in_l1
+// CHECK-DAG:     %[[C960:.*]] = arith.constant 960 : index
+// CHECK-DAG:     %[[C120:.*]] = arith.constant 120 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C960]] step %[[C120]]
+// CHECK-LABEL: func.func @row_block_beyond_l1
+// CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C512]] step %[[C256]]
+// AVX2-LABEL: func.func @row_block_in_l1
+// AVX2-DAG:     %[[C960:.*]] = arith.constant 960 : index
+// AVX2-DAG:     %[[C120:.*]] = arith.constant 120 : index
+// AVX2:         scf.for %{{.*}} = %{{.*}} to %[[C960]] step %[[C120]]
+// AVX2-LABEL: func.func @row_block_beyond_l1
+// AVX2-DAG:     %[[C512:.*]] = arith.constant 512 : index
+// AVX2-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// AVX2:         scf.for %{{.*}} = %{{.*}} to %[[C512]] step %[[C256]]
+
+#rx = affine_map<(n, g, p, o, i, k) -> (n, g, k, p)>
+#rw = affine_map<(n, g, p, o, i, k) -> (g, o, k, i)>
+#ro = affine_map<(n, g, p, o, i, k) -> (n, g, p, o, i)>
+func.func @row_block_in_l1(%x: tensor<1x1x960x48xf32>, %w: tensor<1x2x960x32xf32>, %o: tensor<1x1x48x2x32xf32>) -> tensor<1x1x48x2x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#rx, #rw, #ro], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x960x48xf32>, tensor<1x2x960x32xf32>) outs(%o : tensor<1x1x48x2x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x48x2x32xf32>
+  return %0 : tensor<1x1x48x2x32xf32>
+}
+func.func @row_block_beyond_l1(%x: tensor<1x1x512x168xf32>, %w: tensor<1x8x512x32xf32>, %o: tensor<1x1x168x8x32xf32>) -> tensor<1x1x168x8x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#rx, #rw, #ro], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x512x168xf32>, tensor<1x8x512x32xf32>) outs(%o : tensor<1x1x168x8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x168x8x32xf32>
+  return %0 : tensor<1x1x168x8x32xf32>
+}

@@ -100,6 +100,12 @@ mlir::FailureOr<mlir::Operation *>
 tileToRegisterSizes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                     llvm::ArrayRef<int64_t> sizes);
 
+/// Bytes per reduction step of the rows' input block of a static
+/// contraction whose register tiles read it again for each right-hand panel
+/// (their panel loop outside the row loop, see tileToRegisterSizes); 0 when
+/// the tiles loop in the op's order.
+int64_t rereadRowBytesPerStep(mlir::linalg::LinalgOp op);
+
 /// The (row, lane) loops of a contraction's register tile: lanes along the
 /// loop of the output's innermost dimension (contiguous in memory), rows
 /// along the innermost loop of the other operand's side (unit loops skipped
