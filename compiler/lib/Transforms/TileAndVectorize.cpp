@@ -46,7 +46,7 @@ constexpr int64_t kCacheDepth = 256;
 /// Bytes of the rows' block that register tiles read again for each panel
 /// (aotc::rereadRowBytesPerStep) at most, with a panel next to it in the
 /// smallest L1 data cache of x86 cores (32 KiB), and the fewest reduction
-/// steps a block is cut to for it.
+/// steps that bound may allow for a block to be cut to it.
 constexpr int64_t kL1RowBlockBytes = 24 * 1024;
 constexpr int64_t kMinRowBlockDepth = 128;
 
@@ -166,8 +166,10 @@ SmallVector<int64_t> computeCacheTileSizes(linalg::LinalgOp op,
   if (int64_t perStep = aotc::rereadRowBytesPerStep(op);
       perStep && steps < ranges[depth]) {
     int64_t limit = kL1RowBlockBytes / perStep;
-    if (steps > limit && limit >= kMinRowBlockDepth)
-      steps = largestDivisorAtMost(ranges[depth], limit);
+    int64_t cut = largestDivisorAtMost(ranges[depth], limit);
+    // Not below half the limit: 1048 = 8 x 131 steps would go to 8.
+    if (steps > limit && limit >= kMinRowBlockDepth && 2 * cut >= limit)
+      steps = cut;
   }
   // A shallow reduction (64 channels) fits wider blocks: fewer of them, and
   // none at all keeps the accumulators' fill or bias in their register

@@ -575,7 +575,8 @@ func.func @rows_outside_small_panels(%x: tensor<1x1x64x49xf32>, %w: tensor<1x2x6
 // MobileNetV2's 960 -> 320 projection on 7 x 7 pixels (48 rows and a
 // remainder row, split off before): 240 steps of 48 rows are 45 KiB, 120
 // steps 22.5 KiB (within 24 KiB). A block of 168 rows (672 bytes a step)
-// would need fewer than 128 steps: its 256 steps stay.
+// would need fewer than 128 steps: its 256 steps stay. 1048 = 8 x 131
+// steps have no divisor near 128: their 131 stay (not 8).
 
 // CHECK-LABEL: func.func @row_block_in_l1
 // CHECK-DAG:     %[[C960:.*]] = arith.constant 960 : index
@@ -585,6 +586,10 @@ func.func @rows_outside_small_panels(%x: tensor<1x1x64x49xf32>, %w: tensor<1x2x6
 // CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
 // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C512]] step %[[C256]]
+// CHECK-LABEL: func.func @row_block_odd_depth
+// CHECK-DAG:     %[[C1048:.*]] = arith.constant 1048 : index
+// CHECK-DAG:     %[[C131:.*]] = arith.constant 131 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C1048]] step %[[C131]]
 // AVX2-LABEL: func.func @row_block_in_l1
 // AVX2-DAG:     %[[C960:.*]] = arith.constant 960 : index
 // AVX2-DAG:     %[[C120:.*]] = arith.constant 120 : index
@@ -614,4 +619,13 @@ func.func @row_block_beyond_l1(%x: tensor<1x1x512x168xf32>, %w: tensor<1x8x512x3
     linalg.yield %s : f32
   } -> tensor<1x1x168x8x32xf32>
   return %0 : tensor<1x1x168x8x32xf32>
+}
+func.func @row_block_odd_depth(%x: tensor<1x1x1048x48xf32>, %w: tensor<1x2x1048x32xf32>, %o: tensor<1x1x48x2x32xf32>) -> tensor<1x1x48x2x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#rx, #rw, #ro], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x1048x48xf32>, tensor<1x2x1048x32xf32>) outs(%o : tensor<1x1x48x2x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x48x2x32xf32>
+  return %0 : tensor<1x1x48x2x32xf32>
 }
