@@ -162,14 +162,18 @@ SmallVector<int64_t> computeCacheTileSizes(linalg::LinalgOp op,
   // Register tiles that loop over the panels outside the rows read the
   // rows' block again for each panel: a block of fewer steps keeps it in L1
   // (MobileNetV2's 960 -> 320 projection on 7 x 7 pixels: 240 steps x 48
-  // rows = 45 KiB, 120 steps = 22.5 KiB).
+  // rows = 45 KiB, 120 steps = 22.5 KiB). Only for a reduction split
+  // anyway (a whole one keeps its init in the register tiles, see below),
+  // and only to a divisor at least half the bound (1048 = 8 x 131 steps
+  // would go to 8).
   if (int64_t perStep = aotc::rereadRowBytesPerStep(op);
       perStep && steps < ranges[depth]) {
     int64_t limit = kL1RowBlockBytes / perStep;
-    int64_t cut = largestDivisorAtMost(ranges[depth], limit);
-    // Not below half the limit: 1048 = 8 x 131 steps would go to 8.
-    if (steps > limit && limit >= kMinRowBlockDepth && 2 * cut >= limit)
-      steps = cut;
+    if (steps > limit && limit >= kMinRowBlockDepth) {
+      int64_t cut = largestDivisorAtMost(ranges[depth], limit);
+      if (2 * cut >= limit)
+        steps = cut;
+    }
   }
   // A shallow reduction (64 channels) fits wider blocks: fewer of them, and
   // none at all keeps the accumulators' fill or bias in their register
