@@ -967,7 +967,11 @@ struct DistributeToForallPass
   /// of row panels, or of single column panels for fewer rows than two
   /// register tiles (a classifier's 1 x 1280 x 1000 layer, matrix-vector:
   /// nothing is reused across columns; 31 panels of 32 columns, a prime,
-  /// have no tiles of four panels). `minColumns` and `minRows` are set to
+  /// have no tiles of four panels), or two tiles of column panels for more
+  /// columns than rows (MobileNetV2's 960 -> 160 projection at 7 x 7 with
+  /// 256-bit panels: 49 pixels x 10 panels of 16; per region 1.3x faster
+  /// on two threads than eight tiles of six rows, each of which read all of
+  /// the 614 KB of weights). `minColumns` and `minRows` are set to
   /// the minimums used. None when the tiles must be register-tile rows
   /// after the rows beyond the last whole register tile are split off
   /// (splitRowRemainder, a rewrite left to the caller).
@@ -998,10 +1002,28 @@ struct DistributeToForallPass
     if (aotc::contractionPanelLoop(op, row))
       return computeForallTileSizes(op, targetTiles, registerTile, minColumns,
                                     minRows = registerRows);
-    int64_t rows = op.getStaticLoopRanges()[row];
-    if (rows / registerRows >= 2)
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t rows = ranges[row];
+    std::optional<unsigned> panels = aotc::contractionPanelLoop(op, lane);
+    if (rows / registerRows >= 2) {
+      // More columns than rows: the right-hand side is the larger operand,
+      // and tiles of register-tile rows would each read all of it. Two
+      // column tiles of whole panels read it once (each its half, which can
+      // stay in the core's L2) and the rows twice.
+      if (panels && ranges[*panels] * ranges[lane] > rows) {
+        SmallVector<bool> whole(ranges.size(), true);
+        whole[*panels] = false;
+        SmallVector<int64_t> halves = computeForallTileSizes(
+            op, std::min<int64_t>(targetTiles, 2), registerTile,
+            /*minColumns=*/1, minRows, whole);
+        if (!none(halves)) {
+          minColumns = 1;
+          return halves;
+        }
+      }
       return std::nullopt;
-    if (aotc::contractionPanelLoop(op, lane))
+    }
+    if (panels)
       return computeForallTileSizes(op, targetTiles, registerTile,
                                     minColumns = 1);
     return sizes;

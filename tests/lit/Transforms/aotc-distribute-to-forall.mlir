@@ -370,6 +370,59 @@ func.func @few_rows_prime_panels(%a: tensor<576x49xf32>, %b: tensor<5x576x32xf32
 
 // -----
 
+// MobileNetV2's 960 -> 160 projection at 7 x 7 with 256-bit panels (49
+// pixels x 960 channels times 10 panels of 16 output channels): more
+// columns than rows, so tiles of register-tile rows would each read all of
+// the 614 KB right-hand side. Two column tiles of 5 panels read it once,
+// each its own half; the 49 rows stay whole in each.
+
+#ea = affine_map<(m, p, l, k) -> (k, m)>
+#eb = affine_map<(m, p, l, k) -> (p, k, l)>
+#ec = affine_map<(m, p, l, k) -> (m, p, l)>
+// CHECK-LABEL: func.func @few_rows_even_panels
+// CHECK-NOT:     tensor.extract_slice %{{.*}}[0, 0, 0] [48, 10, 16]
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (10) step (5)
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<960x49xf32>, tensor<5x960x16xf32>) outs(%{{.*}} : tensor<49x5x16xf32>)
+// CHECK-NOT:     scf.forall (
+// CHECK:         return
+// AVX2-LABEL: func.func @few_rows_even_panels
+// AVX2:         scf.forall (%{{.*}}) = (0) to (10) step (5)
+// AVX2-NOT:     scf.forall (
+// AVX2:         return
+func.func @few_rows_even_panels(%a: tensor<960x49xf32>, %b: tensor<10x960x16xf32>, %c: tensor<49x10x16xf32>) -> tensor<49x10x16xf32> {
+  %0 = linalg.generic {indexing_maps = [#ea, #eb, #ec], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<960x49xf32>, tensor<10x960x16xf32>) outs(%c : tensor<49x10x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<49x10x16xf32>
+  return %0 : tensor<49x10x16xf32>
+}
+
+// -----
+
+// Fewer columns than rows (49 pixels times 2 panels of 16 output channels):
+// the left-hand side is the larger operand, and the tiles stay register-tile
+// rows, each reading all of the small right-hand side.
+
+#fa = affine_map<(m, p, l, k) -> (k, m)>
+#fb = affine_map<(m, p, l, k) -> (p, k, l)>
+#fc = affine_map<(m, p, l, k) -> (m, p, l)>
+// AVX2-LABEL: func.func @few_rows_few_columns
+// AVX2:         scf.forall (%{{.*}}) = (0) to (48) step (6)
+// AVX2:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<960x6xf32>, tensor<2x960x16xf32>) outs(%{{.*}} : tensor<6x2x16xf32>)
+func.func @few_rows_few_columns(%a: tensor<960x49xf32>, %b: tensor<2x960x16xf32>, %c: tensor<49x2x16xf32>) -> tensor<49x2x16xf32> {
+  %0 = linalg.generic {indexing_maps = [#fa, #fb, #fc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<960x49xf32>, tensor<2x960x16xf32>) outs(%c : tensor<49x2x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<49x2x16xf32>
+  return %0 : tensor<49x2x16xf32>
+}
+
+// -----
+
 // A classifier layer at batch 1 (1 x 1280 times 1280 x 992, the weights in
 // 31 panels of 32 columns): one row, so no row tiles, and 31 panels (a
 // prime) have no tiles of four panels. Nothing is reused across columns

@@ -659,10 +659,13 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     share each cache block of the right-hand side), then along their
     columns (at least 256, one cache block; 128 when that would leave the
     contraction in one piece, as 64 x 256 outputs; when even that leaves it
-    whole, as a 1x1 convolution at 7 x 7 with 49 pixels x 5 panels, the rows
-    past the last whole register tile (8 rows with 512-bit registers, else
-    6) are split off, 48 + 1, and the 48 are tiled by whole register
-    tiles). Any other op whose outermost
+    whole, as a 1x1 convolution at 7 x 7 with 49 pixels x 5 panels: with
+    more columns than rows and an even number of column panels, two tiles
+    of half the panels each, which read the larger right-hand side once,
+    as 49 pixels x 10 panels of 16; otherwise the rows past the last whole
+    register tile (8 rows with 512-bit registers, else 6) are split off,
+    48 + 1, and the 48 are tiled by whole register tiles). Any other op
+    whose outermost
     parallel dimension has no divisor near the wanted tile count (197 rows)
     is first split into a bulk that divides evenly and a remainder (196 + 1
     rows), each distributed on its own if it has enough work. An odd count
