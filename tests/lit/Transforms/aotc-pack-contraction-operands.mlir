@@ -1,4 +1,5 @@
 // RUN: aotc-opt %s -split-input-file -aotc-pack-contraction-operands -canonicalize -mlir-print-elementsattrs-with-hex-if-larger=1000 | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -aotc-pack-contraction-operands='vector-bits=256' -canonicalize | FileCheck %s --check-prefix=AVX2
 
 // A matmul whose right-hand side is computed at run time and reused by 64
 // rows over 160 steps: B [160, 200] is split at 192 columns (6 panels of
@@ -137,6 +138,46 @@ func.func @small_image(%x: tensor<1x1x2x49xf32>, %o: tensor<1x1x64x49xf32>) -> t
     linalg.yield %s : f32
   } -> tensor<1x1x64x49xf32>
   return %r : tensor<1x1x64x49xf32>
+}
+
+// -----
+
+// With 256-bit registers (panels of 16 lanes), 49 lanes are three panels and
+// a one-column remainder, and 80 rows only have register tiles of 5 rows
+// (not 6): the remainder op would read all the weights again for one column
+// and the rest run on 5-row tiles, so the output is computed transposed
+// (MobileNetV2's 320 -> 1280 expansion at 7 x 7). 96 rows have 6-row tiles:
+// not transposed.
+
+// AVX2-LABEL: func.func @partial_lanes
+// AVX2:         linalg.transpose ins(%{{.*}} : tensor<1x1x80x49xf32>) outs(%{{.*}} : tensor<1x1x49x80xf32>)
+// AVX2:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x64x49xf32>, tensor<1x5x64x16xf32>) outs(%{{.*}} : tensor<1x1x49x5x16xf32>)
+// AVX2:         linalg.transpose ins(%{{.*}} : tensor<1x1x49x80xf32>) outs(%{{.*}} : tensor<1x1x80x49xf32>)
+// AVX2-LABEL: func.func @partial_lanes_whole_tiles
+// AVX2-NOT:     linalg.transpose
+// AVX2:         return
+#px = affine_map<(n, g, m, p, r) -> (n, g, r, p)>
+#pw = affine_map<(n, g, m, p, r) -> (g, m, r)>
+#po = affine_map<(n, g, m, p, r) -> (n, g, m, p)>
+func.func @partial_lanes(%x: tensor<1x1x64x49xf32>, %o: tensor<1x1x80x49xf32>) -> tensor<1x1x80x49xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x80x64xf32>
+  %r = linalg.generic {indexing_maps = [#px, #pw, #po], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x64x49xf32>, tensor<1x80x64xf32>) outs(%o : tensor<1x1x80x49xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x80x49xf32>
+  return %r : tensor<1x1x80x49xf32>
+}
+func.func @partial_lanes_whole_tiles(%x: tensor<1x1x64x49xf32>, %o: tensor<1x1x96x49xf32>) -> tensor<1x1x96x49xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x96x64xf32>
+  %r = linalg.generic {indexing_maps = [#px, #pw, #po], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x64x49xf32>, tensor<1x96x64xf32>) outs(%o : tensor<1x1x96x49xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x96x49xf32>
+  return %r : tensor<1x1x96x49xf32>
 }
 
 // -----

@@ -596,8 +596,11 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     contraction with unit reduction loops
     besides its real one (a classifier's [1, 1, C] x [N, 1, C], as Flatten +
     Gemm leave it) first loses them, its constant operands reshaped at
-    compile time. One whose lanes are few (a 7x7 image's 49 pixels) or would
-    be packed at run time at a higher cost than two transposes, with many
+    compile time. One whose lanes are few (a 7x7 image's 49 pixels, less
+    than two panels), short of four panels by a remainder while its rows
+    only have register tiles smaller than the most (49 pixels with 256-bit
+    registers: 3 panels + 1, on 1280 rows in tiles of 5), or would be
+    packed at run time at a higher cost than two transposes, with many
     rows of constant weights, is computed transposed (the weights' output
     channels as lanes, packed at compile time): a transpose copies its init
     in and its result out, and an activation of the result (a ReLU6 reached
