@@ -629,3 +629,31 @@ func.func @row_block_odd_depth(%x: tensor<1x1x1048x48xf32>, %w: tensor<1x2x1048x
   } -> tensor<1x1x48x2x32xf32>
   return %0 : tensor<1x1x48x2x32xf32>
 }
+
+// -----
+
+// The columns past the last whole panel of a 13 x 13 image (169 = 10 x 16 +
+// 9, SqueezeNet's classifier with 256-bit registers) on weights in row
+// panels of 5 output channels: a register tile of one row panel would hold
+// 5 accumulators (5 x 8 lanes, then 5 x 1), too few FMA chains to hide the
+// FMAs' latency. It spans two row panels (10 of the 12 accumulators of a
+// full tile); with 512-bit registers (9 lanes, 16 accumulators) also two,
+// the largest divisor of the 4 panels up to 3.
+
+#tx = affine_map<(n, g, p, r, l, k) -> (n, g, k, l)>
+#tw = affine_map<(n, g, p, r, l, k) -> (g, p, k, r)>
+#to = affine_map<(n, g, p, r, l, k) -> (n, g, p, r, l)>
+// CHECK-LABEL: func.func @row_panel_tail
+// CHECK:         arith.mulf {{.*}} : vector<1x1x2x5x9x1xf32>
+// AVX2-LABEL: func.func @row_panel_tail
+// AVX2:         arith.mulf {{.*}} : vector<1x1x2x5x8x1xf32>
+// AVX2:         arith.mulf {{.*}} : vector<1x1x2x5x1x1xf32>
+func.func @row_panel_tail(%x: tensor<1x1x64x9xf32>, %w: tensor<1x4x64x5xf32>, %o: tensor<1x1x4x5x9xf32>) -> tensor<1x1x4x5x9xf32> {
+  %0 = linalg.generic {indexing_maps = [#tx, #tw, #to], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x64x9xf32>, tensor<1x4x64x5xf32>) outs(%o : tensor<1x1x4x5x9xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x4x5x9xf32>
+  return %0 : tensor<1x1x4x5x9xf32>
+}

@@ -809,7 +809,10 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
     that divides the rows and 8 does not: 49 rows are seven 7-row blocks),
     6 x 2 with narrower ones (AVX2's 16 registers; 5 rows when that divides
     the rows and 6 does not), lanes along the output's innermost dimension;
-    they are first split into static parts when the rows or columns are not
+    with lanes of one register or less on rows in row panels (the columns
+    past the last whole panel), the block spans as many row panels as a
+    full block's accumulators allow (2 x 5 rows x 1 register with 256-bit
+    registers); they are first split into static parts when the rows or columns are not
     a multiple of the block (197 rows: 192 + 5), and blocked for the cache (256 columns x
     256 reduction steps) around the register tiles. A contraction's init
     producer in the same block (see aotc-distribute-to-forall) is computed in
