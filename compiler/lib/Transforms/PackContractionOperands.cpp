@@ -252,15 +252,16 @@ Value activationOnLayout(RewriterBase &rewriter, linalg::GenericOp activation,
 /// Rows and lanes of a contraction's register tile swapped when the rows
 /// are many (512 output channels), read from a constant as (..., row, k),
 /// and the lanes either few (a 7x7 image: 49 columns, less than two panels
-/// of 32), short of four panels by a remainder when the rows only have
-/// register tiles smaller than the most (`vectorBits` wide registers), or
-/// read from a run-time operand that would cost more to pack than the
-/// output to transpose (im2col columns of a 3x3 convolution: K = 9 x input
-/// channels): the output is computed transposed, [..., lane, row], so that
-/// the rows become lanes read from compile-time panels; transposes copy the
-/// initial value in and the result out, an activation of the result
-/// (layoutFreeActivation) computed before the transpose out. Returns the
-/// new contraction, or `op` when it does not apply.
+/// of 32 with 512-bit registers), short of four panels by a remainder when
+/// the rows only have register tiles smaller than the most (`vectorBits`
+/// wide registers), or read from a run-time operand that would cost more
+/// to pack than the output to transpose (im2col columns of a 3x3
+/// convolution: K = 9 x input channels): the output is computed transposed,
+/// [..., lane, row], so that the rows become lanes read from compile-time
+/// panels; transposes copy the initial value in and the result out, an
+/// activation of the result (layoutFreeActivation) computed before the
+/// transpose out. Returns the new contraction, or `op` when it does not
+/// apply.
 linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
                                      linalg::LinalgOp op, int64_t panel,
                                      int64_t vectorBits) {
