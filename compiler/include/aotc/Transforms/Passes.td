@@ -1216,6 +1216,56 @@ def OptimizeVectorTransfers : Pass<"aotc-optimize-vector-transfers",
   }];
 }
 
+def PrefetchStridedRows : Pass<"aotc-prefetch-strided-rows",
+                               "mlir::func::FuncOp"> {
+  let summary = "Prefetch the rows a loop reads a KiB or more apart, two reads ahead";
+  let description = [{
+    Runs on the CPU after bufferization, once loops and views are folded
+    into the transfers' indices. A `vector.transfer_read` directly in an
+    `scf.for` that reads one contiguous row (every dimension but the
+    innermost at one index, at least a cache line of lanes) of a static
+    buffer of more than 64 KiB (smaller ones, such as a thread tile's im2col
+    block, stay in L1 and L2 after their writes) and whose loop's induction
+    variable indexes a dimension at least `min-row-bytes` apart (a register
+    tile walking down the reduction of a right-hand side read in place: a
+    1x1 convolution's input channels, one image apart) is preceded by a
+    `memref.prefetch` of the same row two reads further along its innermost
+    dimension, one per cache line of the read, the column clamped to the
+    row. The tiles after the next one then find their rows in L1: the
+    hardware prefetchers follow streams within a page, and such a loop
+    starts a new page every one to four iterations. Measured on Zen 3
+    (AVX2) in one process against the same code without prefetches, 1 / 2
+    threads: squeezenet1_1's two squeeze layers over 55 x 55 images (rows
+    12 KiB apart) 572 -> 377 us / 442 -> 262 us, MobileNetV2's 96 -> 24 and
+    144 -> 24 projections over 56 x 56 600 -> 547 us / 527 -> 405 us,
+    ResNet-18's Winograd contractions over 784 tiles (rows 3 KiB apart)
+    0.86x the time at 1 thread. Rows 256 bytes apart gained nothing more.
+
+    Before:
+    ```mlir
+    scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (vector<16xf32>) {
+      %b = vector.transfer_read %in[%k, %j], %pad : memref<64x3025xf32>, vector<16xf32>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (vector<16xf32>) {
+      %j2 = affine.min affine_map<(d0) -> (d0 + 32, 3024)>(%j)
+      memref.prefetch %in[%k, %j2], read, locality<3>, data : memref<64x3025xf32>
+      %b = vector.transfer_read %in[%k, %j], %pad : memref<64x3025xf32>, vector<16xf32>
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"minRowBytes", "min-row-bytes", "int64_t", /*default=*/"1024",
+           "Fewest bytes between the rows of consecutive iterations">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
   let summary = "Lower high-level vector ops to 1-D vector arithmetic";
   let description = [{
