@@ -174,7 +174,8 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   addPasses(fpm, "canonicalize,cse");
   fpm.addPass(createOptimizeVectorTransfers());
   addPasses(fpm, "convert-linalg-to-loops,fold-memref-alias-ops");
-  // Rows read pages apart, one per iteration: prefetched two reads ahead.
+  // Rows read a KiB or more apart, one per iteration: prefetched two reads
+  // ahead.
   fpm.addPass(createPrefetchStridedRows());
   // Vectors down to 1-D, transcendental math to polynomials.
   fpm.addPass(createLowerVectorOps());

@@ -43,8 +43,8 @@ constexpr int64_t kReadsAhead = 2;
 /// Smallest buffer prefetched: one of at most 64 KiB (a thread tile's
 /// scratch, such as the im2col block of a stem convolution, written just
 /// before) stays in L1 and L2 between its writes and reads, and its
-/// prefetches only cost instructions (squeezenet1_1's stem: 27 steps of 12
-/// FMAs each, 1.1x the time with them).
+/// prefetches only cost instructions (squeezenet1_1's stem, 27 steps of 12
+/// FMAs over a 36 KiB block: about 1.1x the time with them).
 constexpr int64_t kMinBufferBytes = 64 * 1024;
 
 /// The vector dimension that reads memref dimension `dim` through
