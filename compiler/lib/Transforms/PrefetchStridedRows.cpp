@@ -1,5 +1,4 @@
-//===- PrefetchStridedRows.cpp - Prefetch rows read across pages -*- C++
-//-*-===//
+//===- PrefetchStridedRows.cpp - Prefetch far-apart rows --------*- C++ -*-===//
 //
 // This file implements the aotc-prefetch-strided-rows pass: a loop that
 // reads one short contiguous row of a buffer per iteration, its rows at
