@@ -49,12 +49,8 @@ constexpr int64_t kMinBufferBytes = 64 * 1024;
 /// The vector dimension that reads memref dimension `dim` through
 /// `read`'s permutation map, if any.
 std::optional<unsigned> vectorDimOf(vector::TransferReadOp read, unsigned dim) {
-  AffineMap map = read.getPermutationMap();
-  for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
-    if (auto d = dyn_cast<AffineDimExpr>(map.getResult(i));
-        d && d.getPosition() == dim)
-      return i;
-  return std::nullopt;
+  return read.getPermutationMap().getResultPosition(
+      getAffineDimExpr(dim, read.getContext()));
 }
 
 struct PrefetchStridedRowsPass
