@@ -74,6 +74,38 @@ func.func @shallow_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %c: tens
   return %r : tensor<64x256xf32>
 }
 
+// Fewer rows suffice when the right-hand side's rows alias in L1: 32 rows
+// over rows 4 KiB apart (1024 columns) and 48 over rows 2 KiB apart (512
+// columns) are packed; 32 rows over 2 KiB and 24 over 4 KiB are not.
+
+// CHECK-LABEL: func.func @aliased_rhs_4k
+// CHECK:         %[[BP:.*]] = linalg.transpose ins(%{{.*}} : tensor<256x32x32xf32>) outs(%{{.*}} : tensor<32x256x32xf32>)
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %[[BP]] : tensor<4x256x8xf32>, tensor<32x256x32xf32>)
+func.func @aliased_rhs_4k(%a: tensor<32x256xf32>, %b: tensor<256x1024xf32>, %c: tensor<32x1024xf32>) -> tensor<32x1024xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<32x256xf32>, tensor<256x1024xf32>) outs(%c : tensor<32x1024xf32>) -> tensor<32x1024xf32>
+  return %r : tensor<32x1024xf32>
+}
+
+// CHECK-LABEL: func.func @aliased_rhs_2k
+// CHECK:         linalg.transpose ins(%{{.*}} : tensor<256x16x32xf32>) outs(%{{.*}} : tensor<16x256x32xf32>)
+func.func @aliased_rhs_2k(%a: tensor<48x256xf32>, %b: tensor<256x512xf32>, %c: tensor<48x512xf32>) -> tensor<48x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<48x256xf32>, tensor<256x512xf32>) outs(%c : tensor<48x512xf32>) -> tensor<48x512xf32>
+  return %r : tensor<48x512xf32>
+}
+
+// CHECK-LABEL: func.func @aliased_rhs_few_rows
+// CHECK-NOT:     linalg.transpose ins(%{{.*}} : tensor<256x
+// CHECK:         ins(%{{.*}}, %{{.*}} : tensor<4x256x8xf32>, tensor<256x512xf32>)
+// CHECK-NOT:     linalg.transpose ins(%{{.*}} : tensor<256x
+// CHECK:         ins(%{{.*}}, %{{.*}} : tensor<3x256x8xf32>, tensor<256x1024xf32>)
+func.func @aliased_rhs_few_rows(%a: tensor<32x256xf32>, %b: tensor<256x512xf32>, %c: tensor<32x512xf32>,
+                                %d: tensor<24x256xf32>, %e: tensor<256x1024xf32>, %f: tensor<24x1024xf32>) -> (tensor<32x512xf32>, tensor<24x1024xf32>) {
+  %r = linalg.matmul ins(%a, %b : tensor<32x256xf32>, tensor<256x512xf32>) outs(%c : tensor<32x512xf32>) -> tensor<32x512xf32>
+  %s = linalg.matmul ins(%d, %e : tensor<24x256xf32>, tensor<256x1024xf32>) outs(%f : tensor<24x1024xf32>) -> tensor<24x1024xf32>
+  return %r, %s : tensor<32x512xf32>, tensor<24x1024xf32>
+}
+
 // CHECK-LABEL: func.func @transposed_rhs
 // CHECK-NOT:     linalg.transpose
 // CHECK:         linalg.generic
