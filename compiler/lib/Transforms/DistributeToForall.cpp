@@ -529,9 +529,12 @@ LogicalResult fuseCollapsedCopy(RewriterBase &rewriter, linalg::LinalgOp tiled,
     }
     if (!boxed)
       continue;
+    // The box is one of the copy's result, whose dimensions its loops may
+    // visit in another order (a right-hand side copied into panels a block
+    // of rows at a time).
     FailureOr<TilingResult> tile =
         cast<TilingInterface>(copy.getOperation())
-            .getTiledImplementation(rewriter, offsets, sizes);
+            .generateResultTileValue(rewriter, 0, offsets, sizes);
     if (failed(tile) || tile->tiledOps.size() != 1)
       return failure();
     Value columns = tensor::CollapseShapeOp::create(

@@ -2,7 +2,8 @@
 // RUN: aotc-opt %s -split-input-file -pass-pipeline='builtin.module(aotc-tensor{vector-bits=256 min-parallel-work=1024 max-parallel-tiles=4})' | FileCheck %s --check-prefix=OPTS
 
 // A big matmul: B (computed at run time, 256 deep) is copied into panels of
-// 32 columns ([8, 256, 32], a transpose of B viewed as [256, 8, 32]); then
+// 32 columns ([8, 256, 32]) four rows at a time (B viewed as [64, 4, 8, 32]
+// copied into [8, 64, 4, 32], the row blocks as threads' tiles); then
 // threads (scf.forall over blocks of at least 64 rows of C), then register tiles of 8 rows x 32 f32
 // (two registers per row) walking one panel down K, vectorized. The zero
 // fill of C is computed in each register tile: the accumulators start as
@@ -11,9 +12,10 @@
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME:    (%[[A:.*]]: tensor<256x256xf32>, %[[B:.*]]: tensor<256x256xf32>)
 // CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x1x32xf32>
-// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[}}[0], [1, 2]] output_shape [256, 8, 32]
-// CHECK:         %[[BP:.*]] = scf.for
-// CHECK:           tensor.extract_slice %[[BE]]
+// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[B]] {{\[}}[0, 1], [2, 3]] output_shape [64, 4, 8, 32]
+// CHECK:         %[[BB:.*]] = scf.forall (%[[K:.*]]) = (0) to (64) step (32)
+// CHECK:           tensor.extract_slice %[[BE]][%[[K]], 0, 0, 0] [32, 4, 8, 32]
+// CHECK:         %[[BP:.*]] = tensor.collapse_shape %[[BB]] {{\[}}[0], [1, 2], [3]] : tensor<8x64x4x32xf32> into tensor<8x256x32xf32>
 // CHECK:         %[[CE:.*]] = tensor.empty() : tensor<256x8x32xf32>
 // CHECK:         %[[C:.*]] = scf.forall (%[[I:.*]]) = (0) to (256) step (64) shared_outs(%[[O:.*]] = %[[CE]]) -> (tensor<256x8x32xf32>)
 // CHECK:           tensor.extract_slice %[[A]][%[[I]], 0] [64, 256] [1, 1]

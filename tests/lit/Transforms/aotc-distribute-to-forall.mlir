@@ -1329,6 +1329,47 @@ func.func @im2col_columns(%x: tensor<1x1x3x66x66xf32>, %w: tensor<1x32x27xf32>) 
 
 // -----
 
+// A right-hand side copied into panels four rows at a time (loops (row
+// block, panel, row, lane), result [panel, row block, row, lane]) and read
+// through a collapse by a contraction whose thread tiles take 8 of its 16
+// panels: each tile copies its own panels, the box of the copy's result
+// [8, 16, 4, 32] at panel %I, which its loops read as rows [16, 4] of
+// panels [%I, %I + 8) of the input.
+
+// CHECK-LABEL: func.func @panel_copy_columns
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (16) step (8)
+// CHECK:           %[[X:.*]] = tensor.extract_slice %{{.*}}[0, 0, %{{.*}}, 0] [16, 4, 8, 32]
+// CHECK:           %[[COPY:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<16x4x8x32xf32>) outs(%{{.*}} : tensor<8x16x4x32xf32>)
+// CHECK:           %[[PANELS:.*]] = tensor.collapse_shape %[[COPY]] {{\[}}[0], [1, 2], [3]] : tensor<8x16x4x32xf32> into tensor<8x64x32xf32>
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %[[PANELS]] : tensor<64x64xf32>, tensor<8x64x32xf32>)
+// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     scf.forall
+#pin = affine_map<(kb, p, kr, l) -> (kb, kr, p, l)>
+#pout = affine_map<(kb, p, kr, l) -> (p, kb, kr, l)>
+#pa = affine_map<(m, p, l, k) -> (m, k)>
+#pb = affine_map<(m, p, l, k) -> (p, k, l)>
+#pc = affine_map<(m, p, l, k) -> (m, p, l)>
+func.func @panel_copy_columns(%a: tensor<64x64xf32>, %b: tensor<16x4x16x32xf32>, %c: tensor<64x16x32xf32>) -> tensor<64x16x32xf32> {
+  %e = tensor.empty() : tensor<16x16x4x32xf32>
+  %copy = linalg.generic {indexing_maps = [#pin, #pout], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<16x4x16x32xf32>) outs(%e : tensor<16x16x4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<16x16x4x32xf32>
+  %panels = tensor.collapse_shape %copy [[0], [1, 2], [3]] : tensor<16x16x4x32xf32> into tensor<16x64x32xf32>
+  %r = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %panels : tensor<64x64xf32>, tensor<16x64x32xf32>) outs(%c : tensor<64x16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x16x32xf32>
+  return %r : tensor<64x16x32xf32>
+}
+
+// -----
+
 // The same at 48 x 48: tiles of 128 columns (2.67 output rows) are not boxes
 // of the copy, which keeps thread tiles of its own, before the contraction's.
 

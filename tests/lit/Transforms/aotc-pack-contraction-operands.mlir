@@ -3,18 +3,26 @@
 
 // A matmul whose right-hand side is computed at run time and reused by 64
 // rows over 160 steps: B [160, 200] is split at 192 columns (6 panels of
-// 32); the head reads B transposed into panels [6, 160, 32], the output
-// viewed as [64, 6, 32]; the last 8 columns stay an unpacked matmul.
+// 32); the head reads B copied into panels [6, 160, 32] four rows at a time
+// (a generic over (row block, panel, row, lane) from B viewed as [40, 4, 6,
+// 32] into [6, 40, 4, 32], viewed as [6, 160, 32]), the output viewed as
+// [64, 6, 32]; the last 8 columns stay an unpacked matmul.
 
 // CHECK-DAG:   #[[AM:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 // CHECK-DAG:   #[[BM:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>
 // CHECK-DAG:   #[[CM:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[PIN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// CHECK-DAG:   #[[POUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>
 // CHECK-LABEL: func.func @runtime_rhs
 // CHECK-SAME:    (%[[A:.*]]: tensor<64x160xf32>, %[[B:.*]]: tensor<160x200xf32>, %[[C:.*]]: tensor<64x200xf32>)
 // CHECK:         %[[BH:.*]] = tensor.extract_slice %[[B]][0, 0] [160, 192] [1, 1]
 // CHECK:         %[[CH:.*]] = tensor.extract_slice %[[C]][0, 0] [64, 192] [1, 1]
-// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[BH]] {{\[}}[0], [1, 2]] output_shape [160, 6, 32]
-// CHECK:         %[[BP:.*]] = linalg.transpose ins(%[[BE]] : tensor<160x6x32xf32>) outs(%{{.*}} : tensor<6x160x32xf32>) permutation = [1, 0, 2]
+// CHECK:         %[[BE:.*]] = tensor.expand_shape %[[BH]] {{\[}}[0, 1], [2, 3]] output_shape [40, 4, 6, 32]
+// CHECK:         %[[BB:.*]] = linalg.generic {indexing_maps = [#[[PIN]], #[[POUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+// CHECK-SAME:        ins(%[[BE]] : tensor<40x4x6x32xf32>) outs(%{{.*}} : tensor<6x40x4x32xf32>)
+// CHECK-NEXT:    ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      linalg.yield %[[IN]] : f32
+// CHECK:         %[[BP:.*]] = tensor.collapse_shape %[[BB]] {{\[}}[0], [1, 2], [3]] : tensor<6x40x4x32xf32> into tensor<6x160x32xf32>
 // CHECK:         %[[CE:.*]] = tensor.expand_shape %[[CH]] {{\[}}[0], [1, 2]] output_shape [64, 6, 32]
 // CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[AM]], #[[BM]], #[[CM]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
 // CHECK-SAME:        ins(%[[A]], %[[BP]] : tensor<64x160xf32>, tensor<6x160x32xf32>) outs(%[[CE]] : tensor<64x6x32xf32>)
@@ -55,7 +63,7 @@ func.func @constant_rhs(%a: tensor<8x2xf32>, %c: tensor<8x64xf32>) -> tensor<8x6
 // (n, k), and a matmul narrower than two panels.
 
 // CHECK-LABEL: func.func @few_rows
-// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     linalg.{{transpose|generic}}
 // CHECK:         linalg.matmul
 func.func @few_rows(%a: tensor<8x96xf32>, %b: tensor<96x256xf32>, %c: tensor<8x256xf32>) -> tensor<8x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<8x96xf32>, tensor<96x256xf32>) outs(%c : tensor<8x256xf32>) -> tensor<8x256xf32>
@@ -67,7 +75,7 @@ func.func @few_rows(%a: tensor<8x96xf32>, %b: tensor<96x256xf32>, %c: tensor<8x2
 // so it is read in place rather than copied.
 
 // CHECK-LABEL: func.func @shallow_rhs
-// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     linalg.{{transpose|generic}}
 // CHECK:         linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x128xf32>, tensor<128x256xf32>)
 func.func @shallow_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %c: tensor<64x256xf32>) -> tensor<64x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
@@ -79,7 +87,9 @@ func.func @shallow_rhs(%a: tensor<64x128xf32>, %b: tensor<128x256xf32>, %c: tens
 // columns) are packed; 32 rows over 2 KiB and 24 over 4 KiB are not.
 
 // CHECK-LABEL: func.func @aliased_rhs_4k
-// CHECK:         %[[BP:.*]] = linalg.transpose ins(%{{.*}} : tensor<256x32x32xf32>) outs(%{{.*}} : tensor<32x256x32xf32>)
+// CHECK:         %[[BB:.*]] = linalg.generic
+// CHECK-SAME:        ins(%{{.*}} : tensor<64x4x32x32xf32>) outs(%{{.*}} : tensor<32x64x4x32xf32>)
+// CHECK:         %[[BP:.*]] = tensor.collapse_shape %[[BB]] {{\[}}[0], [1, 2], [3]] : tensor<32x64x4x32xf32> into tensor<32x256x32xf32>
 // CHECK:         linalg.generic
 // CHECK-SAME:        ins(%{{.*}}, %[[BP]] : tensor<4x256x8xf32>, tensor<32x256x32xf32>)
 func.func @aliased_rhs_4k(%a: tensor<32x256xf32>, %b: tensor<256x1024xf32>, %c: tensor<32x1024xf32>) -> tensor<32x1024xf32> {
@@ -88,16 +98,17 @@ func.func @aliased_rhs_4k(%a: tensor<32x256xf32>, %b: tensor<256x1024xf32>, %c: 
 }
 
 // CHECK-LABEL: func.func @aliased_rhs_2k
-// CHECK:         linalg.transpose ins(%{{.*}} : tensor<256x16x32xf32>) outs(%{{.*}} : tensor<16x256x32xf32>)
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%{{.*}} : tensor<64x4x16x32xf32>) outs(%{{.*}} : tensor<16x64x4x32xf32>)
 func.func @aliased_rhs_2k(%a: tensor<48x256xf32>, %b: tensor<256x512xf32>, %c: tensor<48x512xf32>) -> tensor<48x512xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<48x256xf32>, tensor<256x512xf32>) outs(%c : tensor<48x512xf32>) -> tensor<48x512xf32>
   return %r : tensor<48x512xf32>
 }
 
 // CHECK-LABEL: func.func @aliased_rhs_few_rows
-// CHECK-NOT:     linalg.transpose ins(%{{.*}} : tensor<256x
+// CHECK-NOT:     x64x4x32xf32>
 // CHECK:         ins(%{{.*}}, %{{.*}} : tensor<4x256x8xf32>, tensor<256x512xf32>)
-// CHECK-NOT:     linalg.transpose ins(%{{.*}} : tensor<256x
+// CHECK-NOT:     x64x4x32xf32>
 // CHECK:         ins(%{{.*}}, %{{.*}} : tensor<3x256x8xf32>, tensor<256x1024xf32>)
 func.func @aliased_rhs_few_rows(%a: tensor<32x256xf32>, %b: tensor<256x512xf32>, %c: tensor<32x512xf32>,
                                 %d: tensor<24x256xf32>, %e: tensor<256x1024xf32>, %f: tensor<24x1024xf32>) -> (tensor<32x512xf32>, tensor<24x1024xf32>) {
@@ -107,7 +118,7 @@ func.func @aliased_rhs_few_rows(%a: tensor<32x256xf32>, %b: tensor<256x512xf32>,
 }
 
 // CHECK-LABEL: func.func @transposed_rhs
-// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     linalg.{{transpose|generic}}
 // CHECK:         linalg.generic
 // CHECK-SAME:        ins(%{{.*}}, %{{.*}} : tensor<64x96xf32>, tensor<256x96xf32>)
 #a = affine_map<(m, n, k) -> (m, k)>
@@ -124,7 +135,7 @@ func.func @transposed_rhs(%a: tensor<64x96xf32>, %b: tensor<256x96xf32>, %c: ten
 }
 
 // CHECK-LABEL: func.func @narrow
-// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     linalg.{{transpose|generic}}
 // CHECK:         linalg.matmul
 func.func @narrow(%a: tensor<64x96xf32>, %b: tensor<96x48xf32>, %c: tensor<64x48xf32>) -> tensor<64x48xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x48xf32>) outs(%c : tensor<64x48xf32>) -> tensor<64x48xf32>

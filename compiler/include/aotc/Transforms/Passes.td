@@ -584,12 +584,15 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     panel down the reduction (one cache line pair after the other) rather than
     a new row, cache line and page of the whole matrix per reduction step.
     A constant right-hand side (weights) is packed at compile time; another
-    one by a linalg.transpose before the contraction, only when at least 64
-    rows reuse it (32 when its rows are a multiple of 4 KiB apart, 48 when of
-    2 KiB: a panel's lines then share one or two L1 sets and every row tile
-    reads them again from L2); a constant read as (batch..., n, k) (a Gemm
-    with transB) is packed at compile time too. Columns beyond the last whole
-    panel are
+    one by a copy before the contraction, only when at least 64 rows reuse it
+    (32 when its rows are a multiple of 4 KiB apart, 48 when of 2 KiB: a
+    panel's lines then share one or two L1 sets and every row tile reads them
+    again from L2). That copy is a linalg.generic over (..., K / 4, N / 32,
+    4, 32) that reads four whole rows, panel after panel, and writes each
+    panel's part of them as one run (a linalg.transpose [K, N / 32, 32] ->
+    [N / 32, K, 32] when K is not a multiple of 4), its result viewed as
+    the panels. A constant read as (batch..., n, k) (a Gemm with transB) is
+    packed at compile time too. Columns beyond the last whole panel are
     split off (linalg::splitOp) and stay unpacked (a (n, k) constant's
     remaining rows become a constant of their own, so the whole one is not
     kept besides the packed one); each part computes its own init (fill,
