@@ -43,7 +43,7 @@ PYTHON = "/usr/bin/python3"
 # programs/NAME.mlir (a path, or a function returning the text).
 PROGRAMS = {
     "matmul": None, "matmul_aliased_rows": None, "matmul_f64": None,
-    "batch_matmul": None,
+    "batch_matmul": None, "batch_matmul_packed": None,
     "broadcast_add_mixed_ranks": None, "elementwise_chain": None,
     "conv2d": None, "conv2d_basic": None, "pooling": None,
     "depthwise_padded": None,
