@@ -47,15 +47,16 @@ constexpr int64_t kMinRowsToPackAliased4K = 32;
 constexpr int64_t kMinRowsToPackAliased2K = 48;
 /// Rows of a right-hand side computed at run time that its copy into
 /// panels reads one after the other before the next panel: each panel's
-/// part of them is one run of 4 cache lines, and the rows are read as
-/// whole rows rather than one cache line of every row per panel (a new
-/// page per line for rows 4 KiB or more apart). Packing [K, N] into 16-lane
-/// panels, one thread, in C on Zen 3, time against panel by panel (caches
-/// flushed before each copy): 4 rows at a time 2048 x 512 0.93x, 1024 x
-/// 1024 0.68x, 768 x 3072 0.66x, 2048 x 2048 0.54x; 2 or 8 rows at a time
-/// within 2% of that or slower, 16 slower. GEMMs (aotc, same-process A/B, 1 / 2
-/// threads): 49x512x2048 0.86x / 0.91x, 1024^3 0.94x / 0.93x,
-/// 384x3072x768 0.91x / 0.97x, 32x1024x1024 0.72x / 0.79x.
+/// part of them is one contiguous run (4 cache lines with 16-lane panels,
+/// 8 with 32-lane ones), and the rows are read as whole rows rather than one
+/// cache line of every row per panel (a new page per line for rows 4 KiB or
+/// more apart). Packing [K, N] into 16-lane panels, one thread, in C on Zen
+/// 3, time against panel by panel (caches flushed before each copy): 4 rows
+/// at a time 2048 x 512 0.93x, 1024 x 1024 0.68x, 768 x 3072 0.66x, 2048 x
+/// 2048 0.54x; 2 or 8 rows at a time within 2% of that or slower, 16
+/// slower. GEMMs (aotc, same-process A/B, 1 / 2 threads): 49x512x2048 0.86x
+/// / 0.91x, 1024^3 0.94x / 0.93x, 384x3072x768 0.91x / 0.97x, 32x1024x1024
+/// 0.72x / 0.79x.
 constexpr int64_t kPackRowBlock = 4;
 /// Deepest reduction over a right-hand side computed at run time that is
 /// read in place, unpacked: a register tile's columns over at most 128
