@@ -114,6 +114,18 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op, int64_t lanes,
       sizes[*panel] = largestDivisorAtMost(
           ranges[*panel], std::max<int64_t>(1, accumulators / sizes[row]));
     }
+    // One row whose lanes are one column panel (the row past the last whole
+    // register tile of 49 = 8 x 6 + 1 rows) would leave as few accumulators,
+    // each FMA waiting on the one before: the register tile spans as many
+    // column panels as the accumulators of a full one allow.
+    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane);
+        panel && sizes[row] == 1 && sizes[lane] == ranges[lane]) {
+      int64_t accumulators =
+          aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
+      int64_t registers = llvm::divideCeil(sizes[lane], lanes);
+      sizes[*panel] = largestDivisorAtMost(
+          ranges[*panel], std::max<int64_t>(1, accumulators / registers));
+    }
     return sizes;
   }
   unsigned inner = ranges.size() - 1;
@@ -199,7 +211,8 @@ SmallVector<int64_t> computeCacheTileSizes(linalg::LinalgOp op,
   std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane);
   if (panel && ranges[lane] <= registerSizes[lane]) {
     int64_t panels = std::max<int64_t>(1, kCacheLanes / ranges[lane]);
-    int64_t block = largestDivisorAtMost(ranges[*panel], panels);
+    int64_t block = largestMultipleDivisorAtMost(ranges[*panel],
+                                                 registerSizes[*panel], panels);
     if (block < ranges[*panel])
       sizes[*panel] = block;
   }

@@ -657,3 +657,29 @@ func.func @row_panel_tail(%x: tensor<1x1x64x9xf32>, %w: tensor<1x4x64x5xf32>, %o
   } -> tensor<1x1x4x5x9xf32>
   return %0 : tensor<1x1x4x5x9xf32>
 }
+
+// -----
+
+// One row (the row past the last whole register tile of 49 = 8 x 6 + 1) on a
+// right-hand side in column panels of 16 lanes: a register tile of one panel
+// would hold 2 accumulators (256-bit registers) or 1 (512-bit), each FMA
+// waiting on the one before. It spans as many column panels as a full
+// tile's accumulators allow: 4 of the 16 panels (8 of 12 accumulators) with
+// 256-bit registers, all 16 (16 of 16) with 512-bit ones.
+
+#oa = affine_map<(m, p, l, k) -> (m, k)>
+#ob = affine_map<(m, p, l, k) -> (p, k, l)>
+#oc = affine_map<(m, p, l, k) -> (m, p, l)>
+// CHECK-LABEL: func.func @one_row_column_panels
+// CHECK:         arith.mulf {{.*}} : vector<1x16x16x1xf32>
+// AVX2-LABEL: func.func @one_row_column_panels
+// AVX2:         arith.mulf {{.*}} : vector<1x4x16x1xf32>
+func.func @one_row_column_panels(%a: tensor<1x64xf32>, %b: tensor<16x64x16xf32>, %c: tensor<1x16x16xf32>) -> tensor<1x16x16xf32> {
+  %0 = linalg.generic {indexing_maps = [#oa, #ob, #oc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<1x64xf32>, tensor<16x64x16xf32>) outs(%c : tensor<1x16x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x16xf32>
+  return %0 : tensor<1x16x16xf32>
+}
