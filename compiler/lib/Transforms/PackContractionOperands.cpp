@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Transforms/BufferLifetimes.h"
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
 
@@ -108,7 +109,7 @@ DenseElementsAttr constantColumns(Value v, int64_t &columns) {
 /// in L1.
 int64_t minRowsToPack(Value rhs) {
   auto type = cast<RankedTensorType>(rhs.getType());
-  int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
+  int64_t rowBytes = type.getShape().back() * aotc::elementBytes(type);
   if (rowBytes % kAliasedRowBytes == 0)
     return kMinRowsToPackAliased4K;
   if (rowBytes % (kAliasedRowBytes / 2) == 0)
@@ -728,25 +729,24 @@ struct PackContractionOperandsPass
     int64_t batch = type.getRank() - 3;
     Value blocked =
         aotc::splitDimension(rewriter, loc, expanded, batch, kPackRowBlock);
-    // Loops and dims of `blocked`: (..., rows / block, row in block, panel
-    // index, lane in panel); the loops run the panel index inside the rows.
-    MLIRContext *ctx = rewriter.getContext();
-    SmallVector<AffineExpr> dims;
-    for (int64_t d = 0; d < batch + 4; ++d)
-      dims.push_back(getAffineDimExpr(d, ctx));
-    AffineExpr blockIndex = dims[batch], panelIndex = dims[batch + 1],
-               inBlock = dims[batch + 2], inPanel = dims[batch + 3];
-    SmallVector<AffineExpr> in(dims.begin(), dims.begin() + batch), out(in);
-    in.append({blockIndex, inBlock, panelIndex, inPanel});
-    out.append({panelIndex, blockIndex, inBlock, inPanel});
+    // Loops (..., rows / block, panel index, row in block, lane in panel):
+    // the panel index runs inside the rows. `blocked` is read at (...,
+    // rows / block, row in block, panel index, lane), the panels written at
+    // (..., panel index, rows / block, row in block, lane).
+    unsigned loops = batch + 4;
+    SmallVector<unsigned> in = llvm::to_vector(llvm::seq<unsigned>(0, loops));
+    SmallVector<unsigned> out(in);
+    std::swap(in[batch + 1], in[batch + 2]);
+    std::swap(out[batch], out[batch + 1]);
     SmallVector<int64_t> blockedShape(shape.drop_back(2));
     blockedShape.append(
         {shape[batch + 1] / kPackRowBlock, kPackRowBlock, shape.back()});
     Value init = tensor::EmptyOp::create(rewriter, loc, blockedShape,
                                          type.getElementType());
-    SmallVector<AffineMap> maps = {AffineMap::get(batch + 4, 0, in, ctx),
-                                   AffineMap::get(batch + 4, 0, out, ctx)};
-    SmallVector<utils::IteratorType> iterators(batch + 4,
+    MLIRContext *ctx = rewriter.getContext();
+    SmallVector<AffineMap> maps = {AffineMap::getPermutationMap(in, ctx),
+                                   AffineMap::getPermutationMap(out, ctx)};
+    SmallVector<utils::IteratorType> iterators(loops,
                                                utils::IteratorType::parallel);
     auto copy = linalg::GenericOp::create(
         rewriter, loc, init.getType(), blocked, init, maps, iterators,

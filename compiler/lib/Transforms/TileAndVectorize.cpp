@@ -102,6 +102,8 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op, int64_t lanes,
         ranges[row], aotc::contractionRowTile(ranges[row], vectorBits));
     sizes[lane] = largestDivisorAtMost(ranges[lane],
                                        kContractionRegistersPerRow * lanes);
+    int64_t accumulators =
+        aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
     // Lanes of one register or less (the columns past the last whole panel
     // of a 13 x 13 image: 169 = 10 x 16 + 9) on rows in row panels of 5
     // would leave 5 accumulators, too few FMA chains to hide the FMAs'
@@ -109,8 +111,6 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op, int64_t lanes,
     // accumulators of a full one allow (2 x 5 rows with 256-bit registers).
     if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, row);
         panel && sizes[lane] <= lanes) {
-      int64_t accumulators =
-          aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
       sizes[*panel] = largestDivisorAtMost(
           ranges[*panel], std::max<int64_t>(1, accumulators / sizes[row]));
     }
@@ -120,8 +120,6 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op, int64_t lanes,
     // column panels as the accumulators of a full one allow.
     if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane);
         panel && sizes[row] == 1 && sizes[lane] == ranges[lane]) {
-      int64_t accumulators =
-          aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
       int64_t registers = llvm::divideCeil(sizes[lane], lanes);
       sizes[*panel] = largestDivisorAtMost(
           ranges[*panel], std::max<int64_t>(1, accumulators / registers));
