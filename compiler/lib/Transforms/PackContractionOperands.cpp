@@ -70,10 +70,6 @@ constexpr int64_t kPackRowBlock = 4;
 /// 1x1 convolution alone 0.71x at 1 thread (A/B in one process).
 constexpr int64_t kMaxUnpackedDepth = 128;
 
-/// Row strides that put a register tile's rows of a left-hand side into
-/// one L1 set (4 KiB: the L1 way size of x86 cores, 32 KiB over 8 ways on
-/// Zen 3, 48 KiB over 12 on Intel since Ice Lake).
-constexpr int64_t kAliasedRowBytes = 4096;
 /// Fewest output columns for which packing such a left-hand side pays:
 /// two column blocks of aotc-tile-and-vectorize (256 columns each).
 constexpr int64_t kMinColumnsToPackLhs = 512;
@@ -110,9 +106,9 @@ DenseElementsAttr constantColumns(Value v, int64_t &columns) {
 int64_t minRowsToPack(Value rhs) {
   auto type = cast<RankedTensorType>(rhs.getType());
   int64_t rowBytes = type.getShape().back() * aotc::elementBytes(type);
-  if (rowBytes % kAliasedRowBytes == 0)
+  if (rowBytes % aotc::kAliasedRowBytes == 0)
     return kMinRowsToPackAliased4K;
-  if (rowBytes % (kAliasedRowBytes / 2) == 0)
+  if (rowBytes % (aotc::kAliasedRowBytes / 2) == 0)
     return kMinRowsToPackAliased2K;
   return kMinRowsToPack;
 }
@@ -604,7 +600,7 @@ struct PackContractionOperandsPass
     auto [row, lane, depth] = *loops;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t tile = aotc::contractionRowTile(ranges[row], vectorBits);
-    bool aliased = (ranges[depth] * 4) % kAliasedRowBytes == 0;
+    bool aliased = (ranges[depth] * 4) % aotc::kAliasedRowBytes == 0;
     bool wholePanels = ranges[row] % tile == 0;
     if (ranges[row] < 2 * tile || (!aliased && !wholePanels))
       return std::nullopt;

@@ -127,6 +127,50 @@ int64_t inputBlockBytes(linalg::LinalgOp op, unsigned dim) {
   return 0;
 }
 
+/// Bytes between consecutive output rows of `op` (`row` its row loop) in
+/// the tensor its output is a tile of: the init traced up through
+/// extract_slice ops, destinations (a fill's), loops' results and
+/// loop-carried values (thread and cache blocks) to a tensor of the same
+/// rank; 0 when the row loop does not index the output
+/// directly or a shape on the way is dynamic.
+int64_t outputRowBytes(linalg::LinalgOp op, unsigned row) {
+  OpOperand *init = op.getDpsInitOperand(0);
+  std::optional<unsigned> position =
+      op.getMatchingIndexingMap(init).getResultPosition(
+          getAffineDimExpr(row, op.getContext()));
+  Value value = init->get();
+  auto type = cast<RankedTensorType>(value.getType());
+  while (true) {
+    if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>()) {
+      value = slice.getSource();
+    } else if (auto producer =
+                   value.getDefiningOp<DestinationStyleOpInterface>()) {
+      value = producer.getTiedOpOperand(cast<OpResult>(value))->get();
+    } else if (auto loop = value.getDefiningOp<LoopLikeOpInterface>()) {
+      value = loop.getInits()[cast<OpResult>(value).getResultNumber()];
+    } else if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (auto loop = dyn_cast<LoopLikeOpInterface>(owner);
+          loop && loop.getTiedLoopInit(arg))
+        value = loop.getTiedLoopInit(arg)->get();
+      else
+        break;
+    } else {
+      break;
+    }
+    auto source = cast<RankedTensorType>(value.getType());
+    if (source.getRank() != type.getRank())
+      break;
+    type = source;
+  }
+  if (!position || !type.hasStaticShape())
+    return 0;
+  int64_t elements = 1;
+  for (int64_t size : type.getShape().drop_front(*position + 1))
+    elements *= size;
+  return elements * type.getElementTypeBitWidth() / 8;
+}
+
 /// The loop order of `op`'s register tiles (see tileToRegisterSizes);
 /// empty for the op's own (always for dynamic shapes, whose block sizes are
 /// unknown).
@@ -138,6 +182,25 @@ SmallVector<int64_t> registerTileInterchange(linalg::LinalgOp op) {
   std::optional<unsigned> panel = contractionPanelLoop(op, lane);
   if (!panel || *panel < row)
     return {};
+  // The panel loop goes outside every loop over rows: a left-hand side in
+  // row panels has a loop over them outside the row loop (the rows of the
+  // loops of the row's kind, M or N: linalg's kinds follow the operand
+  // order, see contractionPanelLoop), and a panel left inside it would be
+  // read again from L2 for each row panel. Not when the output's rows are
+  // 4 KiB apart: row tile after row tile down one column of panels then
+  // puts every output row into one L1 set.
+  unsigned outerRow = row;
+  if (outputRowBytes(op, row) % kAliasedRowBytes != 0) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    FailureOr<linalg::ContractionDimensions> contraction =
+        linalg::inferContractionDims(op);
+    ArrayRef<unsigned> rowKind = llvm::is_contained(contraction->m, row)
+                                     ? ArrayRef<unsigned>(contraction->m)
+                                     : ArrayRef<unsigned>(contraction->n);
+    for (unsigned d : rowKind)
+      if (ranges[d] != 1 && d < outerRow)
+        outerRow = d;
+  }
   int64_t panels = inputBlockBytes(op, *panel);
   if (panels <= kL1PanelBytes || panels <= inputBlockBytes(op, row))
     return {};
@@ -145,7 +208,7 @@ SmallVector<int64_t> registerTileInterchange(linalg::LinalgOp op) {
   for (unsigned d = 0; d < op.getNumLoops(); ++d) {
     if (d == *panel)
       continue;
-    if (d == row)
+    if (d == outerRow)
       order.push_back(*panel);
     order.push_back(d);
   }

@@ -23,6 +23,12 @@ constexpr int64_t kContractionRegistersPerRow = 2;
 /// the pool.
 constexpr int64_t kMaxTileScratchBytes = 64 * 1024;
 
+/// Distance between rows that puts them all into one L1 set (4 KiB: the L1
+/// way size of x86 cores, 32 KiB over 8 ways on Zen 3, 48 KiB over 12 on
+/// Intel since Ice Lake): a register tile's rows that far apart compete for
+/// the set's ways.
+constexpr int64_t kAliasedRowBytes = 4096;
+
 /// Lanes of a `vectorBits`-wide register holding `elementBits`-bit elements
 /// (at least one).
 inline int64_t registerLanes(int64_t vectorBits, int64_t elementBits) {
@@ -95,7 +101,10 @@ tileAndReplace(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 /// tiles sweep past it, and the smaller row block is what is read again
 /// (aotc-channel-lane-convolutions' 7 x 7 layers of MobileNetV2: 4 panels x
 /// 160 steps x 32 lanes = 80 KiB of weights, read again from L2 by each of
-/// 7 row tiles in the op's order; 49 pixels x 160 steps = 31 KiB).
+/// 7 row tiles in the op's order; 49 pixels x 160 steps = 31 KiB). With the
+/// rows in panels too (a left-hand side [M / t, K, t]), it goes outside the
+/// loop over row panels, unless the output's rows are a multiple of 4 KiB
+/// apart (kAliasedRowBytes).
 mlir::FailureOr<mlir::Operation *>
 tileToRegisterSizes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                     llvm::ArrayRef<int64_t> sizes);
