@@ -691,10 +691,10 @@ func.func @one_row_column_panels(%a: tensor<1x64xf32>, %b: tensor<16x64x16xf32>,
 // panel loop goes outside that one, so that each 16 KiB panel stays in L1
 // while every row panel's 6 KiB sweeps past it from L2 (SqueezeNet's
 // classifier, 1000 x 512 weights times 169 pixels: 2.60 -> 2.26 ms at one
-// thread). Not when the output's rows are 4 KiB apart (64 panels of 16),
-// where going down a column of row tiles put every output row into one L1
-// set (GEMM 1024^3 0.96x / 0.94x at 1 / 2 threads that way): the row
-// panels stay outside.
+// thread). Not when the output rows swept down a column of panels would
+// crowd into too few L1 sets: 4 KiB apart (64 panels of 16), all 24 rows
+// fall into one set (GEMM 1024^3 0.96x / 0.94x at 1 / 2 threads that way),
+// so the row panels stay outside.
 
 #pa = affine_map<(p, r, q, l, k) -> (p, k, r)>
 #pb = affine_map<(p, r, q, l, k) -> (q, k, l)>

@@ -103,8 +103,9 @@ tileAndReplace(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
 /// 160 steps x 32 lanes = 80 KiB of weights, read again from L2 by each of
 /// 7 row tiles in the op's order; 49 pixels x 160 steps = 31 KiB). With the
 /// rows in panels too (a left-hand side [M / t, K, t]), it goes outside the
-/// loop over row panels, unless the output's rows are a multiple of 4 KiB
-/// apart (kAliasedRowBytes).
+/// loop over row panels, unless the output rows it then sweeps down a
+/// column of panels would share L1 sets more than the L1 has ways (rows a
+/// multiple of 2 or 4 KiB apart).
 mlir::FailureOr<mlir::Operation *>
 tileToRegisterSizes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                     llvm::ArrayRef<int64_t> sizes);
