@@ -141,29 +141,28 @@ int64_t outputRowBytes(linalg::LinalgOp op, unsigned row) {
       op.getMatchingIndexingMap(init).getResultPosition(
           getAffineDimExpr(row, op.getContext()));
   Value value = init->get();
-  auto type = cast<RankedTensorType>(value.getType());
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return 0;
   while (true) {
-    if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>()) {
-      value = slice.getSource();
-    } else if (auto producer =
-                   value.getDefiningOp<DestinationStyleOpInterface>()) {
-      value = producer.getTiedOpOperand(cast<OpResult>(value))->get();
-    } else if (auto loop = value.getDefiningOp<LoopLikeOpInterface>()) {
-      value = loop.getInits()[cast<OpResult>(value).getResultNumber()];
-    } else if (auto arg = dyn_cast<BlockArgument>(value)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (auto loop = dyn_cast<LoopLikeOpInterface>(owner);
-          loop && loop.getTiedLoopInit(arg))
-        value = loop.getTiedLoopInit(arg)->get();
-      else
-        break;
-    } else {
-      break;
+    OpOperand *source = nullptr;
+    if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
+      source = &slice.getSourceMutable();
+    else if (auto producer = value.getDefiningOp<DestinationStyleOpInterface>())
+      source = producer.getTiedOpOperand(cast<OpResult>(value));
+    else if (auto loop = value.getDefiningOp<LoopLikeOpInterface>())
+      source = loop.getTiedLoopInit(cast<OpResult>(value));
+    else if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (auto loop = dyn_cast_or_null<LoopLikeOpInterface>(
+              arg.getOwner()->getParentOp()))
+        source = loop.getTiedLoopInit(arg);
     }
-    auto source = cast<RankedTensorType>(value.getType());
-    if (source.getRank() != type.getRank())
+    auto sourceType =
+        source ? dyn_cast<RankedTensorType>(source->get().getType()) : nullptr;
+    if (!sourceType || sourceType.getRank() != type.getRank())
       break;
-    type = source;
+    value = source->get();
+    type = sourceType;
   }
   if (!position || !type.hasStaticShape())
     return 0;
