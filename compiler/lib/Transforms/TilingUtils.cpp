@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/TilingUtils.h"
+#include "aotc/Transforms/BufferLifetimes.h"
 #include "aotc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -169,7 +170,7 @@ int64_t outputRowBytes(linalg::LinalgOp op, unsigned row) {
   int64_t elements = 1;
   for (int64_t size : type.getShape().drop_front(*position + 1))
     elements *= size;
-  return elements * type.getElementTypeBitWidth() / 8;
+  return elements * elementBytes(type);
 }
 
 /// Ways of the smallest x86 L1 data cache (Zen 3's 32 KiB: 8; 12 on Intel
@@ -205,6 +206,9 @@ SmallVector<int64_t> registerTileInterchange(linalg::LinalgOp op) {
   std::optional<unsigned> panel = contractionPanelLoop(op, lane);
   if (!panel || *panel < row)
     return {};
+  int64_t panels = inputBlockBytes(op, *panel);
+  if (panels <= kL1PanelBytes || panels <= inputBlockBytes(op, row))
+    return {};
   // The panel loop goes outside every loop over rows: a left-hand side in
   // row panels has a loop over them outside the row loop (the rows of the
   // loops of the row's kind, M or N: linalg's kinds follow the operand
@@ -226,9 +230,6 @@ SmallVector<int64_t> registerTileInterchange(linalg::LinalgOp op) {
   }
   if (rowsCrowdL1Sets(outputRowBytes(op, row), rows))
     outerRow = row;
-  int64_t panels = inputBlockBytes(op, *panel);
-  if (panels <= kL1PanelBytes || panels <= inputBlockBytes(op, row))
-    return {};
   SmallVector<int64_t> order;
   for (unsigned d = 0; d < op.getNumLoops(); ++d) {
     if (d == *panel)
