@@ -1,19 +1,23 @@
-//===- fake_driver_run.cpp - A CUDA entry point on a fake driver -*- C++ -*-===//
+//===- fake_driver_run.cpp - A GPU entry point on a fake driver -*- C++ -*-===//
 //
-// Runs the host side of an aotc-compiled CUDA object (the e2e program mlp,
+// Runs the host side of an aotc-compiled GPU object (the e2e program mlp,
 // weights hoisted to host data) against an in-process fake of the CUDA
-// driver (the runtime's test seam), so that the generated code, the runtime
-// and their protocol are exercised together without a GPU. The fake keeps
+// driver or of the HIP runtime (the runtime's test seam; fake_cuda.cpp or
+// fake_hip.cpp is linked in), so that the generated code, the runtime and
+// their protocol are exercised together without a GPU. The fake keeps
 // "device" memory in host memory and executes no kernel; it records what the
-// generated code asks of it. Checked here, over two calls of the entry point
-// on one stream:
-//   - both calls return AOT_OK; the module is loaded once, in one context;
+// generated code asks of it (fake_driver.h). Checked here, over two calls of
+// the entry point on one stream:
+//   - both calls return AOT_OK; the module is loaded once, from an image
+//     with the target's magic (fatbin, clang offload bundle);
 //   - the first call fills the module's hoisted globals (each through
-//     cuModuleGetGlobal and one cuMemcpyHtoD), the second fills nothing;
-//   - every launch and every async copy is on the caller's stream; host
-//     tensors: the input is copied in before the first launch, the output
-//     out after the last, and the stream is synchronised once per call;
-//   - nothing else: no module unload, no failure text.
+//     cuModuleGetGlobal / hipModuleGetGlobal and one synchronous
+//     cuMemcpyHtoD / hipMemcpyHtoD, before any launch), the second fills
+//     nothing; the fake accepts synchronous copies only into globals;
+//   - every launch and every async copy is on the caller's stream; the
+//     input is copied in before the first launch, the output out after the
+//     last, and the stream is synchronised once per call;
+//   - both calls issue the same work; no module unload, no failure text.
 // The bytes of every filled global are written to OUT_DIR/<name>.bin for
 // check_fake_driver_run.py, which compares them with the program's weights
 // as its NumPy generator makes them.
@@ -22,124 +26,85 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cuda/aot_cuda_driver.h"
+#include "fake_driver.h"
 #include "mlp.h"
 
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <string>
-#include <vector>
+
+//===----------------------------------------------------------------------===//
+// The record and the helpers of fake_driver.h
+//===----------------------------------------------------------------------===//
 
 namespace {
 
-/// What the generated code and the runtime did to the fake driver.
-struct Record {
-  int loads = 0, unloads = 0, syncs = 0;
-  std::map<std::string, std::vector<uint8_t>> globals; // device memory
-  std::map<std::string, size_t> filled;                // name -> bytes
-  std::vector<std::string> events; // "htod", "launch", "dtoh", "sync"
-  bool foreignStream = false;
-};
-
-Record gRecord;
-aot_cu_stream_t gStream = reinterpret_cast<aot_cu_stream_t>(0x5eed);
 constexpr size_t kGlobalBytes = 1 << 20;
-int gModule, gFunction, gContext;
+int gStream; // its address is the caller's stream
 
-aot_cu_result_t ok() { return AOT_CUDA_SUCCESS; }
-void onStream(aot_cu_stream_t stream) {
-  if (stream != gStream)
-    gRecord.foreignStream = true;
+void onStream(void *stream, const char *event) {
+  fake::Record &record = fake::record();
+  if (stream != fake::callerStream())
+    record.foreignStream = true;
+  record.events.push_back(event);
 }
 
-aot_cu_result_t init(unsigned) { return ok(); }
-aot_cu_result_t deviceGetCount(int *count) {
-  *count = 1;
-  return ok();
+} // namespace
+
+fake::Record &fake::record() {
+  static Record record;
+  return record;
 }
-aot_cu_result_t deviceGet(aot_cu_device_t *device, int) {
-  *device = 0;
-  return ok();
+
+void *fake::callerStream() { return &gStream; }
+
+void fake::loadModule(const void *image) {
+  ++record().loads;
+  std::string_view magic = imageMagic();
+  if (!image || std::memcmp(image, magic.data(), magic.size()) != 0)
+    record().foreignImage = true;
 }
-aot_cu_result_t primaryCtxRetain(aot_cu_context_t *context, aot_cu_device_t) {
-  *context = &gContext;
-  return ok();
-}
-aot_cu_result_t ctxGetCurrent(aot_cu_context_t *context) {
-  *context = &gContext;
-  return ok();
-}
-aot_cu_result_t ctxSetCurrent(aot_cu_context_t) { return ok(); }
-aot_cu_result_t moduleLoadData(aot_cu_module_t *module, const void *) {
-  ++gRecord.loads;
-  *module = &gModule;
-  return ok();
-}
-aot_cu_result_t moduleGetFunction(aot_cu_function_t *function,
-                                  aot_cu_module_t, const char *) {
-  *function = &gFunction;
-  return ok();
-}
-aot_cu_result_t moduleGetGlobal(aot_cu_deviceptr_t *global, size_t *bytes,
-                                aot_cu_module_t, const char *name) {
-  std::vector<uint8_t> &memory = gRecord.globals[name];
+
+void fake::unloadModule() { ++record().unloads; }
+
+void *fake::globalAddress(const char *name, size_t *bytes) {
+  std::vector<uint8_t> &memory = record().globals[name];
   memory.resize(kGlobalBytes);
-  *global = reinterpret_cast<aot_cu_deviceptr_t>(memory.data());
   *bytes = memory.size();
-  return ok();
+  return memory.data();
 }
-aot_cu_result_t memcpyHtoD(aot_cu_deviceptr_t dst, const void *src,
-                           size_t bytes) {
-  for (auto &[name, memory] : gRecord.globals)
-    if (reinterpret_cast<aot_cu_deviceptr_t>(memory.data()) == dst) {
+
+bool fake::fillGlobal(const void *dst, const void *src, size_t bytes) {
+  Record &r = record();
+  for (auto &[name, memory] : r.globals)
+    if (memory.data() == dst && bytes <= memory.size()) {
       std::memcpy(memory.data(), src, bytes);
-      gRecord.filled[name] = bytes;
-      return ok();
+      r.filled[name] = bytes;
+      for (const std::string &event : r.events)
+        r.filledAfterLaunch |= event == "launch";
+      return true;
     }
-  return AOT_CUDA_ERROR_INVALID_VALUE; // not a global's address
+  return false;
 }
-aot_cu_result_t moduleUnload(aot_cu_module_t) {
-  ++gRecord.unloads;
-  return ok();
+
+void fake::copyAsync(void *dst, const void *src, size_t bytes, void *stream,
+                     const char *event) {
+  onStream(stream, event);
+  std::memcpy(dst, src, bytes);
 }
-aot_cu_result_t launchKernel(aot_cu_function_t, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned,
-                             aot_cu_stream_t stream, void **, void **) {
-  onStream(stream);
-  gRecord.events.push_back("launch");
-  return ok();
+
+void fake::launch(void *stream) { onStream(stream, "launch"); }
+
+void fake::synchronize(void *stream) {
+  ++record().syncs;
+  onStream(stream, "sync");
 }
-aot_cu_result_t memcpyHtoDAsync(aot_cu_deviceptr_t dst, const void *src,
-                                size_t bytes, aot_cu_stream_t stream) {
-  onStream(stream);
-  std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
-  gRecord.events.push_back("htod");
-  return ok();
-}
-aot_cu_result_t memcpyDtoHAsync(void *dst, aot_cu_deviceptr_t src,
-                                size_t bytes, aot_cu_stream_t stream) {
-  onStream(stream);
-  std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
-  gRecord.events.push_back("dtoh");
-  return ok();
-}
-aot_cu_result_t streamSynchronize(aot_cu_stream_t stream) {
-  onStream(stream);
-  ++gRecord.syncs;
-  gRecord.events.push_back("sync");
-  return ok();
-}
-aot_cu_result_t errorName(aot_cu_result_t, const char **name) {
-  *name = "FAKE_ERROR";
-  return ok();
-}
-aot_cu_result_t errorString(aot_cu_result_t, const char **text) {
-  *text = "fake driver";
-  return ok();
-}
+
+//===----------------------------------------------------------------------===//
+// The checks
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 int gFailures = 0;
 void expect(bool condition, const char *what) {
@@ -149,8 +114,8 @@ void expect(bool condition, const char *what) {
   }
 }
 
-/// The events of one host-tensor call: input copies, launches, output
-/// copies, one synchronisation, in that order.
+/// The events of one call: input copies, launches, output copies, one
+/// synchronisation, in that order.
 void expectCallShape(const std::vector<std::string> &events) {
   size_t i = 0;
   while (i < events.size() && events[i] == "htod")
@@ -168,6 +133,33 @@ void expectCallShape(const std::vector<std::string> &events) {
          "the call ends with one synchronisation of the stream");
 }
 
+/// Writes the bytes of every filled global to DIR/<name>.bin.
+bool writeGlobals(const char *dir,
+                  const std::map<std::string, size_t> &filled) {
+  for (const auto &[name, bytes] : filled) {
+    std::string path = std::string(dir) + "/" + name + ".bin";
+    FILE *file = std::fopen(path.c_str(), "wb");
+    bool written =
+        file && std::fwrite(fake::record().globals[name].data(), 1, bytes,
+                            file) == bytes;
+    if (file)
+      std::fclose(file);
+    if (!written) {
+      std::fprintf(stderr, "FAIL: cannot write %s\n", path.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The number of elements of a tensor of the model.
+size_t elements(const aot_tensor_info_t &tensor) {
+  size_t count = 1;
+  for (int i = 0; i < tensor.rank; ++i)
+    count *= static_cast<size_t>(tensor.shape[i]);
+  return count;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -175,75 +167,50 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: fake_driver_run OUT_DIR\n");
     return 2;
   }
-  aot_cuda_driver_t table = {};
-  table.init = init;
-  table.device_get_count = deviceGetCount;
-  table.device_get = deviceGet;
-  table.device_primary_ctx_retain = primaryCtxRetain;
-  table.ctx_get_current = ctxGetCurrent;
-  table.ctx_set_current = ctxSetCurrent;
-  table.module_load_data = moduleLoadData;
-  table.module_get_function = moduleGetFunction;
-  table.module_get_global = moduleGetGlobal;
-  table.memcpy_htod = memcpyHtoD;
-  table.module_unload = moduleUnload;
-  table.launch_kernel = launchKernel;
-  table.memcpy_htod_async = memcpyHtoDAsync;
-  table.memcpy_dtoh_async = memcpyDtoHAsync;
-  table.stream_synchronize = streamSynchronize;
-  table.get_error_name = errorName;
-  table.get_error_string = errorString;
-  aot_cuda_set_driver_for_testing(&table);
+  fake::install();
+  fake::Record &record = fake::record();
 
   const aot_model_info_t *info = mlp_info();
-  size_t in = 1, out = 1;
-  for (int i = 0; i < info->inputs[0].rank; ++i)
-    in *= static_cast<size_t>(info->inputs[0].shape[i]);
-  for (int i = 0; i < info->outputs[0].rank; ++i)
-    out *= static_cast<size_t>(info->outputs[0].shape[i]);
-  std::vector<float> x(in, 1.0f), y(out, 0.0f);
-  // The "device" pool is host memory here (the fake copies with memcpy).
-  void *pool = std::aligned_alloc(MLP_POOL_ALIGNMENT,
-                                  (MLP_POOL_BYTES + MLP_POOL_ALIGNMENT - 1) /
-                                      MLP_POOL_ALIGNMENT * MLP_POOL_ALIGNMENT);
+  // Host memory stands for the device's (the fake copies with memcpy).
+  std::vector<float> x(elements(info->inputs[0]), 1.0f);
+  std::vector<float> y(elements(info->outputs[0]), 0.0f);
+  size_t alignment = info->pool_alignment;
+  void *pool = std::aligned_alloc(
+      alignment, (info->pool_bytes + alignment - 1) / alignment * alignment);
+  aot_stream_t stream = fake::callerStream();
 
-  expect(mlp(x.data(), y.data(), pool, MLP_POOL_BYTES, gStream) == AOT_OK,
+  expect(mlp(x.data(), y.data(), pool, info->pool_bytes, stream) == AOT_OK,
          "first call returns AOT_OK");
-  std::vector<std::string> first = gRecord.events;
-  std::map<std::string, size_t> filled = gRecord.filled;
-  gRecord.events.clear();
-  gRecord.filled.clear();
-  expect(mlp(x.data(), y.data(), pool, MLP_POOL_BYTES, gStream) == AOT_OK,
+  std::vector<std::string> first = record.events;
+  std::map<std::string, size_t> filled = record.filled;
+  int firstSyncs = record.syncs;
+  record.events.clear();
+  record.filled.clear();
+  expect(mlp(x.data(), y.data(), pool, info->pool_bytes, stream) == AOT_OK,
          "second call returns AOT_OK");
 
-  expect(gRecord.loads == 1, "the module is loaded once");
-  expect(gRecord.unloads == 0, "no module is unloaded");
+  expect(record.loads == 1, "the module is loaded once");
+  expect(!record.foreignImage, "the module image has the target's magic");
+  expect(record.unloads == 0, "no module is unloaded");
   expect(!filled.empty(), "the first call fills the hoisted globals");
-  expect(gRecord.filled.empty(), "the second call fills nothing");
-  expect(!gRecord.foreignStream, "all work is on the caller's stream");
-  expect(gRecord.syncs == 2, "one synchronisation per call");
+  expect(!record.filledAfterLaunch, "the globals are filled before launches");
+  expect(record.filled.empty(), "the second call fills nothing");
+  expect(!record.foreignStream, "all work is on the caller's stream");
+  expect(firstSyncs == 1 && record.syncs == 2, "one synchronisation per call");
   expectCallShape(first);
-  expectCallShape(gRecord.events);
-  expect(first == gRecord.events, "both calls issue the same work");
-  expect(aot_cuda_last_error()[0] == '\0', "no failure was recorded");
+  expectCallShape(record.events);
+  expect(first == record.events, "both calls issue the same work");
+  expect(fake::lastError()[0] == '\0', "no failure was recorded");
+  if (!writeGlobals(argv[1], filled))
+    return 1;
 
-  for (const auto &[name, bytes] : filled) {
-    std::string path = std::string(argv[1]) + "/" + name + ".bin";
-    FILE *file = std::fopen(path.c_str(), "wb");
-    if (!file || std::fwrite(gRecord.globals[name].data(), 1, bytes, file) !=
-                     bytes) {
-      std::fprintf(stderr, "FAIL: cannot write %s\n", path.c_str());
-      return 1;
-    }
-    std::fclose(file);
-  }
   size_t launches = 0;
-  for (const std::string &e : first)
-    launches += e == "launch";
-  std::printf("fake driver: 1 module load, %zu globals filled, %zu launches "
-              "per call on the caller's stream, 1 sync per call\n",
-              filled.size(), launches);
+  for (const std::string &event : first)
+    launches += event == "launch";
+  std::printf("fake driver (%s): 1 module load, %zu globals filled, %zu "
+              "launches per call on the caller's stream, 1 sync per call\n",
+              info->target, filled.size(), launches);
   std::free(pool);
-  aot_cuda_set_driver_for_testing(nullptr);
+  fake::uninstall();
   return gFailures ? 1 : 0;
 }
