@@ -2,12 +2,12 @@
 #===- tests/gpu/check_fake_driver_run.py - weights a fake GPU received ----===#
 #
 # Runs a fake_driver_run build (the CUDA or HIP build of the e2e program
-# mlp, linked with its runtime and driven against a fake driver, which
-# checks the call protocol itself) and compares the bytes the runtime
-# copied into the module's hoisted globals with the program's weights as
-# gen_mlp.py makes them (NumPy): every weight array of at least 1 KiB must
-# have been copied, byte for byte, into exactly one global, and nothing
-# else.
+# mlp, with host or device tensors, linked with its runtime and driven
+# against a fake driver, which checks the call protocol itself) and
+# compares the bytes the runtime copied into the module's hoisted globals
+# with the program's weights as gen_mlp.py makes them (NumPy): every weight
+# array of at least 1 KiB must have been copied, byte for byte, into exactly
+# one global, and nothing else.
 #
 # Usage: check_fake_driver_run.py FAKE_DRIVER_RUN
 #

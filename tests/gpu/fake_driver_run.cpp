@@ -14,9 +14,14 @@
 //     cuModuleGetGlobal / hipModuleGetGlobal and one synchronous
 //     cuMemcpyHtoD / hipMemcpyHtoD, before any launch), the second fills
 //     nothing; the fake accepts synchronous copies only into globals;
-//   - every launch and every async copy is on the caller's stream; the
-//     input is copied in before the first launch, the output out after the
-//     last, and the stream is synchronised once per call;
+//   - every launch and every async copy is on the caller's stream;
+//   - host tensors: the input is copied in before the first launch, the
+//     output out after the last, and the stream is synchronised once per
+//     call;
+//   - device tensors (built with AOT_FAKE_DEVICE_TENSORS=1, the object with
+//     --on-device-tensors): each call is kernel launches and nothing else,
+//     no copy of an input or output either way and no synchronisation (the
+//     weights' one-time upload at module load is the only copy);
 //   - both calls issue the same work; no module unload, no failure text.
 // The bytes of every filled global are written to OUT_DIR/<name>.bin for
 // check_fake_driver_run.py, which compares them with the program's weights
@@ -32,6 +37,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#ifndef AOT_FAKE_DEVICE_TENSORS
+#define AOT_FAKE_DEVICE_TENSORS 0
+#endif
 
 //===----------------------------------------------------------------------===//
 // The record and the helpers of fake_driver.h
@@ -114,9 +123,9 @@ void expect(bool condition, const char *what) {
   }
 }
 
-/// The events of one call: input copies, launches, output copies, one
-/// synchronisation, in that order.
-void expectCallShape(const std::vector<std::string> &events) {
+/// The events of one host-tensor call: input copies, launches, output
+/// copies, one synchronisation, in that order.
+void expectHostTensorCall(const std::vector<std::string> &events) {
   size_t i = 0;
   while (i < events.size() && events[i] == "htod")
     ++i;
@@ -131,6 +140,17 @@ void expectCallShape(const std::vector<std::string> &events) {
   expect(i > copies, "the call copies its output out after the launches");
   expect(i + 1 == events.size() && events[i] == "sync",
          "the call ends with one synchronisation of the stream");
+}
+
+/// The events of one device-tensor call: launches only.
+void expectDeviceTensorCall(const std::vector<std::string> &events) {
+  expect(!events.empty(), "the call launches kernels");
+  for (const std::string &event : events)
+    if (event != "launch") {
+      std::fprintf(stderr, "FAIL: a device-tensor call issues '%s'\n",
+                   event.c_str());
+      ++gFailures;
+    }
 }
 
 /// Writes the bytes of every filled global to DIR/<name>.bin.
@@ -167,11 +187,13 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: fake_driver_run OUT_DIR\n");
     return 2;
   }
+  constexpr bool deviceTensors = AOT_FAKE_DEVICE_TENSORS != 0;
   fake::install();
   fake::Record &record = fake::record();
 
   const aot_model_info_t *info = mlp_info();
-  // Host memory stands for the device's (the fake copies with memcpy).
+  // Host memory stands for the device's: the fake copies with memcpy and
+  // never reads the tensors of a device-tensor call.
   std::vector<float> x(elements(info->inputs[0]), 1.0f);
   std::vector<float> y(elements(info->outputs[0]), 0.0f);
   size_t alignment = info->pool_alignment;
@@ -196,9 +218,16 @@ int main(int argc, char **argv) {
   expect(!record.filledAfterLaunch, "the globals are filled before launches");
   expect(record.filled.empty(), "the second call fills nothing");
   expect(!record.foreignStream, "all work is on the caller's stream");
-  expect(firstSyncs == 1 && record.syncs == 2, "one synchronisation per call");
-  expectCallShape(first);
-  expectCallShape(record.events);
+  if (deviceTensors) {
+    expect(record.syncs == 0, "no synchronisation with device tensors");
+    expectDeviceTensorCall(first);
+    expectDeviceTensorCall(record.events);
+  } else {
+    expect(firstSyncs == 1 && record.syncs == 2,
+           "one synchronisation per call");
+    expectHostTensorCall(first);
+    expectHostTensorCall(record.events);
+  }
   expect(first == record.events, "both calls issue the same work");
   expect(fake::lastError()[0] == '\0', "no failure was recorded");
   if (!writeGlobals(argv[1], filled))
@@ -207,9 +236,11 @@ int main(int argc, char **argv) {
   size_t launches = 0;
   for (const std::string &event : first)
     launches += event == "launch";
-  std::printf("fake driver (%s): 1 module load, %zu globals filled, %zu "
-              "launches per call on the caller's stream, 1 sync per call\n",
-              info->target, filled.size(), launches);
+  std::printf("fake driver (%s, %s tensors): 1 module load, %zu globals "
+              "filled, %zu launches per call on the caller's stream, %s\n",
+              info->target, deviceTensors ? "device" : "host", filled.size(),
+              launches,
+              deviceTensors ? "no copies, no sync" : "1 sync per call");
   std::free(pool);
   fake::uninstall();
   return gFailures ? 1 : 0;
