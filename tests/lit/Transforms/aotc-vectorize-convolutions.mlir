@@ -93,8 +93,9 @@ func.func @conv_rows_of_three(%x: tensor<1x8x8x18xf32>, %w: tensor<8x8x3x3xf32>,
 // -----
 
 // 3x3 max pooling, stride 2, 16x16 outputs: two tiles of 8 rows; the window
-// of each tile is read through a slice with stride 2 in both dimensions, the
-// 3 kw positions unrolled.
+// of each tile is read through a slice with stride 2 in both dimensions, all
+// 9 window positions unrolled (a pool reduces over its window only, and 8
+// rows share input rows between kh steps: no kh loop is left).
 
 #xmap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
 #wmap = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
@@ -104,15 +105,14 @@ func.func @conv_rows_of_three(%x: tensor<1x8x8x18xf32>, %w: tensor<8x8x3x3xf32>,
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK:         scf.for %[[C:.*]] =
 // CHECK:           scf.for %[[OH:.*]] = %{{.*}} to %[[C16]] step %[[C8]]
-// CHECK:             scf.for
-// CHECK-NOT:           scf.for
+// CHECK-NOT:         scf.for
 // CHECK:             %[[WIN:.*]] = tensor.extract_slice %{{.*}} [1, 1, 15, 31] [1, 1, 1, 1]
 // CHECK:             %[[STRIDED:.*]] = tensor.extract_slice %[[WIN]][0, 0, 0, 0] [1, 1, 8, 16] [1, 1, 2, 2]
 // CHECK:             %[[V:.*]] = vector.transfer_read %[[STRIDED]]
 // CHECK:             %[[ACC:.*]] = vector.transfer_read
 // CHECK:             %[[FLAT:.*]] = vector.shape_cast %[[V]] : vector<1x1x8x16x1x1xf32> to vector<1x1x8x16xf32>
 // CHECK:             arith.maxnumf %[[ACC]], %[[FLAT]] : vector<1x1x8x16xf32>
-// CHECK-COUNT-2:     arith.maxnumf {{.*}} : vector<1x1x8x16xf32>
+// CHECK-COUNT-8:     arith.maxnumf {{.*}} : vector<1x1x8x16xf32>
 // CHECK-NOT:         arith.maxnumf
 // CHECK-NOT:     linalg.generic
 func.func @maxpool(%x: tensor<1x4x33x33xf32>, %o: tensor<1x4x16x16xf32>) -> tensor<1x4x16x16xf32> {
@@ -128,22 +128,48 @@ func.func @maxpool(%x: tensor<1x4x33x33xf32>, %o: tensor<1x4x16x16xf32>) -> tens
 // -----
 
 // Named NHWC depthwise convolution: generalized first; 16 lanes along the
-// channels (innermost output dimension), 8 rows along the output width.
+// channels (innermost output dimension), 8 rows along the output width;
+// both window loops unrolled (9 products per tile, no kh loop).
 
 // CHECK-LABEL: func.func @depthwise_nhwc
 // CHECK:         scf.for
 // CHECK:           scf.for
-// CHECK:             scf.for
-// CHECK-NOT:           scf.for
+// CHECK-NOT:         scf.for
 // CHECK-DAG:             %[[XS:.*]] = tensor.extract_slice %{{.*}} [1, 1, 8, 16] [1, 1, 1, 1] : tensor<1x10x10x32xf32> to tensor<1x1x8x16xf32>
 // CHECK-DAG:             %[[WS:.*]] = tensor.extract_slice %{{.*}} [1, 1, 16] [1, 1, 1] : tensor<3x3x32xf32> to tensor<1x1x16xf32>
 // CHECK-DAG:             %[[VX:.*]] = vector.transfer_read %[[XS]]{{.*}} : tensor<1x1x8x16xf32>, vector<1x1x8x16x1x1xf32>
 // CHECK-DAG:             %[[VW:.*]] = vector.transfer_read %[[WS]]{{.*}} : tensor<1x1x16xf32>, vector<1x1x8x16x1x1xf32>
 // CHECK:                 arith.mulf %[[VX]], %[[VW]] : vector<1x1x8x16x1x1xf32>
+// CHECK-COUNT-8:         arith.mulf {{.*}} : vector<1x1x8x16x1x1xf32>
+// CHECK-NOT:             arith.mulf
 // CHECK-NOT:     linalg.depthwise_conv_2d_nhwc_hwc
 func.func @depthwise_nhwc(%x: tensor<1x10x10x32xf32>, %w: tensor<3x3x32xf32>, %o: tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32> {
   %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x10x10x32xf32>, tensor<3x3x32xf32>) outs(%o : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
   return %r : tensor<1x8x8x32xf32>
+}
+
+// -----
+
+// An NCHW depthwise convolution whose register tiles have two rows (fewer
+// than three: the kh steps share little of their input rows): only kw is
+// unrolled, kh stays a loop carrying the accumulators.
+
+#d2xmap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#d2wmap = affine_map<(n, c, oh, ow, kh, kw) -> (c, kh, kw)>
+#d2omap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+// CHECK-LABEL: func.func @depthwise_two_rows
+// CHECK:         scf.for
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c3 step
+// CHECK-COUNT-3:     arith.mulf {{.*}} : vector<1x1x2x16x1x1xf32>
+// CHECK-NOT:         arith.mulf
+func.func @depthwise_two_rows(%x: tensor<1x4x4x18xf32>, %w: tensor<4x3x3xf32>, %o: tensor<1x4x2x16xf32>) -> tensor<1x4x2x16xf32> {
+  %r = linalg.generic {indexing_maps = [#d2xmap, #d2wmap, #d2omap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x4x18xf32>, tensor<4x3x3xf32>) outs(%o : tensor<1x4x2x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x2x16xf32>
+  return %r : tensor<1x4x2x16xf32>
 }
 
 // -----
@@ -163,7 +189,8 @@ func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf
 // A convolution on a flattened image (aotc-flatten-convolution-images): the
 // window result r * 16 + l + kh * 8 + kw moves with two loops of the tile,
 // 4 rows x 16 lanes that step through 64 consecutive elements: the slice is
-// one contiguous range expanded to [4, 16].
+// one contiguous range expanded to [4, 16]. One input channel (depthwise):
+// all 9 window positions unrolled, at constant offsets kh * 8 + kw.
 
 #fxmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (n, g, c, r * 16 + l + kh * 8 + kw)>
 #fwmap = affine_map<(n, g, m, r, l, c, kh, kw) -> (g, m, c, kh, kw)>
@@ -171,17 +198,15 @@ func.func @matmul(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf
 // CHECK-LABEL: func.func @flat_image
 // CHECK-SAME:    (%[[X:.*]]: tensor<1x2x1x96xf32>, %[[W:.*]]: tensor<2x1x1x3x3xf32>, %[[O:.*]]: tensor<1x2x1x4x16xf32>)
 // CHECK:         scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step
-// CHECK-NOT:         scf.for
-// CHECK:             %[[OFF:.*]] = affine.apply #{{.*}}(%[[KH]])
-// CHECK:           %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[G]], 0, %[[OFF]]] [1, 1, 1, 64] [1, 1, 1, 1]
+// CHECK-NOT:       scf.for
+// CHECK:           %[[XS:.*]] = tensor.extract_slice %[[X]][0, %[[G]], 0, 0] [1, 1, 1, 64] [1, 1, 1, 1]
 // CHECK:           %[[XE:.*]] = tensor.expand_shape %[[XS]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 1, 1, 4, 16]
 // CHECK:           vector.transfer_read %[[XE]]{{.*}} : tensor<1x1x1x4x16xf32>, vector<1x1x1x4x16x1x1x1xf32>
 // CHECK:           arith.addf %{{.*}}, %{{.*}} : vector<1x1x1x4x16xf32>
-// CHECK:           %[[OFF1:.*]] = affine.apply #{{.*}}(%[[KH]])
-// CHECK:           tensor.extract_slice %[[X]][0, %[[G]], 0, %[[OFF1]]] [1, 1, 1, 64]
-// CHECK:           %[[OFF2:.*]] = affine.apply #{{.*}}(%[[KH]])
-// CHECK:           tensor.extract_slice %[[X]][0, %[[G]], 0, %[[OFF2]]] [1, 1, 1, 64]
+// CHECK:           tensor.extract_slice %[[X]][0, %[[G]], 0, 1] [1, 1, 1, 64]
+// CHECK:           tensor.extract_slice %[[X]][0, %[[G]], 0, 2] [1, 1, 1, 64]
+// CHECK:           tensor.extract_slice %[[X]][0, %[[G]], 0, 8] [1, 1, 1, 64]
+// CHECK:           tensor.extract_slice %[[X]][0, %[[G]], 0, 18] [1, 1, 1, 64]
 // CHECK-NOT:     linalg.generic
 func.func @flat_image(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, %o: tensor<1x2x1x4x16xf32>) -> tensor<1x2x1x4x16xf32> {
   %r = linalg.generic {indexing_maps = [#fxmap, #fwmap, #fomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x2x1x96xf32>, tensor<2x1x1x3x3xf32>) outs(%o : tensor<1x2x1x4x16xf32>) {
@@ -206,11 +231,10 @@ func.func @flat_image(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, %o: t
 #rid = affine_map<(n, g, m, r, l) -> (n, g, m, r, l)>
 // CHECK-LABEL: func.func @flat_image_relu
 // CHECK:         scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           %[[ACC:.*]] = scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step {{.*}} -> (tensor<1x1x1x4x16xf32>)
-// CHECK:             arith.addf %{{.*}}, %{{.*}} : vector<1x1x1x4x16xf32>
-// CHECK:           %[[V:.*]] = vector.transfer_read %[[ACC]]{{.*}} : tensor<1x1x1x4x16xf32>, vector<1x1x1x4x16xf32>
-// CHECK:           %[[R:.*]] = arith.maximumf %[[V]], %{{.*}} : vector<1x1x1x4x16xf32>
-// CHECK:           vector.transfer_write %[[R]], %[[ACC]]
+// CHECK-NOT:       scf.for
+// CHECK-COUNT-9:   arith.addf %{{.*}}, %{{.*}} : vector<1x1x1x4x16xf32>
+// CHECK-NEXT:      %[[R:.*]] = arith.maximumf %{{.*}}, %{{.*}} : vector<1x1x1x4x16xf32>
+// CHECK-NEXT:      vector.transfer_write %[[R]]
 // CHECK-NOT:     linalg.generic
 func.func @flat_image_relu(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, %o: tensor<1x2x1x4x16xf32>) -> tensor<1x2x1x4x16xf32> {
   %zero = arith.constant 0.0 : f32
@@ -234,7 +258,8 @@ func.func @flat_image_relu(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, 
 // broadcast (computed in the thread tile by aotc-distribute-to-forall): the
 // broadcast is computed on each register tile of output, before the window
 // loops, so the accumulators start from the bias instead of reading a tile
-// of output written in a pass of its own.
+// of output written in a pass of its own (7-row tiles: every window
+// position unrolled, the first product added to the broadcast itself).
 
 #bmap = affine_map<(n, c, g, h, w) -> (c, g)>
 #bid = affine_map<(n, c, g, h, w) -> (n, c, g, h, w)>
@@ -247,8 +272,8 @@ func.func @flat_image_relu(%x: tensor<1x2x1x96xf32>, %w: tensor<2x1x1x3x3xf32>, 
 // CHECK:             scf.for
 // CHECK:               %[[OUT:.*]] = tensor.extract_slice %{{.*}} [1, 1, 1, 7, 14] [1, 1, 1, 1, 1] : tensor<1x4x1x28x28xf32> to tensor<1x1x1x7x14xf32>
 // CHECK:               %[[B:.*]] = vector.transfer_read %{{.*}} : tensor<1x1xf32>, vector<1x1x1x7x14xf32>
-// CHECK:               %[[I:.*]] = vector.transfer_write %[[B]], %[[OUT]]
-// CHECK:               scf.for %{{.*}} iter_args(%{{.*}} = %[[I]]) -> (tensor<1x1x1x7x14xf32>)
+// CHECK-NOT:           scf.for
+// CHECK:               arith.addf %[[B]], %{{.*}} : vector<1x1x1x7x14xf32>
 // CHECK-NOT:     linalg.generic
 func.func @depthwise_bias_init(%x: tensor<1x4x1x58x58xf32>, %w: tensor<4x1x1x3x3xf32>, %bias: tensor<4x1xf32>) -> tensor<1x4x1x28x28xf32> {
   %e = tensor.empty() : tensor<1x4x1x28x28xf32>
@@ -280,12 +305,10 @@ func.func @depthwise_bias_init(%x: tensor<1x4x1x58x58xf32>, %w: tensor<4x1x1x3x3
 // CHECK-DAG:     %[[NEG11:.*]] = arith.constant dense<0xFF800000> : vector<1x1x8x11xf32>
 // CHECK-NOT:     linalg.fill
 // CHECK:         scf.for
-// CHECK:           vector.transfer_write %[[NEG]]
-// CHECK:           arith.maxnumf {{.*}} : vector<1x1x8x16xf32>
+// CHECK:           arith.maxnumf %{{.*}}, %[[NEG]] : vector<1x1x8x16xf32>
 // CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 0] [1, 4, 8, 16]
 // CHECK:         scf.for
-// CHECK:           vector.transfer_write %[[NEG11]]
-// CHECK:           arith.maxnumf {{.*}} : vector<1x1x8x11xf32>
+// CHECK:           arith.maxnumf %{{.*}}, %[[NEG11]] : vector<1x1x8x11xf32>
 // CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 16] [1, 4, 8, 11]
 // CHECK-NOT:     linalg.fill
 func.func @maxpool_partial_row(%x: tensor<1x4x17x55xf32>) -> tensor<1x4x8x27xf32> {

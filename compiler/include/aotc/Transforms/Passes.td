@@ -887,8 +887,12 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
     ends at the last row's last lane), and the tile is vectorized by the
     linalg vectorizer: per reduction step one vector per row of the window
     input, the filter value broadcast, and one FMA per row into accumulators
-    that later hoisting keeps in registers. An elementwise consumer of the
-    op's result in the same block (an activation fused into its thread tile
+    that later hoisting keeps in registers. The innermost window loop of up
+    to 3 steps (kw) is unrolled; a depthwise convolution or pool (every
+    reduction loop slides a window) whose tiles have 3 or more rows unrolls
+    kh too, so the rows the kh steps read, which overlap, are loaded once
+    (MobileNetV2's 56 x 56 x 144 depthwise layer alone: 0.72x the time).
+    An elementwise consumer of the op's result in the same block (an activation fused into its thread tile
     by aotc-distribute-to-forall) is computed on each register tile right
     after the window loops, on the accumulators.
 
