@@ -5,6 +5,15 @@
 // GFLOP/s; bench/report.py turns a JSON run into ours/peer ratios. Before
 // timing, every shape's result is checked against OpenBLAS.
 //
+// The two libraries keep separate thread pools (OpenBLAS's pthreads, LLVM's
+// libomp for aotc) whose idle workers spin for a while after each call
+// (OpenBLAS: ~2^28 cycles; libomp: KMP_BLOCKTIME, 200 ms): a benchmark
+// started right after the other library's shares the cores with its
+// spinning workers (aotc 49x512x2048 at 2 threads: 0.51 ms instead of 0.26
+// ms). So whenever the library changes from one benchmark run to the next,
+// the new one first waits AOTC_BENCH_PAUSE_MS (default 300) milliseconds,
+// untimed, for the other's workers to go to sleep.
+//
 //===----------------------------------------------------------------------===//
 
 #include "aot_abi/aot_abi.h"
@@ -12,11 +21,13 @@
 #include <benchmark/benchmark.h>
 #include <cblas.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 using GemmFn = aot_status_t (*)(const float *, const float *, float *, void *,
@@ -59,6 +70,20 @@ struct Operands {
 
 double flops(const GemmShape &s) { return 2.0 * s.m * s.n * s.k; }
 
+enum class Library { None, Aotc, OpenBLAS };
+
+/// Waits, untimed, for the other library's idle workers to stop spinning
+/// when `library` is not the one the previous benchmark run used.
+void quiesceOthers(Library library) {
+  static Library last = Library::None;
+  if (last != Library::None && last != library) {
+    const char *env = std::getenv("AOTC_BENCH_PAUSE_MS");
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(env ? std::atoi(env) : 300));
+  }
+  last = library;
+}
+
 void openblasGemm(const GemmShape &s, Operands &o) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s.m, s.n, s.k, 1.0f,
               o.a.data, s.k, o.b.data, s.n, 0.0f, o.c.data, s.n);
@@ -90,6 +115,7 @@ void BM_aotc(benchmark::State &state, GemmShape s) {
   Operands o(s);
   aot_cpu_stream_t stream = {sizeof(aot_cpu_stream_t),
                              static_cast<int32_t>(state.range(0))};
+  quiesceOthers(Library::Aotc);
   for (auto _ : state)
     s.fn(o.a.data, o.b.data, o.c.data, o.pool.data, s.info()->pool_bytes,
          &stream);
@@ -100,6 +126,7 @@ void BM_aotc(benchmark::State &state, GemmShape s) {
 void BM_openblas(benchmark::State &state, GemmShape s) {
   Operands o(s);
   openblas_set_num_threads(static_cast<int>(state.range(0)));
+  quiesceOthers(Library::OpenBLAS);
   for (auto _ : state)
     openblasGemm(s, o);
   state.counters["GFLOPS"] = benchmark::Counter(
