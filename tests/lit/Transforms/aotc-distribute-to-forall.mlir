@@ -26,6 +26,20 @@ func.func @matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>, %c: tensor<256
 
 // -----
 
+// A contraction of 2048 rows (or more) takes thread tiles of 256 rows (not
+// 64): each tile of rows reads all of the right-hand side, so 8 tiles of
+// rows read it 8 times instead of 32; then 4 tiles of 256 columns.
+
+// CHECK-LABEL: func.func @tall_matmul
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (2048, 1024) step (256, 256)
+// CHECK:           linalg.matmul {{.*}} -> tensor<256x256xf32>
+func.func @tall_matmul(%a: tensor<2048x64xf32>, %b: tensor<64x1024xf32>, %c: tensor<2048x1024xf32>) -> tensor<2048x1024xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<2048x64xf32>, tensor<64x1024xf32>) outs(%c : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  return %0 : tensor<2048x1024xf32>
+}
+
+// -----
+
 // A matmul written as a generic (as the ONNX importer emits it), 1024^3:
 // 16 tiles of 64 rows, then the columns into 4 tiles of 256 (64 in all).
 
