@@ -11,8 +11,11 @@
 #   bench_gpu, bench_models_gpu.py  (built with the CUDA toolkit) the same
 #                    on a CUDA device vs cuBLAS / cuDNN / PyTorch;
 #   bench_gpu_hip    (HIP headers + ROCm device libs) the same programs on
-#                    an AMD GPU vs a D2D copy and the roofline; the GPU ones
-#                    skip themselves without a device
+#                    an AMD GPU vs a D2D copy and the roofline;
+#   bench_models_gpu.py --target hip  (ROCm device libs) the four models on
+#                    an AMD GPU, ours only (no PyTorch / ONNX Runtime for
+#                    ROCm in Debian); the GPU ones skip themselves without a
+#                    device
 # Google Benchmark repetitions are randomly interleaved (ours and the peer's
 # alternate through the run, so they share the machine's noise); the models
 # are timed in interleaved rounds (see bench_models.py).
@@ -96,7 +99,7 @@ else
   echo "== model libraries not built (tests/models disabled?): skipped"
 fi
 
-# GPU (CUDA): both skip themselves, saying why, where there is no device;
+# GPU (CUDA, HIP): each skips itself, saying why, where there is no device;
 # on a GPU machine they print their own ours/peer tables and write raw JSON
 # next to the others (not merged into the CPU report).
 if [ -x "$AOTC_BUILD/bench/bench_gpu" ]; then
@@ -109,13 +112,18 @@ if [ -x "$AOTC_BUILD/bench/bench_gpu_hip" ]; then
   "$AOTC_BUILD/bench/bench_gpu_hip" "${gbench_args[@]}" \
     --benchmark_out="$out/gpu_hip.json"
 fi
-if [ -e "$AOTC_BUILD/bench/libbench_gpu_model_resnet18.so" ]; then
-  echo "== GPU: models vs PyTorch (and ONNX Runtime's CUDA provider)"
-  /usr/bin/python3 "$AOTC_ROOT/bench/bench_models_gpu.py" \
-    --models-dir "$AOTC_BUILD/tests/models" --lib-dir "$AOTC_BUILD/bench" \
-    --export-script "$AOTC_ROOT/tests/models/export_models.py" \
-    --runs "$runs" --out "$out/models_gpu.json"
-fi
+# The models on each GPU target: CUDA vs PyTorch (and ONNX Runtime's CUDA
+# provider), HIP ours only (Debian has no ROCm PyTorch or ONNX Runtime).
+for gpu in cuda:gpu hip:gpu_hip; do
+  target="${gpu%%:*}" name="${gpu#*:}"
+  if [ -e "$AOTC_BUILD/bench/libbench_${name}_model_resnet18.so" ]; then
+    echo "== GPU ($target): models"
+    /usr/bin/python3 "$AOTC_ROOT/bench/bench_models_gpu.py" --target "$target" \
+      --models-dir "$AOTC_BUILD/tests/models" --lib-dir "$AOTC_BUILD/bench" \
+      --export-script "$AOTC_ROOT/tests/models/export_models.py" \
+      --runs "$runs" --out "$out/models_${name}.json"
+  fi
+done
 /usr/bin/python3 "$AOTC_ROOT/bench/report.py" "${runs_json[@]}" \
   --command "AOTC_BENCH_MIN_TIME=$min_time AOTC_BENCH_REPS=$reps AOTC_BENCH_RUNS=$runs AOTC_BENCH_THREADS=$max_threads scripts/bench.sh" \
   --note "$load_at_start" \
