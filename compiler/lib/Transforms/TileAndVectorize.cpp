@@ -84,6 +84,27 @@ std::optional<unsigned> partialRowLoop(linalg::LinalgOp op, int64_t lanes) {
   return inner;
 }
 
+/// Row panels a register tile of the contraction `op` spans (before
+/// dividing the panels): more than one when its lanes are one register or
+/// less on rows in row panels (the columns past the last whole panel of a
+/// 13 x 13 image: 169 = 10 x 16 + 9), whose one-panel tile would leave too
+/// few accumulators, too few FMA chains to hide the FMAs' latency: as many
+/// panels as the accumulators of a full tile allow (2 x 5 rows with 256-bit
+/// registers, 2 x 8 with 512-bit ones). 1 otherwise, or without row panels.
+int64_t rowPanelSpan(linalg::LinalgOp op, int64_t lanes, int64_t vectorBits) {
+  auto [row, lane] = *aotc::contractionTileDims(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!aotc::contractionPanelLoop(op, row) ||
+      largestDivisorAtMost(ranges[lane], kContractionRegistersPerRow *
+                                             lanes) > lanes)
+    return 1;
+  int64_t rows = largestDivisorAtMost(
+      ranges[row], aotc::contractionRowTile(ranges[row], vectorBits));
+  int64_t accumulators =
+      aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
+  return std::max<int64_t>(1, accumulators / rows);
+}
+
 /// Register tile sizes for `op`: one vector register along the innermost
 /// loop (a whole row of up to kWholeRowRegisters registers when it is not a
 /// number of registers), a register accumulator block of
@@ -104,16 +125,11 @@ SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op, int64_t lanes,
                                        kContractionRegistersPerRow * lanes);
     int64_t accumulators =
         aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
-    // Lanes of one register or less (the columns past the last whole panel
-    // of a 13 x 13 image: 169 = 10 x 16 + 9) on rows in row panels of 5
-    // would leave 5 accumulators, too few FMA chains to hide the FMAs'
-    // latency: the register tile spans as many row panels as the
-    // accumulators of a full one allow (2 x 5 rows with 256-bit registers).
-    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, row);
-        panel && sizes[lane] <= lanes) {
-      sizes[*panel] = largestDivisorAtMost(
-          ranges[*panel], std::max<int64_t>(1, accumulators / sizes[row]));
-    }
+    // Lanes of one register or less on rows in row panels: the register
+    // tile spans several row panels (rowPanelSpan).
+    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, row))
+      sizes[*panel] = largestDivisorAtMost(ranges[*panel],
+                                           rowPanelSpan(op, lanes, vectorBits));
     // One row whose lanes are one column panel (the row past the last whole
     // register tile of 49 = 8 x 6 + 1 rows) would leave as few accumulators,
     // each FMA waiting on the one before: the register tile spans as many
@@ -236,7 +252,12 @@ struct TileAndVectorizePass
   /// (17 lanes) is lowered element by element. Each part computes its own
   /// init producer and elementwise consumer (aotc::splitWithOwnInits,
   /// aotc::splitElementwiseConsumer), which it can then take into its
-  /// register tiles.
+  /// register tiles. Last, a part whose register tiles span several row
+  /// panels (rowPanelSpan) is split at the last multiple of that span when
+  /// it does not divide the panels: SqueezeNet's classifier has thread
+  /// tiles of 31 row panels (1000 = 125 x 8 rows), prime, so its 9-column
+  /// remainder had one-panel tiles of 8 accumulators of 9 lanes; 30 + 1
+  /// panels give most of it 16.
   void splitRemainders(RewriterBase &rewriter, linalg::LinalgOp op,
                        int64_t lanes) {
     SmallVector<linalg::LinalgOp> parts = {op};
@@ -261,6 +282,19 @@ struct TileAndVectorizePass
         next.push_back(tail);
       }
       parts = std::move(next);
+    }
+    for (linalg::LinalgOp part : parts) {
+      std::optional<unsigned> panel = aotc::contractionPanelLoop(part, row);
+      int64_t span = rowPanelSpan(part, lanes, vectorBits);
+      if (!panel || span <= 1)
+        continue;
+      int64_t panels = part.getStaticLoopRanges()[*panel];
+      if (panels <= span || panels % span == 0 ||
+          largestDivisorAtMost(panels, span) > 1)
+        continue;
+      auto [head, tail] = aotc::splitWithOwnInits(rewriter, part, *panel,
+                                                  panels / span * span);
+      aotc::splitElementwiseConsumer(rewriter, {head, tail});
     }
   }
 

@@ -660,6 +660,36 @@ func.func @row_panel_tail(%x: tensor<1x1x64x9xf32>, %w: tensor<1x4x64x5xf32>, %o
 
 // -----
 
+// The same on 3 row panels of 8 (a prime count, as SqueezeNet's classifier's
+// thread tiles of 31 panels): two panels do not divide them, so the
+// contraction is first split into 2 + 1 panels, the first part in register
+// tiles of two panels (16 accumulators with 512-bit registers), the last
+// panel alone. With 256-bit registers the 8 rows are 6 + 2 and the 9 lanes
+// 8 + 1; the 6-row part spans two panels the same way.
+
+#px = affine_map<(n, g, p, r, l, k) -> (n, g, k, l)>
+#pw = affine_map<(n, g, p, r, l, k) -> (g, p, k, r)>
+#po = affine_map<(n, g, p, r, l, k) -> (n, g, p, r, l)>
+// CHECK-LABEL: func.func @row_panel_tail_prime
+// CHECK:         arith.mulf {{.*}} : vector<1x1x2x8x9x1xf32>
+// CHECK:         tensor.insert_slice {{.*}}[0, 0, 0, 0, 0] [1, 1, 2, 8, 9]
+// CHECK:         arith.mulf {{.*}} : vector<1x1x1x8x9x1xf32>
+// CHECK:         tensor.insert_slice {{.*}}[0, 0, 2, 0, 0] [1, 1, 1, 8, 9]
+// AVX2-LABEL: func.func @row_panel_tail_prime
+// AVX2:         arith.mulf {{.*}} : vector<1x1x2x6x8x1xf32>
+// AVX2:         arith.mulf {{.*}} : vector<1x1x1x6x8x1xf32>
+func.func @row_panel_tail_prime(%x: tensor<1x1x64x9xf32>, %w: tensor<1x3x64x8xf32>, %o: tensor<1x1x3x8x9xf32>) -> tensor<1x1x3x8x9xf32> {
+  %0 = linalg.generic {indexing_maps = [#px, #pw, #po], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x64x9xf32>, tensor<1x3x64x8xf32>) outs(%o : tensor<1x1x3x8x9xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x8x9xf32>
+  return %0 : tensor<1x1x3x8x9xf32>
+}
+
+// -----
+
 // One row (the row past the last whole register tile of 49 = 8 x 6 + 1) on a
 // right-hand side in column panels of 16 lanes: a register tile of one panel
 // would hold 2 accumulators (256-bit registers) or 1 (512-bit), each FMA

@@ -820,7 +820,8 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
     past the last whole panel), the block spans as many row panels as a
     full block's accumulators allow (2 x 5 rows x 1 register with 256-bit
     registers); they are first split into static parts when the rows or
-    columns are not a multiple of the block (197 rows: 192 + 5), and
+    columns are not a multiple of the block (197 rows: 192 + 5; row panels
+    that the span does not divide: 31 = 30 + 1), and
     blocked for the cache (256 columns x 256 reduction steps) around the
     register tiles. A contraction's init
     producer in the same block (see aotc-distribute-to-forall) is computed in
