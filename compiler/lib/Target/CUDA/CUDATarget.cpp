@@ -177,6 +177,15 @@ createCUDATarget(const GPUTargetOptions &options) {
           "CUDA chip '" + chip + "' is not supported by the CUDA toolkit at '" +
           options.toolkitPath + "' (its ptxas accepts " +
           llvm::join(accepted, ", ") + ")");
+  // NVVM links the toolkit's libdevice for math functions (erf, exp, ...);
+  // without it MLIR's serializer reports the path and ptxas then fails on
+  // the unresolved __nv_* calls, after the work. Checked up front instead.
+  llvm::SmallString<256> libdevice(options.toolkitPath);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (!llvm::sys::fs::is_regular_file(libdevice))
+    return llvm::createStringError(
+        "CUDA toolkit at '" + options.toolkitPath + "' has no libdevice ('" +
+        libdevice + "') (set --cuda-path or AOTC_CUDA_PATH)");
   return std::make_unique<CUDATarget>(std::move(*host), std::move(chips),
                                       options.toolkitPath,
                                       options.onDeviceTensors);
