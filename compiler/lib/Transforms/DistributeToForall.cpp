@@ -34,14 +34,17 @@ namespace {
 /// transformer's projections) takes half-blocks of 128 columns instead.
 constexpr int64_t kMinContractionRows = 64;
 constexpr int64_t kMinContractionColumns = 256;
-/// A contraction of at least kMinTallRows rows takes thread tiles of at
-/// least kTallTileRows rows: each tile reads all of the right-hand side's
-/// packed panels it spans once per tile of rows (its rows go through every
-/// cache block of them), so 64-row tiles of a 2048 x 2048 x 2048 GEMM read
-/// its 16 MB of panels 32 times. With 256 rows: 0.88x / 0.94x the time at 1
-/// / 2 threads (AVX-512, Zen 5). A 1024-row GEMM (4 MB of panels) gained
-/// nothing (1.01x / 1.00x); the models' contractions are shorter.
-constexpr int64_t kMinTallRows = 2048;
+/// A contraction whose right-hand side holds at least kMinTallRhsBytes takes
+/// thread tiles of at least kTallTileRows rows (all of them when fewer):
+/// each tile reads all of the right-hand side's packed panels it spans
+/// once per tile of rows (its rows go through every cache block of them),
+/// so 64-row tiles of a 2048 x 2048 x 2048 GEMM read its 16 MB of panels 32
+/// times. AVX-512 (Zen 5), time at 1 / 2 threads: 2048^3 0.88x / 0.94x;
+/// 384 x 3072 x 768 (9.4 MB, whole rows: 12 tiles of 256 columns instead
+/// of 48 of 64 x 384) 1.00x / 0.83x-0.99x (the VM's slow and fast
+/// 2-thread phases). With 4 MB (1024^3) nothing changed (1.01x / 1.00x),
+/// and the models' right-hand sides are smaller.
+constexpr int64_t kMinTallRhsBytes = 8 << 20;
 constexpr int64_t kTallTileRows = 256;
 constexpr int64_t kMinContractionHalfColumns = 128;
 /// Smallest thread tile along the innermost loop of any other op: four
@@ -55,6 +58,22 @@ constexpr int64_t kMinTransposed = 16;
 struct RegisterTile {
   int64_t rows, lanes, vectorBits;
 };
+
+/// Bytes of the contraction `op`'s right-hand side: its inputs that no row
+/// loop (`row`, and `rowPanel` when the rows are in panels) indexes.
+int64_t rightHandSideBytes(linalg::LinalgOp op, unsigned row,
+                           std::optional<unsigned> rowPanel) {
+  int64_t bytes = 0;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || !type.hasStaticShape() || map.isFunctionOfDim(row) ||
+        (rowPanel && map.isFunctionOfDim(*rowPanel)))
+      continue;
+    bytes += type.getNumElements() * aotc::elementBytes(type);
+  }
+  return bytes;
+}
 
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
 /// static tiles, outermost loops first; 0 leaves a loop untiled, as every
@@ -84,8 +103,8 @@ computeForallTileSizes(linalg::LinalgOp op, int64_t targetTiles,
   if (auto dims = aotc::contractionTileDims(op)) {
     auto [row, lane] = *dims;
     std::optional<unsigned> rowPanel = aotc::contractionPanelLoop(op, row);
-    int64_t totalRows = ranges[row] * (rowPanel ? ranges[*rowPanel] : 1);
-    if (minRows == kMinContractionRows && totalRows >= kMinTallRows)
+    if (minRows == kMinContractionRows &&
+        rightHandSideBytes(op, row, rowPanel) >= kMinTallRhsBytes)
       minRows = kTallTileRows;
     minSizes[row] = minRows;
     // Below the cache-block minimum, tiles hold whole register tiles.

@@ -26,14 +26,31 @@ func.func @matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>, %c: tensor<256
 
 // -----
 
-// A contraction of 2048 rows (or more) takes thread tiles of 256 rows (not
-// 64): each tile of rows reads all of the right-hand side, so 8 tiles of
-// rows read it 8 times instead of 32; then 4 tiles of 256 columns.
+// A contraction whose right-hand side holds 8 MiB or more takes thread tiles
+// of at least 256 rows (not 64): each tile of rows reads all of the
+// right-hand side it spans, so 8 tiles of rows read it 8 times instead of
+// 32; 384 rows stay whole (one tile of rows, 32 of 256 columns). A smaller
+// right-hand side keeps 64-row tiles.
 
 // CHECK-LABEL: func.func @tall_matmul
-// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (2048, 1024) step (256, 256)
-// CHECK:           linalg.matmul {{.*}} -> tensor<256x256xf32>
-func.func @tall_matmul(%a: tensor<2048x64xf32>, %b: tensor<64x1024xf32>, %c: tensor<2048x1024xf32>) -> tensor<2048x1024xf32> {
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (2048, 8192) step (256, 1024)
+// CHECK:           linalg.matmul {{.*}} -> tensor<256x1024xf32>
+func.func @tall_matmul(%a: tensor<2048x256xf32>, %b: tensor<256x8192xf32>, %c: tensor<2048x8192xf32>) -> tensor<2048x8192xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<2048x256xf32>, tensor<256x8192xf32>) outs(%c : tensor<2048x8192xf32>) -> tensor<2048x8192xf32>
+  return %0 : tensor<2048x8192xf32>
+}
+
+// CHECK-LABEL: func.func @wide_rhs
+// CHECK:         scf.forall (%{{.*}}) = (0) to (8192) step (256)
+// CHECK:           linalg.matmul {{.*}} -> tensor<384x256xf32>
+func.func @wide_rhs(%a: tensor<384x256xf32>, %b: tensor<256x8192xf32>, %c: tensor<384x8192xf32>) -> tensor<384x8192xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<384x256xf32>, tensor<256x8192xf32>) outs(%c : tensor<384x8192xf32>) -> tensor<384x8192xf32>
+  return %0 : tensor<384x8192xf32>
+}
+
+// CHECK-LABEL: func.func @small_rhs
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (2048, 1024) step (64, 512)
+func.func @small_rhs(%a: tensor<2048x64xf32>, %b: tensor<64x1024xf32>, %c: tensor<2048x1024xf32>) -> tensor<2048x1024xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<2048x64xf32>, tensor<64x1024xf32>) outs(%c : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
   return %0 : tensor<2048x1024xf32>
 }

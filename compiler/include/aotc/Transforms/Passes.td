@@ -665,8 +665,9 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     are never split: a tile's operand slice would not be bounded by the
     expression's values at the tile's ends. Contractions are split
     along their register-tile rows first (tiles of at least 64 rows, which
-    share each cache block of the right-hand side; 256 rows for 2048 rows or
-    more, as each tile of rows reads all of the right-hand side), then along their
+    share each cache block of the right-hand side; 256 rows, or all, when
+    the right-hand side holds 8 MiB or more, as each tile of rows reads all
+    of it), then along their
     columns (at least 256, one cache block; 128 when that would leave the
     contraction in one piece, as 64 x 256 outputs; when even that leaves it
     whole, as a 1x1 convolution at 7 x 7 with 49 pixels x 5 panels: with
