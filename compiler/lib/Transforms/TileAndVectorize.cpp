@@ -289,8 +289,7 @@ struct TileAndVectorizePass
       if (!panel || span <= 1)
         continue;
       int64_t panels = part.getStaticLoopRanges()[*panel];
-      if (panels <= span || panels % span == 0 ||
-          largestDivisorAtMost(panels, span) > 1)
+      if (panels <= span || largestDivisorAtMost(panels, span) > 1)
         continue;
       auto [head, tail] = aotc::splitWithOwnInits(rewriter, part, *panel,
                                                   panels / span * span);
