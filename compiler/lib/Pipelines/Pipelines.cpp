@@ -72,13 +72,13 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
     winograd.vectorBits = options.vectorBits;
     fpm.addPass(createWinogradConvolutions(winograd));
   }
-  // Strided convolutions over input channels: direct, output channels as
-  // lanes (blocks of them), the input read in place.
+  // Other convolutions over enough input channels: direct, output channels
+  // as lanes (blocks of them), the input read in place.
   ChannelLaneConvolutionsOptions channelLanes;
   channelLanes.vectorBits = options.vectorBits;
   fpm.addPass(createChannelLaneConvolutions(channelLanes));
-  // Other convolutions with enough channels: an im2col copy, then the same
-  // matmul path.
+  // Convolutions with fewer channels or awkward widths: an im2col copy, then
+  // the same matmul path.
   Im2colConvolutionsOptions im2col;
   im2col.vectorBits = options.vectorBits;
   fpm.addPass(createIm2colConvolutions(im2col));

@@ -2,7 +2,9 @@
 //
 // This file implements the aotc-flatten-convolution-images pass: a 2-D
 // convolution over input channels with stride 1 that stays direct (after
-// aotc-im2col-convolutions and aotc-winograd-convolutions took the others)
+// aotc-winograd-convolutions, aotc-channel-lane-convolutions and
+// aotc-im2col-convolutions took the others: few channels or output channels,
+// or rows without a register tile of pixels, e.g. 13 or 27 wide)
 // computes its output on the flattened padded image. With Wp the padded
 // input's width, output (oh, ow) reads input (oh + kh * d, ow + kw * d),
 // i.e. flat element j + kh * d * Wp + kw * d of the padded image for

@@ -93,11 +93,36 @@ func.func @fill_init(%x: tensor<1x1x64x15x15xf32>) -> tensor<1x1x64x7x7xf32> {
 
 // -----
 
-// Left to the other paths: stride 1 (aotc-winograd-convolutions,
-// aotc-flatten-convolution-images), a shallow reduction (8 channels x 9 =
-// 72 elements: transposing the result back costs more than it saves), 48
+// Stride 1 (a 7 x 7 image padded to 9 x 9, ResNet-18's last layers; Winograd
+// runs first and takes the ones with enough 2x2 tiles): the same blocks, the
+// window read at oh + kh, ow + kw in place.
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-DAG:   #[[X1:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d6, d3 + d7, d4 + d8)>
+// CHECK-LABEL: func.func @conv3x3_stride1
+// CHECK:         %[[WP:.*]] = arith.constant dense<{{.*}}> : tensor<1x2x64x3x3x32xf32>
+// CHECK:         %[[CONV:.*]] = linalg.generic {indexing_maps = [#[[X1]],
+// CHECK-SAME:        ins(%{{.*}}, %[[WP]] : tensor<1x1x64x9x9xf32>, tensor<1x2x64x3x3x32xf32>) outs(%{{.*}} : tensor<1x1x2x7x7x32xf32>)
+// CHECK:         linalg.transpose ins(%[[CONV]] : tensor<1x1x2x7x7x32xf32>)
+func.func @conv3x3_stride1(%x: tensor<1x1x64x9x9xf32>, %init: tensor<1x1x64x7x7xf32>) -> tensor<1x1x64x7x7xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x64x64x3x3xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x64x9x9xf32>, tensor<1x64x64x3x3xf32>) outs(%init : tensor<1x1x64x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x7x7xf32>
+  return %r : tensor<1x1x64x7x7xf32>
+}
+
+// -----
+
+// Left to the other paths: a shallow reduction (8 channels x 9 = 72
+// elements: transposing the result back costs more than it saves), 48
 // output channels (not whole blocks), and 13-pixel output rows (one-row
-// register tiles).
+// register tiles), at stride 2 and at stride 1.
 
 #x1 = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
 #x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
@@ -107,17 +132,18 @@ func.func @fill_init(%x: tensor<1x1x64x15x15xf32>) -> tensor<1x1x64x7x7xf32> {
 // CHECK-NOT:     linalg.transpose
 // CHECK:         return
 func.func @left_alone(%x: tensor<1x1x64x16x16xf32>, %xs: tensor<1x1x8x15x15xf32>, %x13: tensor<1x1x64x27x27xf32>,
-                      %o1: tensor<1x1x64x14x14xf32>, %o2: tensor<1x1x64x7x7xf32>, %o3: tensor<1x1x48x7x7xf32>, %o4: tensor<1x1x64x13x13xf32>)
-    -> (tensor<1x1x64x14x14xf32>, tensor<1x1x64x7x7xf32>, tensor<1x1x48x7x7xf32>, tensor<1x1x64x13x13xf32>) {
+                      %o1: tensor<1x1x64x13x13xf32>, %o2: tensor<1x1x64x7x7xf32>, %o3: tensor<1x1x48x7x7xf32>, %o4: tensor<1x1x64x13x13xf32>)
+    -> (tensor<1x1x64x13x13xf32>, tensor<1x1x64x7x7xf32>, tensor<1x1x48x7x7xf32>, tensor<1x1x64x13x13xf32>) {
   %w = arith.constant dense<1.0> : tensor<1x64x64x3x3xf32>
   %ws = arith.constant dense<1.0> : tensor<1x64x8x3x3xf32>
   %w48 = arith.constant dense<1.0> : tensor<1x48x64x3x3xf32>
-  %r1 = linalg.generic {indexing_maps = [#x1, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x64x16x16xf32>, tensor<1x64x64x3x3xf32>) outs(%o1 : tensor<1x1x64x14x14xf32>) {
+  %x1 = tensor.extract_slice %x[0, 0, 0, 0, 0] [1, 1, 64, 15, 15] [1, 1, 1, 1, 1] : tensor<1x1x64x16x16xf32> to tensor<1x1x64x15x15xf32>
+  %r1 = linalg.generic {indexing_maps = [#x1, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x1, %w : tensor<1x1x64x15x15xf32>, tensor<1x64x64x3x3xf32>) outs(%o1 : tensor<1x1x64x13x13xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<1x1x64x14x14xf32>
+  } -> tensor<1x1x64x13x13xf32>
   %r2 = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xs, %ws : tensor<1x1x8x15x15xf32>, tensor<1x64x8x3x3xf32>) outs(%o2 : tensor<1x1x64x7x7xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %m = arith.mulf %a, %b : f32
@@ -137,5 +163,5 @@ func.func @left_alone(%x: tensor<1x1x64x16x16xf32>, %xs: tensor<1x1x8x15x15xf32>
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   } -> tensor<1x1x64x13x13xf32>
-  return %r1, %r2, %r3, %r4 : tensor<1x1x64x14x14xf32>, tensor<1x1x64x7x7xf32>, tensor<1x1x48x7x7xf32>, tensor<1x1x64x13x13xf32>
+  return %r1, %r2, %r3, %r4 : tensor<1x1x64x13x13xf32>, tensor<1x1x64x7x7xf32>, tensor<1x1x48x7x7xf32>, tensor<1x1x64x13x13xf32>
 }

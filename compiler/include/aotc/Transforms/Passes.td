@@ -274,10 +274,10 @@ def PointwiseConvToMatmul : Pass<"aotc-pointwise-conv-to-matmul",
 
 def ChannelLaneConvolutions : Pass<"aotc-channel-lane-convolutions",
                                    "mlir::func::FuncOp"> {
-  let summary = "Strided convolutions computed directly with output channels as lanes";
+  let summary = "Convolutions computed directly with output channels as lanes";
   let description = [{
-    A convolution generic in the importer's NCHW form with a stride above one,
-    a reduction over input channels (not depthwise) of at least 512 elements
+    A convolution generic in the importer's NCHW form (any stride) with a
+    reduction over input channels (not depthwise) of at least 512 elements
     (input channels x window: shallower ones do not repay transposing the
     result back), f32 operands, a constant filter and output channels a
     multiple of one contraction register tile's lanes (b = 32 with 512-bit
