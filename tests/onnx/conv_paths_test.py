@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Convolutions (bias, ReLU) exported from PyTorch, one per code path that
+aotc picks for them by shape, against PyTorch's own outputs.
+
+The models' tests cover the paths with the shapes of resnet18, mobilenet_v2
+and squeezenet1_1; these cases add groups, dilation, batch and image sizes
+those models do not have, on the same paths:
+- output channels as lanes (aotc-channel-lane-convolutions) at stride 1 and
+  2, with 2 groups and dilation 2 (each group 64 -> 32 channels: 576 reduced
+  elements, one block of 32 lanes), on 14 x 14 and 7 x 7 outputs;
+- Winograd F(2x2, 3x3) (64 channels, 14 x 14), im2col (16 input channels
+  on 20 x 20), the flattened padded grid (32 input channels on 28 x 28: too
+  few for Winograd and for channel lanes, rows wide enough for the grid), a
+  depthwise layer reading its padded input in place.
+
+Each case is exported with torch.onnx.export (opset 13), compiled by aotc,
+linked with the runtime into a shared library, called through ctypes and
+compared with the module's output: max |aotc - torch| <= 1e-4 * (1 + max
+|torch|) (float32 sums in another order).
+
+Usage: conv_paths_test.py WORKDIR AOTC RUNTIME
+"""
+
+import ctypes
+import os
+import subprocess
+import sys
+
+import numpy as np
+import torch
+
+CASES = [
+    # name, (N, C, H, W), Conv2d(in, out, kernel, stride, padding, dilation,
+    # groups)
+    ("lanes_s1_groups_dilated", (1, 128, 14, 14), (128, 64, 3, 1, 2, 2, 2)),
+    ("lanes_s1_7x7", (1, 64, 7, 7), (64, 64, 3, 1, 1, 1, 1)),
+    ("lanes_s2_groups", (1, 128, 14, 14), (128, 64, 3, 2, 1, 1, 2)),
+    ("lanes_s1_batch2", (2, 64, 7, 7), (64, 32, 3, 1, 1, 1, 1)),
+    ("winograd", (1, 64, 14, 14), (64, 64, 3, 1, 1, 1, 1)),
+    ("im2col", (1, 16, 20, 20), (16, 24, 3, 1, 1, 1, 1)),
+    ("flat_grid", (1, 32, 28, 28), (32, 40, 3, 1, 1, 1, 1)),
+    ("depthwise", (1, 32, 9, 9), (32, 32, 3, 1, 1, 1, 32)),
+]
+
+
+def compile_case(work, name, module, x, aotc, runtime):
+    """`module` exported and compiled by aotc, loaded through ctypes."""
+    path = os.path.join(work, name + ".onnx")
+    torch.onnx.export(module, (torch.from_numpy(x),), path, opset_version=13)
+    out = os.path.join(work, name)
+    subprocess.run([aotc, path, "--name=conv", "-o", out], check=True)
+    so = os.path.join(out, "conv.so")
+    subprocess.run(["clang-22", "-shared", "-o", so,
+                    os.path.join(out, "conv.o"), runtime,
+                    "-L/usr/lib/llvm-22/lib", "-lomp",
+                    "-Wl,-rpath,/usr/lib/llvm-22/lib"], check=True)
+    lib = ctypes.CDLL(so)
+    lib.conv.restype = ctypes.c_int32
+    return lib
+
+
+def call(lib, x, y):
+    """Status of lib.conv on x and y, with a 64-byte aligned 16 MiB pool."""
+    pool = np.zeros(16 << 20, np.uint8)
+    offset = (-pool.ctypes.data) % 64
+    P = ctypes.c_void_p
+    return lib.conv(P(x.ctypes.data), P(y.ctypes.data),
+                    P(pool.ctypes.data + offset),
+                    ctypes.c_size_t(pool.nbytes - offset), None)
+
+
+def main():
+    work, aotc, runtime = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    failures = 0
+    for name, shape, (cin, cout, k, stride, pad, dil, groups) in CASES:
+        module = torch.nn.Sequential(
+            torch.nn.Conv2d(cin, cout, k, stride=stride, padding=pad,
+                            dilation=dil, groups=groups),
+            torch.nn.ReLU()).eval()
+        x = rng.standard_normal(shape).astype(np.float32)
+        with torch.no_grad():
+            want = module(torch.from_numpy(x)).numpy()
+        lib = compile_case(work, name, module, x, aotc, runtime)
+        got = np.full(want.shape, np.nan, np.float32)
+        status = call(lib, x, got)
+        err = float(np.abs(got - want).max()) if status == 0 else float("inf")
+        ok = err <= 1e-4 * (1.0 + float(np.abs(want).max()))
+        print("%s %s: status %d, max |aotc - torch| %.3g" % (
+            "PASS" if ok else "FAIL", name, status, err))
+        failures += not ok
+    print("%d of %d cases failed" % (failures, len(CASES)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
