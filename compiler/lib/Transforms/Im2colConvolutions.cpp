@@ -43,7 +43,9 @@ constexpr int64_t kMinOutputChannels = 8;
 /// 512-bit registers. With narrower ones (AVX2) the threshold is 1.25
 /// (kNarrowWastedGrid*): there 14 x 14 runs faster direct, in 4 x 3 register
 /// tiles (resnet18 0.88x-0.93x time at 1 thread, 0.96x-1.00x at 2, Zen 3;
-/// 7 x 7 through the copy was 1.07x).
+/// 7 x 7 through the copy was 1.07x). Convolutions with enough channels
+/// reach this pass only when aotc-channel-lane-convolutions left them:
+/// ResNet-18's 7 x 7 x 512 ones no longer do with 512-bit registers.
 constexpr int64_t kWastedGridNumerator = 6;
 constexpr int64_t kWastedGridDenominator = 5;
 constexpr int64_t kNarrowWastedGridNumerator = 5;
