@@ -248,16 +248,55 @@ func.func @row_aligned(%x: tensor<1x1x2x9x9xf32>, %w: tensor<1x4x2x3x3xf32>, %o:
 // -----
 
 // Depthwise (no input channels), 3x3 of a 6x6 image padded to 8x8, rows
-// narrower than one register at either width: left direct
-// (aotc-peel-padded-windows reads its input in place), no flat copy.
+// narrower than one register at either width. With 512-bit registers the
+// 36 pixels fit in three: computed on every channel's flattened image. Tap
+// (kh, kw) of channels 1..2 is one view of the unpadded input, 36 + (kh -
+// 1) * 6 + (kw - 1) onwards (29, 30, ..., 43), as [2, 36]; its filter
+// column [2]; a tap leaving the pixel's image (row 0 for kh = 0, column 5
+// for kw = 2, ...) reads the padding value instead, selected by the pixel's
+// row (p / 6) and column (p % 6); the products are summed in the window's
+// order into the init's rows. Channels 0 and 3 read their own image padded
+// by 7 (the farthest tap) on both sides. No flat copy of the input. With
+// 256-bit registers (36 > 4 x 8 lanes) it is left direct
+// (aotc-peel-padded-windows reads its input in place).
 
 #dxmap = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
 #dwmap = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
 #domap = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
 // CHECK-LABEL: func.func @depthwise
-// CHECK-NOT:     tensor.collapse_shape
-// CHECK:         linalg.generic
-// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<1x4x1x8x8xf32>, tensor<4x1x1x3x3xf32>) outs(%{{.*}} : tensor<1x4x1x6x6xf32>)
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x4x6x6xf32>, %[[W:.*]]: tensor<4x1x1x3x3xf32>, %[[O:.*]]: tensor<1x4x1x6x6xf32>)
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
+// CHECK-DAG:     %[[C6:.*]] = arith.constant 6 : index
+// CHECK-DAG:     %[[PAD:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[FLAT:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2, 3]] : tensor<1x4x6x6xf32> into tensor<144xf32>
+// CHECK:         %[[ROWS:.*]] = tensor.collapse_shape %[[O]] {{\[}}[0, 1], [2, 3, 4]] : tensor<1x4x1x6x6xf32> into tensor<4x36xf32>
+// CHECK:         %[[INNER:.*]] = tensor.extract_slice %[[ROWS]][1, 0] [2, 36] [1, 1]
+// CHECK:         %[[V0:.*]] = tensor.extract_slice %[[FLAT]][29] [72] [1]
+// CHECK:         %[[T0:.*]] = tensor.expand_shape %[[V0]] {{\[}}[0, 1]] output_shape [2, 36]
+// CHECK:         %[[W0:.*]] = tensor.extract_slice %[[W]][1, 0, 0, 0, 0] [2, 1, 1, 1, 1] [1, 1, 1, 1, 1] : tensor<4x1x1x3x3xf32> to tensor<2xf32>
+// CHECK:         tensor.extract_slice %[[FLAT]][30] [72] [1]
+// CHECK:         tensor.extract_slice %[[FLAT]][43] [72] [1]
+// CHECK:         %[[G:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[T0]], %[[W0]], {{.*}}) outs(%[[INNER]] : tensor<2x36xf32>)
+// CHECK:           %[[P:.*]] = linalg.index 1 : index
+// CHECK:           %[[R:.*]] = arith.divui %[[P]], %[[C6]] : index
+// CHECK:           %[[COL:.*]] = arith.remui %[[P]], %[[C6]] : index
+// CHECK:           %[[TOP:.*]] = arith.cmpi uge, %[[R]], %[[C1]] : index
+// CHECK:           %[[LEFT:.*]] = arith.cmpi uge, %[[COL]], %[[C1]] : index
+// CHECK:           %[[IN:.*]] = arith.andi %[[TOP]], %[[LEFT]] : i1
+// CHECK:           %[[XV:.*]] = arith.select %[[IN]], %{{.*}}, %[[PAD]] : f32
+// CHECK:           %[[M:.*]] = arith.mulf %[[XV]], %{{.*}} : f32
+// CHECK:           arith.addf %{{.*}}, %[[M]] : f32
+// CHECK:           arith.cmpi ult, %[[COL]], %[[C5]] : index
+// CHECK:         %[[I1:.*]] = tensor.insert_slice %[[G]] into %[[ROWS]][1, 0] [2, 36] [1, 1]
+// CHECK:         %[[OWN0:.*]] = tensor.extract_slice %[[FLAT]][0] [36] [1]
+// CHECK:         tensor.pad %[[OWN0]] low[7] high[7]
+// CHECK:         tensor.insert_slice %{{.*}} into %[[I1]][0, 0] [1, 36] [1, 1]
+// CHECK:         %[[OWN3:.*]] = tensor.extract_slice %[[FLAT]][108] [36] [1]
+// CHECK:         tensor.pad %[[OWN3]] low[7] high[7]
+// CHECK:         %[[ALL:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[3, 0] [1, 36] [1, 1]
+// CHECK:         %[[Y:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0, 1], [2, 3, 4]] output_shape [1, 4, 1, 6, 6] : tensor<4x36xf32> into tensor<1x4x1x6x6xf32>
+// CHECK:         return %[[Y]]
 // AVX2-LABEL:  func.func @depthwise
 // AVX2-NOT:      tensor.collapse_shape
 // AVX2:          linalg.generic
@@ -269,6 +308,45 @@ func.func @depthwise(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x1x3x3xf32>, %o: ten
   %p = tensor.insert_slice %x into %f[0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1] : tensor<1x4x6x6xf32> into tensor<1x4x8x8xf32>
   %xp = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 4, 1, 8, 8] : tensor<1x4x8x8xf32> into tensor<1x4x1x8x8xf32>
   %conv = linalg.generic {indexing_maps = [#dxmap, #dwmap, #domap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xp, %w : tensor<1x4x1x8x8xf32>, tensor<4x1x1x3x3xf32>) outs(%o : tensor<1x4x1x6x6xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x1x6x6xf32>
+  return %conv : tensor<1x4x1x6x6xf32>
+}
+
+// -----
+
+// The same with a bias broadcast as the init: the bias is read per channel
+// (its rows [1, 3) for the inner channels) and the result computed in a new
+// [4, 36] tensor, not over the broadcast.
+
+#bbias = affine_map<(n, g, m, h, w) -> (g, m)>
+#bid = affine_map<(n, g, m, h, w) -> (n, g, m, h, w)>
+#bxmap = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, c, h + kh, w + kw)>
+#bwmap = affine_map<(n, g, m, h, w, c, kh, kw) -> (g, m, c, kh, kw)>
+#bomap = affine_map<(n, g, m, h, w, c, kh, kw) -> (n, g, m, h, w)>
+// CHECK-LABEL: func.func @depthwise_bias
+// CHECK-SAME:    %[[B:[a-z0-9]+]]: tensor<4x1xf32>
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<4x36xf32>
+// CHECK-DAG:     %[[INNER:.*]] = tensor.extract_slice %[[E]][1, 0] [2, 36] [1, 1]
+// CHECK-DAG:     %[[BI:.*]] = tensor.extract_slice %[[B]][1, 0] [2, 1] [1, 1] : tensor<4x1xf32> to tensor<2xf32>
+// CHECK:         linalg.generic {{.*}} ins({{.*}}, %[[BI]] : {{.*}}, tensor<2xf32>) outs(%[[INNER]] : tensor<2x36xf32>)
+// CHECK-NOT:     linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4x1x6x6xf32>)
+// CHECK:         return
+func.func @depthwise_bias(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x1x3x3xf32>, %b: tensor<4x1xf32>) -> tensor<1x4x1x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 1, 1] [1, 4, 6, 6] [1, 1, 1, 1] : tensor<1x4x6x6xf32> into tensor<1x4x8x8xf32>
+  %xp = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 4, 1, 8, 8] : tensor<1x4x8x8xf32> into tensor<1x4x1x8x8xf32>
+  %oe = tensor.empty() : tensor<1x4x1x6x6xf32>
+  %init = linalg.generic {indexing_maps = [#bbias, #bid], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<4x1xf32>) outs(%oe : tensor<1x4x1x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x4x1x6x6xf32>
+  %conv = linalg.generic {indexing_maps = [#bxmap, #bwmap, #bomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xp, %w : tensor<1x4x1x8x8xf32>, tensor<4x1x1x3x3xf32>) outs(%init : tensor<1x4x1x6x6xf32>) {
   ^bb0(%in: f32, %in_0: f32, %out: f32):
     %m = arith.mulf %in, %in_0 : f32
     %s = arith.addf %out, %m : f32

@@ -524,7 +524,7 @@ def PeelPaddedWindows : Pass<"aotc-peel-padded-windows", "mlir::func::FuncOp"> {
 
 def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
                                     "mlir::func::FuncOp"> {
-  let summary = "Stride-1 direct convolutions computed on the flattened padded image";
+  let summary = "Stride-1 direct convolutions computed on flattened images";
   let description = [{
     A 2-D convolution generic over input channels in the importer's NCHW
     form with stride 1 that stays direct (a window wider than one:
@@ -548,6 +548,17 @@ def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
     initial value (fill or per-channel broadcast) is recomputed on the grid;
     elementwise consumers that read the image and per-channel values run on
     the grid as well, so the view is taken after them.
+
+    A depthwise convolution of batch 1 with stride 1, a sum of products and
+    an output image the size of its unpadded input, of at most four
+    registers with rows narrower than one (7x7 on AVX-512), is computed on
+    the flattened images of all its channels: each window tap reads one view
+    of the unpadded input shifted by (kh * d - top) * W + (kw * d - left),
+    [C, H * W]; where the tap leaves the pixel's image the padding value is
+    read instead (select on the pixel's row and column, from linalg.index).
+    Channels 1..C-2 form one elementwise generic over [C - 2, H * W] reading
+    the input in place; channels 0 and C - 1 read padded copies of their own
+    image; a per-channel bias broadcast is read per channel.
 
     Before (SqueezeNet's 3x3 16 -> 64 channels, 55x55, padded to 57x57):
     ```mlir
