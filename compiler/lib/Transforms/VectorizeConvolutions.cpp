@@ -362,8 +362,8 @@ constexpr int64_t kMinRowsSharingWindow = 3;
 bool reducesOnlyWindows(linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (auto [d, range] : llvm::enumerate(ranges)) {
-    if (range == 1 || iterators[d] != utils::IteratorType::reduction)
+  for (unsigned d = 0, n = ranges.size(); d < n; ++d) {
+    if (ranges[d] == 1 || iterators[d] != utils::IteratorType::reduction)
       continue;
     bool slides = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
       return llvm::any_of(
