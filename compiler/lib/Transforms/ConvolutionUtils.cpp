@@ -262,6 +262,25 @@ int64_t convolutionThreadRowMultiple(int64_t rows) {
   return 1;
 }
 
+bool isMultiplyAccumulate(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  if (body->getOperations().size() != 3)
+    return false;
+  auto mul = dyn_cast<arith::MulFOp>(&body->front());
+  auto add = dyn_cast<arith::AddFOp>(mul ? mul->getNextNode() : nullptr);
+  if (!mul || !add || !mul.getType().isF32())
+    return false;
+  Value in0 = body->getArgument(0), in1 = body->getArgument(1),
+        out = body->getArgument(2);
+  bool inputs = (mul.getLhs() == in0 && mul.getRhs() == in1) ||
+                (mul.getLhs() == in1 && mul.getRhs() == in0);
+  bool accumulate = (add.getLhs() == out && add.getRhs() == mul) ||
+                    (add.getLhs() == mul && add.getRhs() == out);
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  return inputs && accumulate && yield.getValues().size() == 1 &&
+         yield.getValues().front() == add.getResult();
+}
+
 bool isFlatImageConvolution(linalg::GenericOp op,
                             const ConvolutionLoops &conv) {
   return conv.image.size() == 2 && isa<func::FuncOp>(op->getParentOp()) &&

@@ -412,20 +412,7 @@ std::optional<FlatDepthwise> matchFlatDepthwise(linalg::GenericOp op,
   }
   if (!channel)
     return std::nullopt;
-  // The body: init + input * filter.
-  Block *body = op.getBody();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (!add || body->getOperations().size() != 3)
-    return std::nullopt;
-  Value acc = body->getArgument(2);
-  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul || (add.getLhs() != acc && add.getRhs() != acc) ||
-      !llvm::is_contained(ArrayRef<Value>{mul.getLhs(), mul.getRhs()},
-                          body->getArgument(0)) ||
-      !llvm::is_contained(ArrayRef<Value>{mul.getLhs(), mul.getRhs()},
-                          body->getArgument(1)))
+  if (!aotc::isMultiplyAccumulate(op))
     return std::nullopt;
   FlatDepthwise d;
   d.channels = ranges[*channel];

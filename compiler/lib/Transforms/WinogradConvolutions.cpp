@@ -78,26 +78,6 @@ struct Shape {
   DenseFPElementsAttr filter;
 };
 
-/// True when `op`'s payload is out + in0 * in1 on f32.
-bool isMultiplyAccumulate(linalg::GenericOp op) {
-  Block *body = op.getBody();
-  if (body->getOperations().size() != 3)
-    return false;
-  auto mul = dyn_cast<arith::MulFOp>(&body->front());
-  auto add = dyn_cast<arith::AddFOp>(mul ? mul->getNextNode() : nullptr);
-  if (!mul || !add || !mul.getType().isF32())
-    return false;
-  Value in0 = body->getArgument(0), in1 = body->getArgument(1),
-        out = body->getArgument(2);
-  bool inputs = (mul.getLhs() == in0 && mul.getRhs() == in1) ||
-                (mul.getLhs() == in1 && mul.getRhs() == in0);
-  bool accumulate = (add.getLhs() == out && add.getRhs() == mul) ||
-                    (add.getLhs() == mul && add.getRhs() == out);
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  return inputs && accumulate && yield.getValues().size() == 1 &&
-         yield.getValues().front() == add.getResult();
-}
-
 /// `op`'s shape when this pass rewrites it: the form above, a constant f32
 /// filter, at least kMinTiles output tiles and at least `minChannels` input
 /// and output channels.
@@ -105,7 +85,8 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
                                       int64_t minChannels) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
   if (!conv || op.getNumLoops() != 8 ||
-      !aotc::isFlatImageConvolution(op, *conv) || !isMultiplyAccumulate(op))
+      !aotc::isFlatImageConvolution(op, *conv) ||
+      !aotc::isMultiplyAccumulate(op))
     return std::nullopt;
   MLIRContext *ctx = op.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };

@@ -128,6 +128,10 @@ int64_t convolutionThreadRowMultiple(int64_t rows);
 bool isFlatImageConvolution(mlir::linalg::GenericOp op,
                             const ConvolutionLoops &conv);
 
+/// True when `op`'s payload is out + in0 * in1 on f32 (a convolution's
+/// multiply-accumulate; the product's operands in either order).
+bool isMultiplyAccumulate(mlir::linalg::GenericOp op);
+
 /// Reassociation of a rank-`rank` shape that collapses its trailing
 /// `count` dims into one (the others stay single groups): an image into
 /// one dimension.
