@@ -11,6 +11,7 @@
 #include "aotc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -118,14 +119,60 @@ struct SplatReadElements : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// The elements of a contiguous innermost row around `count` consecutive
+/// elements of `memref` from index `index` of its innermost dimension (a
+/// stride-2 window of a convolution or pool, `count` its lanes): how many
+/// elements of the row lie before them and after them, found through the
+/// chain of memref.subview ops with static innermost offsets and steps
+/// that `memref` is a view of (each window's tap of a register tile is a
+/// view of the same tile of input, the input's row around it). None when
+/// the innermost dimension is not contiguous at the top of the chain.
+struct RowSlack {
+  int64_t before = 0, after = 0;
+};
+
+std::optional<RowSlack> rowSlack(Value memref, int64_t index, int64_t count) {
+  int64_t first = index, span = count;
+  while (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
+    int64_t rank = subview.getSourceType().getRank();
+    if (subview.getDroppedDims().test(rank - 1))
+      break;
+    std::optional<int64_t> offset =
+        getConstantIntValue(subview.getMixedOffsets().back());
+    std::optional<int64_t> step =
+        getConstantIntValue(subview.getMixedStrides().back());
+    if (!offset || !step)
+      break;
+    first = *offset + *step * first;
+    span = *step * (span - 1) + 1;
+    memref = subview.getSource();
+  }
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type || type.getRank() == 0 || type.isDynamicDim(type.getRank() - 1) ||
+      failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return std::nullopt;
+  int64_t after = type.getShape().back() - first - span;
+  if (first < 0 || after < 0)
+    return std::nullopt;
+  return RowSlack{first, after};
+}
+
 /// A transfer_read whose source has a static innermost stride of 2 (the
 /// window of a stride-2 convolution or pool) reads every other element of a
 /// span of 2L - 1: each row becomes two loads of W = powerOf2Ceil(L) lanes
-/// inside that span (the first at its start, the second ending at its end;
-/// W <= 2L - 1 always), through a stride-1 view of the same buffer, and one
-/// two-source shuffle picking the even elements. Power-of-two loads are whole
-/// registers: a row of 14 lanes (28-wide stride-2 outputs) loaded as
-/// vector<14> was assembled from three loads and two inserts.
+/// (whole registers: a row of 14 lanes, 28-wide stride-2 outputs, loaded as
+/// vector<14> was assembled from three loads and two inserts) through a
+/// stride-1 view of the same buffer and one two-source shuffle picking the
+/// elements. The loads may reach past the span into the rest of the row
+/// (`rowSlack`): the first starts at the even element at or before the
+/// span (counted from the row's start), the second ends 2W elements after
+/// it or at the row's end. A 3-wide window's taps kw = 1 and 2 then load the
+/// same two registers (kw = 0 one element earlier shares them when the
+/// row starts there), where each read loaded its own pair from its own
+/// start: MobileNetV2's stride-2 depthwise tiles loaded six registers per
+/// input row for three shuffles. Without a row around it, the span alone:
 ///
 ///   %v = vector.transfer_read %m[%i, %j] : memref<8x14xf32, strided<[66, 2]>>,
 ///                                          vector<8x14xf32>
@@ -156,8 +203,26 @@ struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
     int64_t rank = memrefType.getRank();
     Location loc = read.getLoc();
 
-    // A stride-1 view of the same elements, innermost dimension spanning
-    // them all.
+    // The row around the span (in elements of the stride-1 view): `first`
+    // is the span's start, the view covers [0, extent). A read at a
+    // dynamic column has only its span.
+    int64_t width = llvm::PowerOf2Ceil(lanes);
+    RowSlack slack;
+    std::optional<int64_t> column = getConstantIntValue(read.getIndices().back());
+    if (column)
+      if (std::optional<RowSlack> row = rowSlack(read.getBase(), *column, lanes))
+        slack = *row;
+    int64_t first = slack.before, extent = slack.before + span + slack.after;
+    int64_t low = first - first % 2;
+    int64_t highEnd = std::min(low + 2 * width, extent);
+    if (low + width > extent) {
+      low = first;
+      highEnd = first + span;
+    }
+    int64_t highStart = highEnd - width;
+
+    // A stride-1 view of the row: from the span's start less the slack
+    // before it, innermost dimension `extent` elements (at a static column).
     auto metadata =
         memref::ExtractStridedMetadataOp::create(rewriter, loc, read.getBase());
     SmallVector<OpFoldResult> sizes, viewStrides;
@@ -171,39 +236,60 @@ struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
               ? OpFoldResult(metadata.getStrides()[d])
               : OpFoldResult(rewriter.getIndexAttr(strides[d])));
     }
-    sizes.back() =
-        rewriter.getIndexAttr((memrefType.getDimSize(rank - 1) - 1) * stride + 1);
+    // A read at a dynamic column keeps the whole strided row in view.
+    int64_t viewExtent =
+        column ? extent : (memrefType.getDimSize(rank - 1) - 1) * stride + 1;
+    sizes.back() = rewriter.getIndexAttr(viewExtent);
     viewStrides.back() = rewriter.getIndexAttr(1);
-    OpFoldResult viewOffset =
-        ShapedType::isDynamic(offset)
-            ? OpFoldResult(metadata.getOffset())
-            : OpFoldResult(rewriter.getIndexAttr(offset));
+    // The view starts `shift` elements before the source's first element.
+    int64_t shift = slack.before - (column ? *column * stride : 0);
+    OpFoldResult viewOffset;
+    if (ShapedType::isDynamic(offset))
+      viewOffset = arith::SubIOp::create(
+                       rewriter, loc, metadata.getOffset(),
+                       arith::ConstantIndexOp::create(rewriter, loc, shift))
+                       .getResult();
+    else
+      viewOffset = rewriter.getIndexAttr(offset - shift);
     SmallVector<int64_t> viewShape(memrefType.getShape());
-    viewShape.back() = (viewShape.back() - 1) * stride + 1;
+    viewShape.back() = viewExtent;
     SmallVector<int64_t> layoutStrides(strides);
     layoutStrides.back() = 1;
     auto viewType = MemRefType::get(
         viewShape, memrefType.getElementType(),
-        StridedLayoutAttr::get(rewriter.getContext(), offset, layoutStrides),
+        StridedLayoutAttr::get(rewriter.getContext(),
+                               ShapedType::isDynamic(offset)
+                                   ? ShapedType::kDynamic
+                                   : offset - shift,
+                               layoutStrides),
         memrefType.getMemorySpace());
     Value view = memref::ReinterpretCastOp::create(
         rewriter, loc, viewType, metadata.getBaseBuffer(), viewOffset, sizes,
         viewStrides);
 
-    // Two loads of W lanes per row, both inside the span: elements [0, W)
-    // and [span - W, span); one two-source shuffle picks the even elements
-    // (2i from the first below W, from the second above).
-    int64_t width = llvm::PowerOf2Ceil(lanes);
-    int64_t highStart = span - width;
+    // Element i of a row is view element first + 2i: from the first load
+    // below low + W, else from the second.
     auto rowType = VectorType::get({width}, vectorType.getElementType());
     SmallVector<int64_t> picks;
-    for (int64_t i = 0; i < lanes; ++i)
-      picks.push_back(2 * i < width ? 2 * i : width + 2 * i - highStart);
+    for (int64_t i = 0; i < lanes; ++i) {
+      int64_t element = first + stride * i;
+      picks.push_back(element < low + width
+                          ? element - low
+                          : width + element - highStart);
+    }
     ArrayRef<int64_t> leading = vectorType.getShape().drop_back();
     int64_t firstLeadingDim = rank - vectorType.getRank();
-    Value scaledInner = arith::MulIOp::create(
-        rewriter, loc, read.getIndices().back(),
-        arith::ConstantIndexOp::create(rewriter, loc, stride));
+    // A dynamic column moves the span within the view (its slack is none).
+    Value spanStart =
+        column ? Value(arith::ConstantIndexOp::create(rewriter, loc, 0))
+               : Value(arith::MulIOp::create(
+                     rewriter, loc, read.getIndices().back(),
+                     arith::ConstantIndexOp::create(rewriter, loc, stride)));
+    auto at = [&](int64_t element) -> Value {
+      return arith::AddIOp::create(
+          rewriter, loc, spanStart,
+          arith::ConstantIndexOp::create(rewriter, loc, element));
+    };
     Value result = ub::PoisonOp::create(rewriter, loc, vectorType);
     for (int64_t linear = 0, e = computeProduct(leading); linear < e;
          ++linear) {
@@ -216,14 +302,14 @@ struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
           indices[firstLeadingDim + i] = arith::AddIOp::create(
               rewriter, loc, indices[firstLeadingDim + i],
               arith::ConstantIndexOp::create(rewriter, loc, p));
-      indices.back() = scaledInner;
-      Value low = vector::LoadOp::create(rewriter, loc, rowType, view, indices);
-      indices.back() = arith::AddIOp::create(
-          rewriter, loc, scaledInner,
-          arith::ConstantIndexOp::create(rewriter, loc, highStart));
-      Value high =
+      indices.back() = at(low);
+      Value lowRow =
           vector::LoadOp::create(rewriter, loc, rowType, view, indices);
-      Value picked = vector::ShuffleOp::create(rewriter, loc, low, high, picks);
+      indices.back() = at(highStart);
+      Value highRow =
+          vector::LoadOp::create(rewriter, loc, rowType, view, indices);
+      Value picked =
+          vector::ShuffleOp::create(rewriter, loc, lowRow, highRow, picks);
       if (leading.empty()) {
         rewriter.replaceOp(read, picked);
         return success();

@@ -200,6 +200,56 @@ func.func @strided_read_partial_rows(%m: memref<14xf32, strided<[2], offset: ?>>
 
 // -----
 
+// The three taps of a 3-wide stride-2 window (a depthwise convolution's
+// register tile: views of one [33] window of a 56-element input row, at
+// columns 0, 1, 2) load through a view of the whole row, from the even
+// element at or before each span: kw = 1 and kw = 2 load the same two
+// registers (elements 2..17 and 18..33) and pick even and odd lanes; kw = 0
+// loads 0..15 and 16..31. Near the row's end (11 lanes from element 33) the
+// second load ends at the row's end (40..55), not at the span's (51).
+
+// CHECK-LABEL: func.func @strided_taps
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C18:.*]] = arith.constant 18 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : index
+// CHECK:         %[[V0:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [56], strides: [1]
+// CHECK:         %[[A:.*]] = vector.load %[[V0]][%[[C0]]]
+// CHECK:         %[[B:.*]] = vector.load %[[V0]][%[[C16]]]
+// CHECK:         vector.shuffle %[[A]], %[[B]] [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK:         %[[V1:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [56], strides: [1]
+// CHECK:         %[[C:.*]] = vector.load %[[V1]][%[[C2]]]
+// CHECK:         %[[D:.*]] = vector.load %[[V1]][%[[C18]]]
+// CHECK:         vector.shuffle %[[C]], %[[D]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK:         %[[V2:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [56], strides: [1]
+// CHECK:         %[[E:.*]] = vector.load %[[V2]][%[[C2]]]
+// CHECK:         %[[F:.*]] = vector.load %[[V2]][%[[C18]]]
+// CHECK:         vector.shuffle %[[E]], %[[F]] [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK:         %[[V3:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [56], strides: [1]
+// CHECK:         %[[G:.*]] = vector.load %[[V3]][%[[C32]]]
+// CHECK:         %[[H:.*]] = vector.load %[[V3]][%[[C40]]]
+// CHECK:         vector.shuffle %[[G]], %[[H]] [1, 3, 5, 7, 9, 11, 13, 15, 25, 27, 29] : vector<16xf32>, vector<16xf32>
+// CHECK-NOT:     vector.transfer_read
+// CHECK:         return
+func.func @strided_taps(%x: memref<56xf32>) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<11xf32>) {
+  %p = ub.poison : f32
+  %c0 = arith.constant 0 : index
+  %w = memref.subview %x[1] [33] [1] : memref<56xf32> to memref<33xf32, strided<[1], offset: 1>>
+  %t0 = memref.subview %w[0] [16] [2] : memref<33xf32, strided<[1], offset: 1>> to memref<16xf32, strided<[2], offset: 1>>
+  %t1 = memref.subview %w[1] [16] [2] : memref<33xf32, strided<[1], offset: 1>> to memref<16xf32, strided<[2], offset: 2>>
+  %t2 = memref.subview %w[2] [16] [2] : memref<33xf32, strided<[1], offset: 1>> to memref<16xf32, strided<[2], offset: 3>>
+  %a = vector.transfer_read %t0[%c0], %p {in_bounds = [true]} : memref<16xf32, strided<[2], offset: 1>>, vector<16xf32>
+  %b = vector.transfer_read %t1[%c0], %p {in_bounds = [true]} : memref<16xf32, strided<[2], offset: 2>>, vector<16xf32>
+  %c = vector.transfer_read %t2[%c0], %p {in_bounds = [true]} : memref<16xf32, strided<[2], offset: 3>>, vector<16xf32>
+  %r = memref.subview %x[33] [11] [2] : memref<56xf32> to memref<11xf32, strided<[2], offset: 33>>
+  %d = vector.transfer_read %r[%c0], %p {in_bounds = [true]} : memref<11xf32, strided<[2], offset: 33>>, vector<11xf32>
+  return %a, %b, %c, %d : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<11xf32>
+}
+
+// -----
+
 // A read that may run out of bounds keeps the generic lowering.
 
 // CHECK-LABEL: func.func @strided_read_out_of_bounds
