@@ -378,7 +378,10 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
     computed one larger and sliced. Few channels leave the transforms most
     of the work: with 16 input channels (squeezenet1_1's 55 x 55 layers) the
     model took 1.09x the time, with 32 (27 x 27) the same, with 48 and 64
-    (13 x 13) 0.95x, hence the default of 48.
+    (13 x 13) 0.95x (Zen 3, AVX2). On AVX-512 (Zen 5) the 27 x 27 layers
+    (32 -> 128 channels) took squeezenet1_1 0.978x / 0.977x the time at 1 /
+    2 threads (A/B in one process); its 55 x 55 ones (16 -> 64) as well
+    only 0.989x at 1 thread, hence the default of 32.
     The filter is transformed at compile time (U = G g G^T, in double
     precision, laid out [16, K, C]). The input transform B^T d B is two
     stages of signed sums (each row of B^T has two nonzero coefficients,
@@ -424,7 +427,7 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
     ```
   }];
   let options = [
-    Option<"minChannels", "min-channels", "int64_t", /*default=*/"48",
+    Option<"minChannels", "min-channels", "int64_t", /*default=*/"32",
            "Fewest input and output channels of a rewritten convolution">,
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
            "Width of one vector register in bits">,
