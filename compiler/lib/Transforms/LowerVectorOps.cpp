@@ -10,6 +10,7 @@
 
 #include "aotc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -18,6 +19,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace aotc {
@@ -119,31 +121,83 @@ struct SplatReadElements : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// The parity of `value` when it is known: a constant, or an affine.apply
+/// whose terms of odd coefficient have known parities.
+std::optional<int64_t> knownParity(Value value);
+
+std::optional<int64_t> exprParity(AffineExpr expr, ValueRange dims,
+                                  ValueRange symbols) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr))
+    return llvm::mod(constant.getValue(), 2);
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return knownParity(dims[dim.getPosition()]);
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return knownParity(symbols[symbol.getPosition()]);
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return std::nullopt;
+  if (binary.getKind() == AffineExprKind::Mul)
+    if (auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS()))
+      return factor.getValue() % 2 == 0
+                 ? std::optional<int64_t>(0)
+                 : exprParity(binary.getLHS(), dims, symbols);
+  if (binary.getKind() != AffineExprKind::Add)
+    return std::nullopt;
+  std::optional<int64_t> lhs = exprParity(binary.getLHS(), dims, symbols);
+  std::optional<int64_t> rhs = exprParity(binary.getRHS(), dims, symbols);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  return (*lhs + *rhs) % 2;
+}
+
+std::optional<int64_t> knownParity(Value value) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return llvm::mod(*constant, 2);
+  auto apply = value.getDefiningOp<affine::AffineApplyOp>();
+  if (!apply)
+    return std::nullopt;
+  return exprParity(apply.getAffineMap().getResult(0), apply.getDimOperands(),
+                    apply.getSymbolOperands());
+}
+
 /// The elements of a contiguous innermost row around `count` consecutive
 /// elements of `memref` from index `index` of its innermost dimension (a
-/// stride-2 window of a convolution or pool, `count` its lanes): how many
-/// elements of the row lie before them and after them, found through the
-/// chain of memref.subview ops with static innermost offsets and steps
+/// stride-2 window of a convolution or pool, `count` its lanes) that reads
+/// of `width` lanes may touch: how many elements of the row lie before them
+/// and after them. They are found through the chain of memref.subview ops
 /// that `memref` is a view of (each window's tap of a register tile is a
-/// view of the same tile of input, the input's row around it). None when
-/// the innermost dimension is not contiguous at the top of the chain.
+/// view of the same tile of input, the input's row around it), up to a
+/// memref whose innermost dimension is static and contiguous. With static
+/// offsets, all of the row; with dynamic ones (a tile loop's column,
+/// folded into the taps' views by fold-memref-alias-ops), the one element
+/// before the span when the span starts at an odd element, and up to 2W
+/// elements from the even element at or before the span when that stays in
+/// the row for every value the offsets take (their upper bounds). None when
+/// neither is known.
 struct RowSlack {
   int64_t before = 0, after = 0;
 };
 
-std::optional<RowSlack> rowSlack(Value memref, int64_t index, int64_t count) {
+std::optional<RowSlack> rowSlack(Value memref, int64_t index, int64_t count,
+                                 int64_t width) {
+  // The span's first element: `first` plus each dynamic offset times its
+  // coefficient.
   int64_t first = index, span = count;
+  SmallVector<std::pair<Value, int64_t>> terms;
   while (auto subview = memref.getDefiningOp<memref::SubViewOp>()) {
     int64_t rank = subview.getSourceType().getRank();
-    if (subview.getDroppedDims().test(rank - 1))
-      break;
-    std::optional<int64_t> offset =
-        getConstantIntValue(subview.getMixedOffsets().back());
     std::optional<int64_t> step =
         getConstantIntValue(subview.getMixedStrides().back());
-    if (!offset || !step)
+    if (subview.getDroppedDims().test(rank - 1) || !step || *step <= 0)
       break;
-    first = *offset + *step * first;
+    first *= *step;
+    for (auto &term : terms)
+      term.second *= *step;
+    OpFoldResult offset = subview.getMixedOffsets().back();
+    if (std::optional<int64_t> constant = getConstantIntValue(offset))
+      first += *constant;
+    else
+      terms.push_back({cast<Value>(offset), 1});
     span = *step * (span - 1) + 1;
     memref = subview.getSource();
   }
@@ -153,10 +207,32 @@ std::optional<RowSlack> rowSlack(Value memref, int64_t index, int64_t count) {
   if (!type || type.getRank() == 0 || type.isDynamicDim(type.getRank() - 1) ||
       failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
     return std::nullopt;
-  int64_t after = type.getShape().back() - first - span;
-  if (first < 0 || after < 0)
+  int64_t extent = type.getShape().back();
+  if (terms.empty()) {
+    int64_t after = extent - first - span;
+    if (first < 0 || after < 0)
+      return std::nullopt;
+    return RowSlack{first, after};
+  }
+  int64_t parity = first, last = first;
+  for (auto [value, coefficient] : terms) {
+    FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB, value, /*stopCondition=*/nullptr,
+        /*closedUB=*/true);
+    if (failed(bound))
+      return std::nullopt;
+    last += coefficient * *bound;
+    if (coefficient % 2 != 0) {
+      std::optional<int64_t> valueParity = knownParity(value);
+      if (!valueParity)
+        return std::nullopt;
+      parity += *valueParity;
+    }
+  }
+  parity = llvm::mod(parity, 2);
+  if (last - parity + 2 * width > extent || 2 * width < parity + span)
     return std::nullopt;
-  return RowSlack{first, after};
+  return RowSlack{parity, 2 * width - parity - span};
 }
 
 /// A transfer_read whose source has a static innermost stride of 2 (the
@@ -210,7 +286,8 @@ struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
     RowSlack slack;
     std::optional<int64_t> column = getConstantIntValue(read.getIndices().back());
     if (column)
-      if (std::optional<RowSlack> row = rowSlack(read.getBase(), *column, lanes))
+      if (std::optional<RowSlack> row =
+              rowSlack(read.getBase(), *column, lanes, width))
         slack = *row;
     int64_t first = slack.before, extent = slack.before + span + slack.after;
     int64_t low = first - first % 2;

@@ -250,6 +250,64 @@ func.func @strided_taps(%x: memref<56xf32>) -> (vector<16xf32>, vector<16xf32>, 
 
 // -----
 
+// Taps at dynamic columns (a tile loop's, folded into the taps' views): the
+// span's parity is known (2j, 2j + 1, 2j + 2) and so is the loop's last
+// column, so each view starts at the even element at or before its span and
+// holds two whole registers (32 elements, in the 111-element row for every
+// j <= 32): kw = 0 and kw = 1 load the same two, at 2j and 2j + 16. In a
+// 70-element row the last j's registers would pass the row's end: only
+// the span (31 elements) is loaded.
+
+#even = affine_map<(d0) -> (d0 * 2)>
+#odd = affine_map<(d0) -> (d0 * 2 + 1)>
+#next = affine_map<(d0) -> (d0 * 2 + 2)>
+// CHECK-LABEL: func.func @strided_taps_dynamic
+// CHECK:         scf.for
+// CHECK:           %[[B0:.*]], %[[O0:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %{{.*}} : memref<16xf32, strided<[2], offset: ?>>
+// CHECK:           %[[V0:.*]] = memref.reinterpret_cast %[[B0]] to offset: [%[[O0]]], sizes: [32], strides: [1]
+// CHECK:           vector.load %[[V0]][%[[C0:.*]]]
+// CHECK:           vector.load %[[V0]][%[[C16:.*]]]
+// CHECK:           vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]
+// CHECK:           %[[B1:.*]], %[[O1:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata
+// CHECK:           %[[S1:.*]] = arith.subi %[[O1]], %[[ONE:.*]] : index
+// CHECK:           %[[V1:.*]] = memref.reinterpret_cast %[[B1]] to offset: [%[[S1]]], sizes: [32], strides: [1]
+// CHECK:           vector.load %[[V1]][%[[C0]]]
+// CHECK:           vector.load %[[V1]][%[[C16]]]
+// CHECK:           vector.shuffle %{{.*}}, %{{.*}} [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK:           memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [32], strides: [1]
+// CHECK:           memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [31], strides: [1]
+// CHECK:           vector.shuffle %{{.*}}, %{{.*}} [0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31]
+// CHECK-NOT:       vector.transfer_read
+func.func @strided_taps_dynamic(%x: memref<111xf32>, %y: memref<70xf32>, %out: memref<4x16xf32>) {
+  %p = ub.poison : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %c48 = arith.constant 48 : index
+  scf.for %j = %c0 to %c48 step %c16 {
+    %o0 = affine.apply #even(%j)
+    %o1 = affine.apply #odd(%j)
+    %o2 = affine.apply #next(%j)
+    %t0 = memref.subview %x[%o0] [16] [2] : memref<111xf32> to memref<16xf32, strided<[2], offset: ?>>
+    %t1 = memref.subview %x[%o1] [16] [2] : memref<111xf32> to memref<16xf32, strided<[2], offset: ?>>
+    %t2 = memref.subview %x[%o2] [16] [2] : memref<111xf32> to memref<16xf32, strided<[2], offset: ?>>
+    %u0 = memref.subview %y[%o0] [16] [2] : memref<70xf32> to memref<16xf32, strided<[2], offset: ?>>
+    %a = vector.transfer_read %t0[%c0], %p {in_bounds = [true]} : memref<16xf32, strided<[2], offset: ?>>, vector<16xf32>
+    %b = vector.transfer_read %t1[%c0], %p {in_bounds = [true]} : memref<16xf32, strided<[2], offset: ?>>, vector<16xf32>
+    %c = vector.transfer_read %t2[%c0], %p {in_bounds = [true]} : memref<16xf32, strided<[2], offset: ?>>, vector<16xf32>
+    %d = vector.transfer_read %u0[%c0], %p {in_bounds = [true]} : memref<16xf32, strided<[2], offset: ?>>, vector<16xf32>
+    vector.transfer_write %a, %out[%c0, %c0] {in_bounds = [true]} : vector<16xf32>, memref<4x16xf32>
+    vector.transfer_write %b, %out[%c1, %c0] {in_bounds = [true]} : vector<16xf32>, memref<4x16xf32>
+    vector.transfer_write %c, %out[%c2, %c0] {in_bounds = [true]} : vector<16xf32>, memref<4x16xf32>
+    vector.transfer_write %d, %out[%c3, %c0] {in_bounds = [true]} : vector<16xf32>, memref<4x16xf32>
+  }
+  return
+}
+
+// -----
+
 // A read that may run out of bounds keeps the generic lowering.
 
 // CHECK-LABEL: func.func @strided_read_out_of_bounds
