@@ -194,6 +194,9 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   addPasses(pm, "convert-scf-to-openmp");
   pm.nest<func::FuncOp>().addPass(createBindOmpNumThreads());
   pm.nest<func::FuncOp>().addPass(createElideOmpLoopBarriers());
+  // Each thread's share of a thread loop from its thread number, not from
+  // libomp's scheduling calls.
+  pm.addPass(createPartitionOmpLoops());
   // Everything to the LLVM dialect. Memrefs are lowered before scf-to-cf
   // (alloca_scope regions); entry points use bare pointers.
   addPasses(pm, "expand-strided-metadata,lower-affine,"

@@ -5,19 +5,18 @@
 // A bufferized, planned entry point: an scf.forall over row tiles running a
 // linalg op, then vector code through a pool buffer. Everything ends up in
 // the LLVM dialect (plus omp ops, translated with the module): the forall is
-// an OpenMP parallel loop with the caller's thread count (no barrier of its
-// own before the region's end), the linalg op plain
+// an OpenMP parallel region with the caller's thread count in which each
+// thread loops over its own share of the tiles, the linalg op plain
 // loops, f32 tanh/exp polynomials, and the C ABI wrapper is generated.
 
 // CHECK-LABEL: llvm.func internal @__aotc_model_impl(
 // CHECK-SAME:    %[[A:[^:]*]]: !llvm.ptr, %[[OUT:[^:]*]]: !llvm.ptr, %[[POOL:[^:]*]]: !llvm.ptr {aotc.name = "pool"}, %[[N:[^:]*]]: i32 {aotc.name = "num_threads"})
 // CHECK:         omp.parallel num_threads(%[[N]] : i32) {
-// CHECK-NEXT:      omp.wsloop nowait {
-// CHECK-NEXT:        omp.loop_nest (%{{.*}}) : i64 = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
-// CHECK:               llvm.load %{{.*}} : !llvm.ptr -> f32
-// CHECK:               llvm.intr.fma
-// CHECK:               llvm.store %{{.*}} : f32, !llvm.ptr
-// CHECK:               omp.yield
+// CHECK-NEXT:      llvm.call @omp_get_thread_num() : () -> i32
+// CHECK:           llvm.call @omp_get_num_threads() : () -> i32
+// CHECK:           llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK:           llvm.intr.fma
+// CHECK:           llvm.store %{{.*}} : f32, !llvm.ptr
 // CHECK:           omp.terminator
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
 // CHECK:         llvm.intr.fma({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
@@ -44,6 +43,7 @@
 // NONE-NOT:   @tanhf
 // NONE-NOT:   @expf
 // NONE-NOT:   unrealized_conversion_cast
+// NONE-NOT:   omp.wsloop
 
 // TARGET: llvm.mlir.global internal constant @__aotc_model_target("cpu-test\00")
 func.func @model(%a: memref<64x16xf32>, %out: memref<64x16xf32>, %pool: memref<128xi8> {aotc.name = "pool"})

@@ -1,0 +1,126 @@
+// RUN: aotc-opt %s -split-input-file -convert-scf-to-openmp -aotc-elide-omp-loop-barriers -aotc-partition-omp-loops | FileCheck %s
+
+// A thread loop as convert-scf-to-openmp makes it: each thread runs its own
+// contiguous share of the ceil((n - 2) / 4) iterations, the first
+// (total % threads) threads one more; the body (its alloca_scope) in an
+// execute_region inside the scf.for, the induction variable lb + j * step.
+// The loop ended its region (nowait): no barrier.
+
+// CHECK-LABEL: func.func @loop(
+// CHECK-SAME:    %[[A:.*]]: memref<100xf32>, %[[N:.*]]: index)
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         omp.parallel {
+// CHECK-DAG:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK:           %[[SPAN:.*]] = arith.subi %[[N]], %[[C2]] : index
+// CHECK:           %[[POS:.*]] = arith.maxsi %[[SPAN]], %[[C0]] : index
+// CHECK:           %[[C3:.*]] = arith.constant 3 : index
+// CHECK:           %[[UP:.*]] = arith.addi %[[POS]], %[[C3]] : index
+// CHECK:           %[[TOTAL:.*]] = arith.divui %[[UP]], %[[C4]] : index
+// CHECK:           %[[T32:.*]] = func.call @omp_get_thread_num() : () -> i32
+// CHECK:           %[[T:.*]] = arith.index_castui %[[T32]] : i32 to index
+// CHECK:           %[[NT32:.*]] = func.call @omp_get_num_threads() : () -> i32
+// CHECK:           %[[NT:.*]] = arith.index_castui %[[NT32]] : i32 to index
+// CHECK:           %[[SHARE:.*]] = arith.divui %[[TOTAL]], %[[NT]] : index
+// CHECK:           %[[REST:.*]] = arith.remui %[[TOTAL]], %[[NT]] : index
+// CHECK:           %[[BEFORE:.*]] = arith.muli %[[T]], %[[SHARE]] : index
+// CHECK:           %[[EXTRA_BEFORE:.*]] = arith.minui %[[T]], %[[REST]] : index
+// CHECK:           %[[FIRST:.*]] = arith.addi %[[BEFORE]], %[[EXTRA_BEFORE]] : index
+// CHECK:           %[[LONGER:.*]] = arith.cmpi ult, %[[T]], %[[REST]] : index
+// CHECK:           %[[SHORT_END:.*]] = arith.addi %[[FIRST]], %[[SHARE]] : index
+// CHECK:           %[[EXTRA:.*]] = arith.select %[[LONGER]], %[[C1]], %[[C0]] : index
+// CHECK:           %[[END:.*]] = arith.addi %[[SHORT_END]], %[[EXTRA]] : index
+// CHECK:           scf.for %[[J:.*]] = %[[FIRST]] to %[[END]] step %[[C1]] {
+// CHECK:             %[[OFF:.*]] = arith.muli %[[J]], %[[C4]] : index
+// CHECK:             %[[I:.*]] = arith.addi %[[C2]], %[[OFF]] : index
+// CHECK:             scf.execute_region {
+// CHECK:               memref.alloca_scope {
+// CHECK:                 memref.alloca() : memref<4xf32>
+// CHECK:                 memref.store %{{.*}}, %[[A]][%[[I]]] : memref<100xf32>
+// CHECK:               }
+// CHECK:               scf.yield
+// CHECK:             }
+// CHECK:           }
+// CHECK-NOT:       omp.barrier
+// CHECK:           omp.terminator
+// CHECK-NOT:     omp.wsloop
+// CHECK:       func.func private @omp_get_thread_num() -> i32
+// CHECK:       func.func private @omp_get_num_threads() -> i32
+func.func @loop(%a: memref<100xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c2) to (%n) step (%c4) {
+    %t = memref.alloca() : memref<4xf32>
+    memref.store %f, %t[%c0] : memref<4xf32>
+    %v = memref.load %t[%c0] : memref<4xf32>
+    memref.store %v, %a[%i] : memref<100xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A two-dimensional nest: one linear range over 8 x 7 iterations (row-major),
+// each iteration's indices its quotient and remainder by the inner count.
+// The first of two loops in a region keeps its barrier; a loop with a
+// reduction stays a worksharing loop.
+
+// CHECK-LABEL: func.func @nest(
+// CHECK:         %[[C3:.*]] = arith.constant 3 : index
+// CHECK:         omp.parallel {
+// CHECK-DAG:       %[[C7:.*]] = arith.constant 7 : index
+// CHECK-DAG:       %[[C56:.*]] = arith.constant 56 : index
+// CHECK:           arith.divui %[[C56]], %{{.*}} : index
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             %[[INNER:.*]] = arith.remui %[[J]], %[[C7]] : index
+// CHECK:             %[[OUTER:.*]] = arith.divui %[[J]], %[[C7]] : index
+// CHECK:             %[[COL_OFF:.*]] = arith.muli %[[INNER]], %[[C3]] : index
+// CHECK:             %[[COL:.*]] = arith.addi %{{.*}}, %[[COL_OFF]] : index
+// CHECK:             %[[ROW_OFF:.*]] = arith.muli %[[OUTER]], %{{.*}} : index
+// CHECK:             %[[ROW:.*]] = arith.addi %{{.*}}, %[[ROW_OFF]] : index
+// CHECK:             scf.execute_region {
+// CHECK:               memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COL]]] : memref<8x21xf32>
+// CHECK:           omp.barrier
+// CHECK:           scf.for
+// CHECK-NOT:       omp.barrier
+// CHECK:           omp.terminator
+// CHECK:         omp.parallel {
+// CHECK-NEXT:      omp.wsloop reduction(
+func.func @nest(%a: memref<8x21xf32>, %b: memref<8x21xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c21 = arith.constant 21 : index
+  %f = arith.constant 1.0 : f32
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i, %j) : index = (%c0, %c0) to (%c8, %c21) step (%c1, %c3) {
+        memref.store %f, %a[%i, %j] : memref<8x21xf32>
+        omp.yield
+      }
+    }
+    omp.wsloop {
+      omp.loop_nest (%i, %j) : index = (%c0, %c0) to (%c8, %c21) step (%c1, %c3) {
+        %v = memref.load %a[%i, %j] : memref<8x21xf32>
+        memref.store %v, %b[%i, %j] : memref<8x21xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  %z = arith.constant 0.0 : f32
+  %s = scf.parallel (%i) = (%c0) to (%c8) step (%c1) init (%z) -> f32 {
+    %v = memref.load %a[%i, %c0] : memref<8x21xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      scf.reduce.return %t : f32
+    }
+  }
+  return %s : f32
+}
