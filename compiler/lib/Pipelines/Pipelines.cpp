@@ -197,6 +197,8 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   // Each thread's share of a thread loop from its thread number, not from
   // libomp's scheduling calls.
   pm.addPass(createPartitionOmpLoops());
+  // Adjacent thread loops in one parallel region: one fork and join.
+  pm.nest<func::FuncOp>().addPass(createMergeParallelRegions());
   // Everything to the LLVM dialect. Memrefs are lowered before scf-to-cf
   // (alloca_scope regions); entry points use bare pointers.
   addPasses(pm, "expand-strided-metadata,lower-affine,"
