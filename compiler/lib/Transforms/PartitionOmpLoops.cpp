@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Transforms/OpenMPUtils.h"
 #include "aotc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,19 +38,6 @@ omp::LoopNestOp partitionableNest(omp::WsloopOp loop) {
   if (!nest || nest.getLoopInclusive() || !nest.getRegion().hasOneBlock())
     return {};
   return nest;
-}
-
-/// `name`, an external function of no arguments returning i32, declared in
-/// `module` if it is not yet.
-func::FuncOp declareI32Getter(ModuleOp module, StringRef name) {
-  if (auto func = module.lookupSymbol<func::FuncOp>(name))
-    return func;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  auto func = func::FuncOp::create(
-      b, module.getLoc(), name,
-      b.getFunctionType({}, {b.getI32Type()}));
-  func.setPrivate();
-  return func;
 }
 
 /// `loop` replaced by a sequential loop over this thread's share of its
@@ -142,8 +130,10 @@ struct PartitionOmpLoopsPass
     });
     if (loops.empty())
       return;
-    func::FuncOp threadNum = declareI32Getter(module, "omp_get_thread_num");
-    func::FuncOp numThreads = declareI32Getter(module, "omp_get_num_threads");
+    func::FuncOp threadNum =
+        aotc::ompQueryFunction(module, "omp_get_thread_num");
+    func::FuncOp numThreads =
+        aotc::ompQueryFunction(module, "omp_get_num_threads");
     for (auto [loop, nest] : loops)
       partition(loop, nest, threadNum, numThreads);
   }

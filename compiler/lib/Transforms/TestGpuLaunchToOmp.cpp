@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Transforms/OpenMPUtils.h"
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/WgmmaVariant.h"
 
@@ -35,18 +36,6 @@ namespace aotc {
 using namespace mlir;
 
 namespace {
-
-/// `name() -> i32` from the OpenMP runtime, declared in `module` once.
-func::FuncOp runtimeFunction(ModuleOp module, StringRef name) {
-  if (auto f = module.lookupSymbol<func::FuncOp>(name))
-    return f;
-  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto f = func::FuncOp::create(
-      b, module.getLoc(), name,
-      b.getFunctionType({}, {b.getI32Type()}));
-  f.setPrivate();
-  return f;
-}
 
 //===----------------------------------------------------------------------===//
 // Matrix instructions
@@ -423,8 +412,10 @@ LogicalResult lowerLaunch(gpu::LaunchOp launch, ModuleOp module) {
 
   // Thread ids from the OpenMP thread number; a team smaller than the block
   // would silently compute something else, so it aborts.
-  func::FuncOp threadNum = runtimeFunction(module, "omp_get_thread_num");
-  func::FuncOp numThreads = runtimeFunction(module, "omp_get_num_threads");
+  func::FuncOp threadNum =
+      aotc::ompQueryFunction(module, "omp_get_thread_num");
+  func::FuncOp numThreads =
+      aotc::ompQueryFunction(module, "omp_get_num_threads");
   Value team = func::CallOp::create(b, loc, numThreads).getResult(0);
   Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, team,
                                      threads32);

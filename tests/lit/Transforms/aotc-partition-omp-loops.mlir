@@ -6,6 +6,8 @@
 // execute_region inside the scf.for, the induction variable lb + j * step.
 // The loop ended its region (nowait): no barrier.
 
+// CHECK:       func.func private @omp_get_num_threads() -> i32
+// CHECK:       func.func private @omp_get_thread_num() -> i32
 // CHECK-LABEL: func.func @loop(
 // CHECK-SAME:    %[[A:.*]]: memref<100xf32>, %[[N:.*]]: index)
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
@@ -45,8 +47,6 @@
 // CHECK-NOT:       omp.barrier
 // CHECK:           omp.terminator
 // CHECK-NOT:     omp.wsloop
-// CHECK:       func.func private @omp_get_thread_num() -> i32
-// CHECK:       func.func private @omp_get_num_threads() -> i32
 func.func @loop(%a: memref<100xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
