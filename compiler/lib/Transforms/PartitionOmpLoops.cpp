@@ -27,7 +27,8 @@ namespace {
 /// The loop nest of `loop` when this pass can take it over: a worksharing
 /// loop directly in a parallel region, with no clause but nowait (no
 /// reduction, private copy, schedule, order or linear variable), over one
-/// single-block loop nest with exclusive upper bounds.
+/// single-block loop nest of `index` induction variables (as
+/// convert-scf-to-openmp makes them) with exclusive upper bounds.
 omp::LoopNestOp partitionableNest(omp::WsloopOp loop) {
   if (!isa<omp::ParallelOp>(loop->getParentOp()) ||
       !loop.getReductionVars().empty() || !loop.getPrivateVars().empty() ||
@@ -35,7 +36,10 @@ omp::LoopNestOp partitionableNest(omp::WsloopOp loop) {
       loop.getOrdered() || loop.getOrder())
     return {};
   auto nest = dyn_cast<omp::LoopNestOp>(loop.getWrappedLoop());
-  if (!nest || nest.getLoopInclusive() || !nest.getRegion().hasOneBlock())
+  if (!nest || nest.getLoopInclusive() || !nest.getRegion().hasOneBlock() ||
+      !llvm::all_of(nest.getIVs(), [](Value iv) {
+        return iv.getType().isIndex();
+      }))
     return {};
   return nest;
 }

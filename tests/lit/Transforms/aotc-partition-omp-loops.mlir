@@ -124,3 +124,39 @@ func.func @nest(%a: memref<8x21xf32>, %b: memref<8x21xf32>) -> f32 {
   }
   return %s : f32
 }
+
+// -----
+
+// A loop with a schedule clause, or over i64 induction variables (not as
+// convert-scf-to-openmp makes them): left to the runtime.
+
+// CHECK-LABEL: func.func @kept(
+// CHECK:         omp.wsloop schedule(dynamic) {
+// CHECK:         omp.wsloop nowait {
+// CHECK-NEXT:      omp.loop_nest (%{{.*}}) : i64
+// CHECK-NOT:     scf.for
+func.func @kept(%a: memref<64xf32>, %n: i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %f = arith.constant 1.0 : f32
+  omp.parallel {
+    omp.wsloop schedule(dynamic) {
+      omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) {
+        memref.store %f, %a[%i] : memref<64xf32>
+        omp.yield
+      }
+    }
+    omp.wsloop {
+      omp.loop_nest (%i) : i64 = (%z) to (%n) step (%one) {
+        %j = arith.index_cast %i : i64 to index
+        memref.store %f, %a[%j] : memref<64xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
