@@ -2,7 +2,7 @@
 # ===- bench_models.py - aotc models vs ONNX Runtime and PyTorch ----------===#
 #
 # Times batch-1 inference of the model zoo of tests/models (resnet18,
-# mobilenet_v2, squeezenet1_1, bert_encoder) three ways in one process:
+# mobilenet_v2, squeezenet1_1, bert_encoder) three ways:
 #
 #   aotc         the compiled model, a shared library built with
 #                aot_add_library(... SHARED), called through ctypes with
@@ -15,17 +15,31 @@
 #   pytorch      the same network with the same weights, rebuilt by
 #                tests/models/export_models.py, eager mode under
 #                torch.inference_mode(), torch.set_num_threads(threads)
+#                once, default environment
+#
+# Each (peer, thread count) runs in a worker process of its own (started
+# with "spawn", so it loads one peer's runtime only), driven by this one
+# through a pipe. In one process, the three runtimes' threads (our libomp,
+# ORT's pool, PyTorch's libgomp beside the pthreads of the OpenBLAS it
+# calls) took each other's CPUs: at 2 threads our bert_encoder was bimodal
+# (0.55 / 1.33 ms; 0.50 ms alone) and PyTorch's took 16-36 ms.
 #
 # Each timed run is one inference call (the peers' own API; a call allocates
 # its output in ORT and PyTorch, writes into a preallocated one in aotc).
-# Before timing, every peer's output is compared with the PyTorch reference of
-# NAME.npz (ATOL from NAME.tol). Timing is interleaved to share the machine's
-# noise: `--rounds` rounds, each running every (peer, threads) block in a
-# rotating order; a block is `--warmup` untimed calls (fewer for slow models:
-# only while under half a second, at least one) then runs/rounds timed ones,
-# after a pause (`--pause`, seconds) that lets the previous peer's spinning
-# worker threads go to sleep. The result is the median over all
+# Before timing, every worker's output is compared with the PyTorch
+# reference of NAME.npz (ATOL from NAME.tol). Timing is interleaved to share
+# the machine's noise: `--rounds` rounds, each running every worker's block
+# in a rotating order; a block is `--warmup` untimed calls (fewer for slow
+# models: only while under half a second, at least one) then runs/rounds
+# timed ones, after a pause (`--pause`, seconds) that lets the previous
+# worker's spinning threads go to sleep. The result is the median over all
 # timed runs (>= 20 by default) with the quartiles.
+#
+# PyTorch's Debian build at 2 threads here: its libgomp team and OpenBLAS's
+# own threads oversubscribe the 2 CPUs, so after each pause a few calls take
+# ~32 ms (bert_encoder 2.3 ms otherwise, 1.3 ms at 1 thread).
+# OMP_WAIT_POLICY=passive would take bert_encoder to 1.35 ms but the CNNs
+# 1.3x-1.7x slower, so it keeps its defaults.
 #
 # Usage:
 #   bench_models.py --models-dir BUILD/tests/models --lib-dir BUILD/bench
@@ -43,6 +57,7 @@ import argparse
 import ctypes
 import importlib.util
 import json
+import multiprocessing
 import os
 import statistics
 import sys
@@ -55,6 +70,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
 
 MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "bert_encoder"]
+PEERS = ["aotc", "onnxruntime", "pytorch"]
 
 
 def aligned_empty(nbytes, alignment=64):
@@ -112,6 +128,127 @@ def median_stats(samples):
             "q3_ms": q[2], "min_ms": min(samples), "runs": len(samples)}
 
 
+def make_runner(impl, name, args, x, threads):
+    """The peer's inference call at that thread count, built in this (the
+    worker) process. Returns (run, version string or None)."""
+    if impl == "aotc":
+        ours = AotcModel(os.path.join(args.lib_dir,
+                                      f"libbench_model_{name}.so"), name, x)
+        return ours.runner(threads), None
+    if impl == "onnxruntime":
+        import onnxruntime as ort
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.graph_optimization_level = \
+            ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        sess = ort.InferenceSession(
+            os.path.join(args.models_dir, name + ".onnx"), opts,
+            providers=["CPUExecutionProvider"])
+        feed = {sess.get_inputs()[0].name: x}
+        return (lambda: sess.run(None, feed)[0]), ort.__version__
+    import torch
+    exporter = load_export_script(args.export_script)
+    torch.manual_seed(0)
+    model, _ = exporter.MODELS[name]()
+    model.eval()
+    xt = torch.from_numpy(x.copy())
+    # Once: set_num_threads re-creates the OpenMP team (a call that sets it
+    # before each inference took ~45 ms at 2 threads here).
+    torch.set_num_threads(threads)
+
+    def run():
+        with torch.inference_mode():
+            return model(xt).numpy()
+    return run, torch.__version__
+
+
+def worker(conn, impl, name, args, threads):
+    """One peer at one thread count in a process of its own: answers the
+    parent's requests on conn until it closes. Each reply is ("ok", value)
+    or ("error", text)."""
+    try:
+        ref = np.load(os.path.join(args.models_dir, name + ".npz"))
+        run, version = make_runner(impl, name, args, ref["input_0"], threads)
+        conn.send(("ok", version))
+    except ImportError as e:
+        conn.send(("error", f"cannot be imported ({e})"))
+        return
+    except Exception as e:  # noqa: BLE001  (reported by the parent)
+        conn.send(("error", f"{type(e).__name__}: {e}"))
+        return
+    while True:
+        try:
+            request = conn.recv()
+        except EOFError:
+            return
+        try:
+            if request[0] == "check":
+                # Max abs difference from the PyTorch reference.
+                y_ref = ref["output_0"]
+                out = np.asarray(run()).reshape(y_ref.shape)
+                conn.send(("ok", float(np.max(np.abs(out - y_ref)))))
+            elif request[0] == "block":
+                # Warm-up: `warmup` calls, fewer for slow models (at least
+                # one, then only while under half a second); then `count`
+                # timed ones.
+                _, warmup, count = request
+                start = time.perf_counter()
+                for i in range(warmup):
+                    if i > 0 and time.perf_counter() - start > 0.5:
+                        break
+                    run()
+                samples = []
+                for _ in range(count):
+                    start = time.perf_counter_ns()
+                    run()
+                    samples.append((time.perf_counter_ns() - start) * 1e-6)
+                conn.send(("ok", samples))
+            else:
+                conn.send(("error", f"unknown request {request[0]!r}"))
+        except Exception as e:  # noqa: BLE001  (reported by the parent)
+            conn.send(("error", f"{type(e).__name__}: {e}"))
+
+
+class Peer:
+    """The parent's handle on one (peer, thread count) worker process."""
+
+    def __init__(self, ctx, impl, name, args, threads):
+        self.impl, self.threads = impl, threads
+        self.conn, child = ctx.Pipe()
+        self.process = ctx.Process(target=worker,
+                                   args=(child, impl, name, args, threads),
+                                   daemon=True)
+        self.process.start()
+        child.close()
+        # The start-up reply: the peer's version, or why it cannot run.
+        status, value = self.receive()
+        self.failure = value if status != "ok" else None
+        self.version = value if status == "ok" else None
+
+    def receive(self):
+        try:
+            return self.conn.recv()
+        except EOFError:
+            self.process.join(timeout=10)
+            return ("error", "the worker process died (exit code "
+                    f"{self.process.exitcode})")
+
+    def ask(self, request):
+        """Sends request and returns the worker's value, or raises
+        SystemExit with its error."""
+        self.conn.send(request)
+        status, value = self.receive()
+        if status != "ok":
+            raise SystemExit(f"{self.impl}/{self.threads}: {value}")
+        return value
+
+    def close(self):
+        self.conn.close()
+        self.process.join(timeout=10)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--models-dir", required=True)
@@ -129,100 +266,60 @@ def main():
     names = [n for n in args.models.split(",") if n]
     rounds = max(1, min(args.rounds, args.runs))
     per_round = -(-args.runs // rounds)
+    # A fresh interpreter per worker (not a fork of this one): each process
+    # loads one peer's runtime only.
+    ctx = multiprocessing.get_context("spawn")
 
-    # PyTorch first: its OpenMP runtime (libgomp) and the libomp the aotc
-    # libraries load are separate runtimes with separate threads.
-    import torch
-    exporter = load_export_script(args.export_script)
-    try:
-        import onnxruntime as ort
-    except ImportError as e:
-        ort = None
-        print(f"bench_models: onnxruntime cannot be imported ({e}); skipping "
-              "that peer (pip install onnxruntime)", file=sys.stderr)
-    skipped = [] if ort else ["onnxruntime: not importable"]
-
-    results = []
+    results, skipped, versions = [], [], {}
     for name in names:
-        ref = np.load(os.path.join(args.models_dir, name + ".npz"))
-        x, y_ref = ref["input_0"], ref["output_0"]
         with open(os.path.join(args.models_dir, name + ".tol")) as f:
             atol = float(f.read())
-
-        runners = {}  # (impl, threads) -> callable
-        ours = AotcModel(os.path.join(args.lib_dir,
-                                      f"libbench_model_{name}.so"), name, x)
-        for t in threads:
-            runners[("aotc", t)] = ours.runner(t)
-
-        if ort:
+        peers = []
+        for impl in PEERS:
             for t in threads:
-                opts = ort.SessionOptions()
-                opts.intra_op_num_threads = t
-                opts.inter_op_num_threads = 1
-                opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-                opts.graph_optimization_level = \
-                    ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                sess = ort.InferenceSession(
-                    os.path.join(args.models_dir, name + ".onnx"), opts,
-                    providers=["CPUExecutionProvider"])
-                feed = {sess.get_inputs()[0].name: x}
-                runners[("onnxruntime", t)] = (
-                    lambda s=sess, f=feed: s.run(None, f)[0])
-
-        torch.manual_seed(0)
-        model, _ = exporter.MODELS[name]()
-        model.eval()
-        xt = torch.from_numpy(x.copy())
-
-        def torch_run(m=model, xt=xt):
-            with torch.inference_mode():
-                return m(xt)
-        for t in threads:
-            runners[("pytorch", t)] = torch_run
+                if any(s.startswith(impl + ":") for s in skipped):
+                    continue
+                peer = Peer(ctx, impl, name, args, t)
+                if peer.failure is None:
+                    peers.append(peer)
+                    versions[impl] = peer.version
+                elif impl == "onnxruntime" and "cannot be imported" in \
+                        peer.failure:
+                    print(f"bench_models: onnxruntime {peer.failure}; "
+                          "skipping that peer (pip install onnxruntime)",
+                          file=sys.stderr)
+                    skipped.append("onnxruntime: not importable")
+                else:
+                    raise SystemExit(f"{name}/{impl}/{t}: {peer.failure}")
 
         # Numerics first: every peer against the PyTorch reference.
-        for (impl, t), run in runners.items():
-            torch.set_num_threads(t)
-            out = np.asarray(run() if impl != "pytorch" else run().numpy())
-            err = float(np.max(np.abs(out.reshape(y_ref.shape) - y_ref)))
+        for peer in peers:
+            err = peer.ask(("check",))
             if err > atol:
-                raise SystemExit(f"{name}/{impl}/{t}: differs from the "
-                                 f"reference by {err} (ATOL {atol})")
+                raise SystemExit(f"{name}/{peer.impl}/{peer.threads}: differs "
+                                 f"from the reference by {err} (ATOL {atol})")
 
-        samples = {key: [] for key in runners}
-        keys = list(runners)
+        samples = {peer: [] for peer in peers}
         for r in range(rounds):
-            order = keys[r % len(keys):] + keys[:r % len(keys)]
-            for key in order:
-                run = runners[key]
-                if key[0] == "pytorch":
-                    torch.set_num_threads(key[1])
+            order = peers[r % len(peers):] + peers[:r % len(peers)]
+            for peer in order:
+                # Lets the previous worker's spinning threads go to sleep.
                 time.sleep(args.pause)
-                # Warm-up: --warmup calls, fewer for slow models (at least
-                # one, then only while under half a second).
-                start = time.perf_counter()
-                for i in range(args.warmup):
-                    if i > 0 and time.perf_counter() - start > 0.5:
-                        break
-                    run()
-                for _ in range(per_round):
-                    start = time.perf_counter_ns()
-                    run()
-                    samples[key].append((time.perf_counter_ns() - start) * 1e-6)
-        for (impl, t), s in samples.items():
-            entry = {"kind": "model", "shape": name, "impl": impl,
-                     "threads": t}
+                samples[peer] += peer.ask(("block", args.warmup, per_round))
+        for peer, s in samples.items():
+            entry = {"kind": "model", "shape": name, "impl": peer.impl,
+                     "threads": peer.threads}
             entry.update(median_stats(s))
             results.append(entry)
-            print(f"model/{name}/{impl}/{t}: median {entry['median_ms']:.2f} ms"
-                  f" (q1 {entry['q1_ms']:.2f}, q3 {entry['q3_ms']:.2f}, "
-                  f"{entry['runs']} runs)")
-        del ours, runners
+            print(f"model/{name}/{peer.impl}/{peer.threads}: median "
+                  f"{entry['median_ms']:.2f} ms (q1 {entry['q1_ms']:.2f}, "
+                  f"q3 {entry['q3_ms']:.2f}, {entry['runs']} runs)")
+        for peer in peers:
+            peer.close()
 
     doc = {"suite": "models", "results": results, "skipped": skipped,
-           "versions": {"torch": torch.__version__,
-                        "onnxruntime": ort.__version__ if ort else None}}
+           "versions": {"torch": versions.get("pytorch"),
+                        "onnxruntime": versions.get("onnxruntime")}}
     if args.out:
         with open(args.out, "w") as f:
             json.dump(doc, f, indent=1)
