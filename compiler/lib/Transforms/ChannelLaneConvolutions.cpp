@@ -21,6 +21,14 @@
 // without Winograd its 56 x 56 x 64 layer 0.98x against the flat grid and
 // its 14 x 14 x 256 one 0.92x / 0.88x against im2col; resnet18 0.97x.
 //
+// A shallow reduction over an image's few channels (an RGB stem: 27 or 147
+// elements) does not repay the transpose back; it is computed straight into
+// the NCHW output, its channels split in place ([..., C / b, b, oh, ow]),
+// each register tile of pixels x b lanes stored transposed (8 x 32 as one
+// 16 x 16 shuffle transpose, aotc-lower-vector-ops). MobileNetV2's 3x3
+// stride-2 stem alone (A/B in one process, AVX-512): 0.91x / 0.89x the time
+// of its im2col path at 1 / 2 threads, the column copy gone; bit-identical.
+//
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/ConvolutionUtils.h"
@@ -41,7 +49,7 @@ using namespace mlir;
 namespace {
 
 /// Fewest reduced elements (input channels x window) per output for which
-/// the direct path pays: the result is transposed back to NCHW once, an
+/// the blocked path pays: the result is transposed back to NCHW once, an
 /// extra pass over the output that a shallow reduction does not repay.
 /// Measured one convolution at a time against im2col (A/B in one process,
 /// AVX-512, 1 thread): ResNet-18's 3x3 stride-2 layers (576, 1152 and 2304
@@ -50,6 +58,13 @@ namespace {
 /// 1.23x; MobileNetV2's 3x3 stride-2 stem (27) 1.51x.
 constexpr int64_t kMinReduction = 512;
 
+/// Below kMinReduction, a convolution over at most this many input channels
+/// (an image's RGB) is computed straight into its NCHW output, its register
+/// tiles stored transposed (the same stores as the blocked layout's, plus
+/// shuffles), rather than copied by im2col (MobileNetV2's stem: 27 x 12544
+/// columns, 1.35 MB, a quarter of its time) or read through stride phases.
+constexpr int64_t kMaxDirectInputChannels = 4;
+
 /// A convolution this pass rewrites: its loops, its output-channel loop and
 /// the filter's f32 values.
 struct Candidate {
@@ -57,6 +72,9 @@ struct Candidate {
   aotc::ConvolutionLoops conv;
   unsigned channel;
   DenseElementsAttr filter;
+  /// Computed into the NCHW output (its channels split in blocks of lanes)
+  /// instead of a blocked one transposed back.
+  bool direct;
 };
 
 /// `op` as a candidate for output-channel blocks of `block` lanes: an
@@ -99,13 +117,14 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
   int64_t reduction = ranges[conv->channels];
   for (unsigned k : conv->window)
     reduction *= ranges[k];
-  if (reduction < kMinReduction)
+  bool direct = reduction < kMinReduction;
+  if (direct && ranges[conv->channels] > kMaxDirectInputChannels)
     return std::nullopt;
   int64_t width = ranges[conv->image.back()];
   int64_t rows = aotc::channelLaneRowTile(width, vectorBits);
   if (4 * rows < 3 * aotc::contractionRows(vectorBits) && rows != width)
     return std::nullopt;
-  return Candidate{op, *conv, *channel, filter};
+  return Candidate{op, *conv, *channel, filter, direct};
 }
 
 /// `filter` with its output-channel dimension `dim` split into
@@ -143,6 +162,15 @@ RankedTensorType toBlockedType(RankedTensorType type, int64_t dim,
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] /= block;
   shape.push_back(block);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// `type` with dimension `dim` of size C split into [C / block, block] in
+/// place (aotc::splitDimension's result).
+RankedTensorType splitType(RankedTensorType type, int64_t dim, int64_t block) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= block;
+  shape.insert(shape.begin() + dim + 1, block);
   return RankedTensorType::get(shape, type.getElementType());
 }
 
@@ -206,30 +234,39 @@ bool isRelayoutable(linalg::GenericOp op, Value replaced = {}) {
 }
 
 /// `op` (isRelayoutable) computed in the blocked layout of its output,
-/// dimension `dim` split into [C / block, block] with the block last: the
-/// inputs read the same elements (those indexed by `dim` through
+/// dimension `dim` split into [C / block, block] with the block last (or,
+/// with `inPlace`, right after `dim`: the NCHW layout, split): the inputs
+/// read the same elements (those indexed by `dim` through
 /// aotc::splitDimension), but `replaced`, read at the identity map, which
 /// becomes `blocked` (already in that layout).
 Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
-               int64_t block, Value replaced = {}, Value blocked = {}) {
+               int64_t block, bool inPlace, Value replaced = {},
+               Value blocked = {}) {
   MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   unsigned rank = op.getNumLoops();
-  AffineExpr lane = getAffineDimExpr(rank, ctx);
+  // The loops are the result's dimensions (its map is the identity): the
+  // lane loop last, or right after `dim`.
+  unsigned lanePos = inPlace ? dim + 1 : rank;
+  auto loop = [&](unsigned d) {
+    return getAffineDimExpr(d >= lanePos ? d + 1 : d, ctx);
+  };
+  AffineExpr lane = getAffineDimExpr(lanePos, ctx);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     if (replaced && input->get() == replaced && map.isIdentity()) {
       inputs.push_back(blocked);
-      maps.push_back(AffineMap::getMultiDimIdentityMap(rank + 1, ctx));
+      maps.push_back(identity);
       continue;
     }
     Value v = input->get();
     SmallVector<AffineExpr> exprs;
     for (AffineExpr e : map.getResults()) {
       unsigned d = cast<AffineDimExpr>(e).getPosition();
-      exprs.push_back(getAffineDimExpr(d, ctx));
+      exprs.push_back(loop(d));
       if (d == static_cast<unsigned>(dim)) {
         v = aotc::splitDimension(rewriter, loc, v, exprs.size() - 1, block);
         exprs.push_back(lane);
@@ -238,11 +275,12 @@ Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
     inputs.push_back(v);
     maps.push_back(AffineMap::get(rank + 1, 0, exprs, ctx));
   }
-  RankedTensorType type = toBlockedType(
-      cast<RankedTensorType>(op.getResult(0).getType()), dim, block);
+  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+  RankedTensorType type = inPlace ? splitType(resultType, dim, block)
+                                  : toBlockedType(resultType, dim, block);
   Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                        type.getElementType());
-  maps.push_back(AffineMap::getMultiDimIdentityMap(rank + 1, ctx));
+  maps.push_back(identity);
   SmallVector<utils::IteratorType> iterators(rank + 1,
                                              utils::IteratorType::parallel);
   auto relaid = linalg::GenericOp::create(rewriter, loc, init.getType(), inputs,
@@ -288,13 +326,20 @@ struct ChannelLaneConvolutionsPass
     SmallVector<AffineExpr> dims;
     for (unsigned d = 0; d < numLoops; ++d)
       dims.push_back(remap(d));
+    bool direct = c.direct;
+    AffineExpr channelExpr = remap(c.channel);
     SmallVector<AffineMap> maps;
     for (auto [i, map] : llvm::enumerate(op.getIndexingMapsArray())) {
       SmallVector<AffineExpr> exprs;
-      for (AffineExpr e : map.getResults())
+      for (AffineExpr e : map.getResults()) {
         exprs.push_back(e.replaceDims(dims));
-      // The filter and the output read the lanes last.
-      if (i != 0)
+        // Direct: the output reads the lanes right after the channel
+        // blocks ([..., C / b, b, oh, ow], NCHW split).
+        if (direct && i == 2 && exprs.back() == channelExpr)
+          exprs.push_back(laneExpr);
+      }
+      // The filter (and the blocked output) read the lanes last.
+      if (i == 1 || (i == 2 && !direct))
         exprs.push_back(laneExpr);
       maps.push_back(AffineMap::get(numLoops + 1, 0, exprs, ctx));
     }
@@ -309,20 +354,36 @@ struct ChannelLaneConvolutionsPass
     Value filter = arith::ConstantOp::create(rewriter, loc,
                                              packFilter(c.filter, wDim, block));
     // The init (a bias broadcast, a fill; other ops may share it) computed
-    // in the blocked layout, else transposed into it.
+    // in the op's layout, else transposed (or, direct, reshaped) into it.
     Value init = op.getDpsInits()[0];
+    auto initType = cast<RankedTensorType>(init.getType());
     auto initProducer = init.getDefiningOp<linalg::GenericOp>();
     if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-      RankedTensorType blockedType =
-          toBlockedType(cast<RankedTensorType>(init.getType()), oDim, block);
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc, blockedType.getShape(), blockedType.getElementType());
+      RankedTensorType type = direct ? splitType(initType, oDim, block)
+                                     : toBlockedType(initType, oDim, block);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                            type.getElementType());
       init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
                  .getResult(0);
     } else if (initProducer && isRelayoutable(initProducer)) {
-      init = relayout(rewriter, initProducer, oDim, block);
+      init = relayout(rewriter, initProducer, oDim, block, direct);
+    } else if (direct) {
+      init = aotc::splitDimension(rewriter, loc, init, oDim, block);
     } else {
       init = toBlocked(rewriter, loc, init, oDim, block);
+    }
+    if (direct) {
+      // The result stays NCHW (its channels split in two, merged back).
+      auto split = linalg::GenericOp::create(
+          rewriter, loc, init.getType(),
+          ValueRange{op.getDpsInputs()[0], filter}, ValueRange{init}, maps,
+          iterators);
+      rewriter.inlineRegionBefore(op.getRegion(), split.getRegion(),
+                                  split.getRegion().begin());
+      rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+          op, op.getResult(0).getType(), split.getResult(0),
+          aotc::splitDimGroups(initType.getRank(), oDim));
+      return;
     }
     auto blocked = linalg::GenericOp::create(
         rewriter, loc, init.getType(), ValueRange{op.getDpsInputs()[0], filter},
@@ -338,7 +399,8 @@ struct ChannelLaneConvolutionsPass
       auto consumer = dyn_cast<linalg::GenericOp>(*original.getUsers().begin());
       if (consumer && isRelayoutable(consumer, original)) {
         rewriter.setInsertionPoint(consumer);
-        result = relayout(rewriter, consumer, oDim, block, original, result);
+        result = relayout(rewriter, consumer, oDim, block, /*inPlace=*/false,
+                          original, result);
         replacedOp = consumer;
       }
     }

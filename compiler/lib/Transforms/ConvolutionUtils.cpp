@@ -152,9 +152,11 @@ std::optional<unsigned> convolutionChannelLaneLoop(linalg::LinalgOp op) {
   AffineMap oMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (oMap.getNumResults() == 0 || wMap.getNumResults() == 0)
     return std::nullopt;
-  auto lane = dyn_cast<AffineDimExpr>(oMap.getResults().back());
-  auto wLane = dyn_cast<AffineDimExpr>(wMap.getResults().back());
-  if (!lane || lane != wLane || xMap.isFunctionOfDim(lane.getPosition()) ||
+  // The filter's innermost loop, which the output reads last (a blocked
+  // layout) or right after its channel blocks (NCHW, channels split).
+  auto lane = dyn_cast<AffineDimExpr>(wMap.getResults().back());
+  if (!lane || !llvm::is_contained(oMap.getResults(), AffineExpr(lane)) ||
+      xMap.isFunctionOfDim(lane.getPosition()) ||
       op.getIteratorTypesArray()[lane.getPosition()] !=
           utils::IteratorType::parallel)
     return std::nullopt;
@@ -165,6 +167,17 @@ std::optional<unsigned> convolutionChannelLaneLoop(linalg::LinalgOp op) {
               utils::IteratorType::reduction &&
           wMap.isFunctionOfDim(d.getPosition()))
         return lane.getPosition();
+  return std::nullopt;
+}
+
+std::optional<unsigned> convolutionChannelLanePixelLoop(linalg::LinalgOp op) {
+  std::optional<unsigned> lane = convolutionChannelLaneLoop(op);
+  if (!lane)
+    return std::nullopt;
+  AffineMap oMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (AffineExpr e : llvm::reverse(oMap.getResults()))
+    if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() != *lane)
+      return d.getPosition();
   return std::nullopt;
 }
 

@@ -174,14 +174,10 @@ computeForallTileSizes(linalg::LinalgOp op, int64_t targetTiles,
     // of output channels) whole, the pixels of an output row in whole rows
     // of register tiles.
     multiples[*lane] = ranges[*lane];
-    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    ArrayRef<AffineExpr> results = outMap.getResults();
-    if (results.size() >= 2) {
-      unsigned row =
-          cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
-      multiples[row] =
-          aotc::channelLaneRowTile(ranges[row], registerTile.vectorBits);
-    }
+    if (std::optional<unsigned> row =
+            aotc::convolutionChannelLanePixelLoop(op))
+      multiples[*row] =
+          aotc::channelLaneRowTile(ranges[*row], registerTile.vectorBits);
   } else {
     // Transposes: read in square register tiles along both loops.
     for (unsigned minor : aotc::transposedInputLoops(op))

@@ -561,6 +561,95 @@ struct MaxMinOfNumber : OpRewritePattern<MaxMinOp> {
   }
 };
 
+/// Side of the square transposes lowered as shuffles of whole rows
+/// (vector::VectorTransposeLowering::Shuffle16x16, 32-bit elements).
+constexpr int64_t kShuffleSquare = 16;
+
+/// The two non-unit dimensions of the 2-D transpose that `op` is when all
+/// its other dimensions are units (a register tile of R pixels x C channel
+/// lanes stored into an NCHW output), as (R, C); none otherwise.
+std::optional<std::pair<int64_t, int64_t>>
+planeTranspose(vector::TransposeOp op) {
+  VectorType type = op.getSourceVectorType();
+  SmallVector<int64_t> dims;
+  for (auto [i, size] : llvm::enumerate(type.getShape()))
+    if (size != 1)
+      dims.push_back(i);
+  if (dims.size() != 2 || type.isScalable())
+    return std::nullopt;
+  ArrayRef<int64_t> perm = op.getPermutation();
+  // The two non-unit dimensions swap their order.
+  auto position = [&](int64_t d) {
+    return llvm::find(perm, d) - perm.begin();
+  };
+  if (position(dims[0]) < position(dims[1]))
+    return std::nullopt;
+  return std::pair(type.getDimSize(dims[0]), type.getDimSize(dims[1]));
+}
+
+/// True when `op` transposes R x C 32-bit elements with R * C one square
+/// of kShuffleSquare (rows of C = k * kShuffleSquare lanes, R * k =
+/// kShuffleSquare), which BlockTranspose lowers through it.
+bool isBlockTranspose(vector::TransposeOp op) {
+  std::optional<std::pair<int64_t, int64_t>> plane = planeTranspose(op);
+  if (!plane || op.getSourceVectorType().getElementTypeBitWidth() != 32)
+    return false;
+  auto [rows, columns] = *plane;
+  return rows * columns == kShuffleSquare * kShuffleSquare &&
+         columns % kShuffleSquare == 0 && rows > 1 && rows < kShuffleSquare;
+}
+
+/// An R x C transpose (isBlockTranspose; 8 pixels x 32 channels) as one
+/// 16 x 16 transpose of its C / 16 column blocks stacked as rows: row j of
+/// that square holds column j of every block, R elements each, which are
+/// rows j, 16 + j, ... of the result. The default lowering (one element at
+/// a time) made LLVM assemble each row through the stack.
+struct BlockTranspose : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isBlockTranspose(op))
+      return failure();
+    auto [rows, columns] = *planeTranspose(op);
+    Location loc = op.getLoc();
+    Type element = op.getSourceVectorType().getElementType();
+    auto type = [&](ArrayRef<int64_t> shape) {
+      return VectorType::get(shape, element);
+    };
+    Value plane = vector::ShapeCastOp::create(
+        rewriter, loc, type({rows, columns}), op.getVector());
+    int64_t blocks = columns / kShuffleSquare;
+    Value square = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(type({kShuffleSquare,
+                                                  kShuffleSquare})));
+    for (int64_t r = 0; r < rows; ++r) {
+      Value row = vector::ExtractOp::create(rewriter, loc, plane, r);
+      for (int64_t b = 0; b < blocks; ++b) {
+        Value part = vector::ExtractStridedSliceOp::create(
+            rewriter, loc, row, b * kShuffleSquare, kShuffleSquare, 1);
+        square = vector::InsertOp::create(rewriter, loc, part, square,
+                                          b * rows + r);
+      }
+    }
+    Value transposed = vector::TransposeOp::create(
+        rewriter, loc, square, ArrayRef<int64_t>{1, 0});
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(type({columns, rows})));
+    for (int64_t j = 0; j < kShuffleSquare; ++j) {
+      Value row = vector::ExtractOp::create(rewriter, loc, transposed, j);
+      for (int64_t b = 0; b < blocks; ++b) {
+        Value part = vector::ExtractStridedSliceOp::create(
+            rewriter, loc, row, b * rows, rows, 1);
+        result = vector::InsertOp::create(rewriter, loc, part, result,
+                                          b * kShuffleSquare + j);
+      }
+    }
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, op.getResultVectorType(),
+                                                     result);
+    return success();
+  }
+};
+
 struct LowerVectorOpsPass
     : aotc::impl::LowerVectorOpsBase<LowerVectorOpsPass> {
   void runOnOperation() override {
@@ -588,14 +677,27 @@ struct LowerVectorOpsPass
         return signalPassFailure();
     }
     // 16 x 16 transposes of 32-bit elements (aotc-tile-and-vectorize's
-    // transpose tiles) as shuffles of 16-element rows. Only those: the same
-    // option lowers every other transpose to one shuffle of the flattened
-    // vector (256 elements for an 8 x 32 tile), slow for LLVM to compile.
+    // transpose tiles, and those BlockTranspose makes of other shapes with
+    // as many elements) as shuffles of 16-element rows. Only those: the
+    // same option lowers every other transpose to one shuffle of the
+    // flattened vector (256 elements for an 8 x 32 tile), slow for LLVM to
+    // compile.
     {
+      SmallVector<Operation *> blocks;
+      func.walk([&](vector::TransposeOp op) {
+        if (isBlockTranspose(op))
+          blocks.push_back(op);
+      });
+      RewritePatternSet blockPatterns(ctx);
+      blockPatterns.add<BlockTranspose>(ctx);
+      if (!blocks.empty() &&
+          failed(applyOpPatternsGreedily(blocks, std::move(blockPatterns))))
+        return signalPassFailure();
       SmallVector<Operation *> squares;
       func.walk([&](vector::TransposeOp op) {
         VectorType type = op.getSourceVectorType();
-        if (type.getShape() == ArrayRef<int64_t>{16, 16} &&
+        if (type.getShape() ==
+                ArrayRef<int64_t>{kShuffleSquare, kShuffleSquare} &&
             type.getElementType().getIntOrFloatBitWidth() == 32)
           squares.push_back(op);
       });

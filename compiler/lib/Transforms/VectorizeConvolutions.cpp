@@ -105,11 +105,12 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
   sizes[laneDim] = largestDivisorAtMost(ranges[laneDim], lanes);
   // Output channels as lanes: a contraction's register tile, its rows the
   // pixels of one output row (each input element broadcast to one row).
-  if (aotc::convolutionChannelLaneLoop(op) && results.size() >= 2) {
-    sizes[laneDim] = largestDivisorAtMost(
-        ranges[laneDim], aotc::kContractionRegistersPerRow * lanes);
-    unsigned row =
-        cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
+  if (std::optional<unsigned> channel = aotc::convolutionChannelLaneLoop(op);
+      channel && results.size() >= 2) {
+    unsigned row = *aotc::convolutionChannelLanePixelLoop(op);
+    sizes.assign(ranges.size(), 1);
+    sizes[*channel] = largestDivisorAtMost(
+        ranges[*channel], aotc::kContractionRegistersPerRow * lanes);
     sizes[row] = aotc::channelLaneRowTile(ranges[row], vectorBits);
     return sizes;
   }

@@ -119,6 +119,58 @@ func.func @conv3x3_stride1(%x: tensor<1x1x64x9x9xf32>, %init: tensor<1x1x64x7x7x
 
 // -----
 
+// An image's first layer, 3 input channels (27 reduced elements): too
+// shallow a reduction to transpose a blocked result back, so the blocks of
+// 32 channel lanes are computed straight into the NCHW output, its channel
+// dimension split in two ([m / 32, 32, oh, ow]): each register tile of
+// pixels x lanes is stored transposed. The bias broadcast init is made in
+// that layout; the ReLU after it stays as it is (no transpose).
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#b = affine_map<(n, g, m, oh, ow) -> (g, m)>
+#id = affine_map<(n, g, m, oh, ow) -> (n, g, m, oh, ow)>
+// CHECK-DAG:   #[[SBIAS:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d3)>
+// CHECK-DAG:   #[[SID:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+// CHECK-DAG:   #[[SO:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d5, d3, d4)>
+// CHECK-LABEL: func.func @rgb_stem
+// CHECK:         %[[WP:.*]] = arith.constant dense<{{.*}}> : tensor<1x2x3x3x3x32xf32>
+// CHECK:         %[[INIT:.*]] = linalg.generic {indexing_maps = [#[[SBIAS]], #[[SID]]]
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x2x32x8x8xf32>)
+// CHECK:         %[[CONV:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[SO]]]
+// CHECK-SAME:        ins(%{{.*}}, %[[WP]] : tensor<1x1x3x17x17xf32>, tensor<1x2x3x3x3x32xf32>) outs(%[[INIT]] : tensor<1x1x2x32x8x8xf32>)
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[CONV]] {{\[}}[0], [1], [2, 3], [4], [5]] : tensor<1x1x2x32x8x8xf32> into tensor<1x1x64x8x8xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%[[R]] : tensor<1x1x64x8x8xf32>)
+// CHECK:           arith.maximumf
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+func.func @rgb_stem(%x: tensor<1x1x3x17x17xf32>, %bias: tensor<1x64xf32>) -> tensor<1x1x64x8x8xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x64x3x3x3xf32>
+  %e = tensor.empty() : tensor<1x1x64x8x8xf32>
+  %init = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<1x64xf32>) outs(%e : tensor<1x1x64x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x1x64x8x8xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x17x17xf32>, tensor<1x64x3x3x3xf32>) outs(%init : tensor<1x1x64x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x8x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<1x1x64x8x8xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%r : tensor<1x1x64x8x8xf32>) outs(%e2 : tensor<1x1x64x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x1x64x8x8xf32>
+  return %relu : tensor<1x1x64x8x8xf32>
+}
+
+// -----
+
 // Left to the other paths: a shallow reduction (8 channels x 9 = 72
 // elements: transposing the result back costs more than it saves), 48
 // output channels (not whole blocks), and 13-pixel output rows (one-row

@@ -71,6 +71,25 @@ func.func @transpose_16x16(%a: vector<16x16xf32>) -> vector<16x16xf32> {
   return %0 : vector<16x16xf32>
 }
 
+// An 8 x 32 tile (8 pixels x 32 channel lanes of
+// aotc-channel-lane-convolutions, stored into an NCHW output), with unit
+// dims around it: its two 8 x 16 blocks stacked into one 16 x 16 square,
+// shuffled as above; row j of the square holds rows j and 16 + j of the
+// result (8 elements each). No element moves.
+
+// CHECK-LABEL: func.func @transpose_8x32
+// CHECK-NOT:     vector.extract %{{.*}} : f32
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>, vector<16xf32>
+// CHECK:         vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [8], strides = [1]} : vector<16xf32> to vector<8xf32>
+// CHECK-NOT:     vector.transpose
+// CHECK-NOT:     vector.extract %{{.*}} : f32
+// CHECK-NOT:     vector<256xf32>
+// CHECK:         return
+func.func @transpose_8x32(%a: vector<1x8x32xf32>) -> vector<32x1x8xf32> {
+  %0 = vector.transpose %a, [2, 0, 1] : vector<1x8x32xf32> to vector<32x1x8xf32>
+  return %0 : vector<32x1x8xf32>
+}
+
 // CHECK-LABEL: func.func @broadcast
 // CHECK-SAME:    (%[[V:.*]]: vector<8xf32>)
 // CHECK-NOT:     vector.broadcast

@@ -492,3 +492,33 @@ func.func @channel_lanes(%x: tensor<1x1x64x29x29xf32>, %w: tensor<1x2x64x3x3x32x
   } -> tensor<1x1x2x14x14x32xf32>
   return %r : tensor<1x1x2x14x14x32xf32>
 }
+
+// -----
+
+// The same straight into an NCHW output (its channels split as
+// [m / 32, 32, oh, ow]: 3 input channels, a stem): the pixel loop is the
+// output's innermost one, the lanes the filter's. Register tiles of 8 of
+// the 16 pixels x 32 channels as above; the accumulators are read and
+// written transposed (lanes along the channels, pixels along the row).
+
+#x = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (g, m, c, kh, kw, l)>
+#o = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, m, l, oh, ow)>
+// CHECK-DAG:   #[[TO:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4, d5, d3)>
+// CHECK-LABEL: func.func @channel_lanes_nchw
+// CHECK:         scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK:           scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:             scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:               vector.transfer_read {{.*}} : tensor<1x1x1x1x8xf32>, vector<1x1x1x1x8x32x1x1x1xf32>
+// CHECK:               vector.transfer_read %{{.*}} {in_bounds = [{{.*}}], permutation_map = #[[TO]]} : tensor<1x1x1x32x1x8xf32>, vector<1x1x1x1x8x32xf32>
+// CHECK-COUNT-2:       vector.transfer_read {{.*}} : tensor<1x1x1x1x8xf32>, vector<1x1x1x1x8x32x1x1x1xf32>
+// CHECK:               vector.transfer_write %{{.*}} {in_bounds = [{{.*}}], permutation_map = #[[TO]]} : vector<1x1x1x1x8x32xf32>, tensor<1x1x1x32x1x8xf32>
+func.func @channel_lanes_nchw(%x: tensor<1x1x3x33x33xf32>, %w: tensor<1x2x3x3x3x32xf32>, %o: tensor<1x1x2x32x16x16xf32>) -> tensor<1x1x2x32x16x16xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x33x33xf32>, tensor<1x2x3x3x3x32xf32>) outs(%o : tensor<1x1x2x32x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x32x16x16xf32>
+  return %r : tensor<1x1x2x32x16x16xf32>
+}

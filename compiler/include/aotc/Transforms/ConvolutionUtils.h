@@ -57,11 +57,16 @@ std::optional<unsigned>
 convolutionChannelRowLoop(mlir::linalg::LinalgOp op);
 /// The output-channel loop of a convolution over input channels computed
 /// with output channels as lanes (aotc-channel-lane-convolutions): the
-/// innermost loop of the output and of the filter, a parallel loop the
-/// windowed input (operand 0) does not read, when some reduction loop of
-/// the filter indexes the input directly. Each filter row of lanes then
-/// serves one register per output pixel of the tile.
+/// innermost loop of the filter, which the output reads too (innermost in
+/// a blocked layout, after the channel blocks in an NCHW one), a parallel
+/// loop the windowed input (operand 0) does not read, when some reduction
+/// loop of the filter indexes the input directly. Each filter row of lanes
+/// then serves one register per output pixel of the tile.
 std::optional<unsigned> convolutionChannelLaneLoop(mlir::linalg::LinalgOp op);
+/// The pixel loop of such a convolution's register tiles: the output's
+/// innermost loop but the lanes.
+std::optional<unsigned>
+convolutionChannelLanePixelLoop(mlir::linalg::LinalgOp op);
 
 /// Grid rows (registers of lanes along the output dimension next to the
 /// lanes, the rows of a flattened image) per register tile of a

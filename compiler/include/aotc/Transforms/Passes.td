@@ -291,6 +291,11 @@ def ChannelLaneConvolutions : Pass<"aotc-channel-lane-convolutions",
     element read in place through the window and broadcast, each filter row
     one contiguous load. Output rows that do not split into register tiles
     of at least three-quarters of a contraction's rows keep the other paths.
+    A shallower reduction over at most 4 input channels (an RGB image's
+    first layer) is computed straight into the NCHW output instead, its
+    channels split as [..., C / b, b, o...] (a free reshape): no transpose
+    pass; each register tile is stored transposed (aotc-lower-vector-ops
+    shuffles its rows), and its init is made in that layout.
 
     Before (3x3, stride 2):
     ```mlir
