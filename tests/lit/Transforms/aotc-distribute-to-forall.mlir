@@ -1436,3 +1436,69 @@ func.func @im2col_unaligned(%x: tensor<1x1x3x50x50xf32>, %w: tensor<1x32x27xf32>
   } -> tensor<1x1x32x2304xf32>
   return %r : tensor<1x1x32x2304xf32>
 }
+
+// -----
+
+// A convolution with channel lanes straight into NCHW (an RGB stem) reading
+// a padded copy of its input (aotc-decompose-ops' fill + insert_slice):
+// each thread tile (2 output rows) pads its own 5-row window in a buffer of
+// its own (the fill, then the rows of the source its window covers, fewer
+// at the image's top and bottom), instead of one pass copying the whole
+// padded input. A 7x7 window (tiles of one row of 16 pixels read 7 x 37
+// windows, 3.4 times the input in all) keeps the one padded copy.
+
+#x3 = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w3 = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (g, m, c, kh, kw, l)>
+#o3 = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, m, l, oh, ow)>
+// CHECK-LABEL: func.func @stem_tile_pad
+// CHECK-NOT:     tensor<1x3x66x66xf32>
+// CHECK:         %[[SRC:.*]] = tensor.expand_shape %{{.*}} : tensor<1x3x64x64xf32> into tensor<1x1x3x64x64xf32>
+// CHECK:         scf.forall (%{{.*}}) = (0) to (32) step (2)
+// CHECK:           %[[ROW:.*]] = affine.min
+// CHECK:           %[[ROWS:.*]] = affine.apply
+// CHECK:           %[[AT:.*]] = affine.apply
+// CHECK:           %[[BUF:.*]] = tensor.empty() : tensor<1x1x3x5x65xf32>
+// CHECK:           %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[BUF]] : tensor<1x1x3x5x65xf32>)
+// CHECK:           %[[PART:.*]] = tensor.extract_slice %[[SRC]][0, 0, 0, %[[ROW]], 0] [1, 1, 3, %[[ROWS]], 64] [1, 1, 1, 1, 1] : tensor<1x1x3x64x64xf32> to tensor<1x1x3x?x64xf32>
+// CHECK:           %[[WIN:.*]] = tensor.insert_slice %[[PART]] into %[[FILL]][0, 0, 0, %[[AT]], 1] [1, 1, 3, %[[ROWS]], 64] [1, 1, 1, 1, 1]
+// CHECK:           linalg.generic
+// CHECK-SAME:          ins(%[[WIN]], %{{.*}} : tensor<1x1x3x5x65xf32>, tensor<1x1x3x3x3x32xf32>)
+// CHECK-LABEL: func.func @stem_7x7_whole_pad
+// CHECK:         %[[PAD:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 3, 3] [1, 1, 3, 64, 64] [1, 1, 1, 1, 1] : tensor<1x1x3x64x64xf32> into tensor<1x1x3x70x70xf32>
+// CHECK:         scf.forall
+// CHECK-NOT:       tensor.empty() : tensor<1x1x3x7x37xf32>
+// CHECK:           tensor.extract_slice %[[PAD]]
+// CHECK-NOT:       tensor.empty() : tensor<1x1x3x7x37xf32>
+// CHECK:           linalg.generic
+func.func @stem_tile_pad(%x: tensor<1x3x64x64xf32>, %w: tensor<1x1x3x3x3x32xf32>) -> tensor<1x1x1x32x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x66x66xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x3x66x66xf32>) -> tensor<1x3x66x66xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 1, 1] [1, 3, 64, 64] [1, 1, 1, 1] : tensor<1x3x64x64xf32> into tensor<1x3x66x66xf32>
+  %pe = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 1, 3, 66, 66] : tensor<1x3x66x66xf32> into tensor<1x1x3x66x66xf32>
+  %oe = tensor.empty() : tensor<1x1x1x32x32x32xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x1x1x32x32x32xf32>) -> tensor<1x1x1x32x32x32xf32>
+  %r = linalg.generic {indexing_maps = [#x3, #w3, #o3], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%pe, %w : tensor<1x1x3x66x66xf32>, tensor<1x1x3x3x3x32xf32>) outs(%o0 : tensor<1x1x1x32x32x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x1x32x32x32xf32>
+  return %r : tensor<1x1x1x32x32x32xf32>
+}
+func.func @stem_7x7_whole_pad(%x: tensor<1x3x64x64xf32>, %w: tensor<1x1x3x7x7x32xf32>) -> tensor<1x1x1x32x32x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x70x70xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x3x70x70xf32>) -> tensor<1x3x70x70xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 3, 3] [1, 3, 64, 64] [1, 1, 1, 1] : tensor<1x3x64x64xf32> into tensor<1x3x70x70xf32>
+  %pe = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 1, 3, 70, 70] : tensor<1x3x70x70xf32> into tensor<1x1x3x70x70xf32>
+  %oe = tensor.empty() : tensor<1x1x1x32x32x32xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x1x1x32x32x32xf32>) -> tensor<1x1x1x32x32x32xf32>
+  %r = linalg.generic {indexing_maps = [#x3, #w3, #o3], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%pe, %w : tensor<1x1x3x70x70xf32>, tensor<1x1x3x7x7x32xf32>) outs(%o0 : tensor<1x1x1x32x32x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x1x32x32x32xf32>
+  return %r : tensor<1x1x1x32x32x32xf32>
+}

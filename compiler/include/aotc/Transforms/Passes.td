@@ -734,6 +734,12 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     only its border and copies its part of the source, instead of a fill of
     the whole tensor, then a copy over most of it; not when the source can
     be computed in the slice itself (aotc-eliminate-reshaped-empty-tensors).
+    The padded input of a convolution with channel lanes
+    (aotc-channel-lane-convolutions; an RGB stem) is padded by each thread
+    tile for its own window instead, in a buffer of the tile (at most 64 KiB,
+    on the thread's stack): the pad value filled, the source rows the window
+    covers inserted; not when the tiles' windows would together copy more
+    than 1.5 times the padded input (overlapping 7x7 windows).
     The parts of one op computed in boxes by aotc-peel-padded-windows
     (marked `aotc.sibling_parts`: the interior, then the border strips) are
     tiled alike along the loops they all span whole (a depthwise
