@@ -619,31 +619,30 @@ struct BlockTranspose : OpRewritePattern<vector::TransposeOp> {
     Value plane = vector::ShapeCastOp::create(
         rewriter, loc, type({rows, columns}), op.getVector());
     int64_t blocks = columns / kShuffleSquare;
-    Value square = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(type({kShuffleSquare,
-                                                  kShuffleSquare})));
-    for (int64_t r = 0; r < rows; ++r) {
-      Value row = vector::ExtractOp::create(rewriter, loc, plane, r);
-      for (int64_t b = 0; b < blocks; ++b) {
-        Value part = vector::ExtractStridedSliceOp::create(
-            rewriter, loc, row, b * kShuffleSquare, kShuffleSquare, 1);
-        square = vector::InsertOp::create(rewriter, loc, part, square,
-                                          b * rows + r);
+    // Each of the `count` rows of `from` cut into `blocks` pieces of
+    // `width`: piece b of row r becomes row b * stride + r of a `shape`
+    // vector.
+    auto regroup = [&](Value from, int64_t count, int64_t width,
+                       int64_t stride, ArrayRef<int64_t> shape) {
+      Value to = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getZeroAttr(type(shape)));
+      for (int64_t r = 0; r < count; ++r) {
+        Value row = vector::ExtractOp::create(rewriter, loc, from, r);
+        for (int64_t b = 0; b < blocks; ++b) {
+          Value part = vector::ExtractStridedSliceOp::create(
+              rewriter, loc, row, b * width, width, 1);
+          to = vector::InsertOp::create(rewriter, loc, part, to,
+                                        b * stride + r);
+        }
       }
-    }
+      return to;
+    };
+    Value square = regroup(plane, rows, kShuffleSquare, rows,
+                           {kShuffleSquare, kShuffleSquare});
     Value transposed = vector::TransposeOp::create(
         rewriter, loc, square, ArrayRef<int64_t>{1, 0});
-    Value result = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(type({columns, rows})));
-    for (int64_t j = 0; j < kShuffleSquare; ++j) {
-      Value row = vector::ExtractOp::create(rewriter, loc, transposed, j);
-      for (int64_t b = 0; b < blocks; ++b) {
-        Value part = vector::ExtractStridedSliceOp::create(
-            rewriter, loc, row, b * rows, rows, 1);
-        result = vector::InsertOp::create(rewriter, loc, part, result,
-                                          b * kShuffleSquare + j);
-      }
-    }
+    Value result = regroup(transposed, kShuffleSquare, rows, kShuffleSquare,
+                           {columns, rows});
     rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, op.getResultVectorType(),
                                                      result);
     return success();
