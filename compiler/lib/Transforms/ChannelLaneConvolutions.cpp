@@ -64,6 +64,10 @@ constexpr int64_t kMinReduction = 512;
 /// shuffles), rather than copied by im2col (MobileNetV2's stem: 27 x 12544
 /// columns, 1.35 MB, a quarter of its time) or read through stride phases.
 constexpr int64_t kMaxDirectInputChannels = 4;
+/// ... with registers of at least this many bits: its 8 x 32 tiles are
+/// transposed as 16 x 16 squares (aotc-lower-vector-ops); AVX2's 6 x 16
+/// ones would move element by element.
+constexpr int64_t kMinDirectVectorBits = 512;
 
 /// A convolution this pass rewrites: its loops, its output-channel loop and
 /// the filter's f32 values.
@@ -118,7 +122,8 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
   for (unsigned k : conv->window)
     reduction *= ranges[k];
   bool direct = reduction < kMinReduction;
-  if (direct && ranges[conv->channels] > kMaxDirectInputChannels)
+  if (direct && (ranges[conv->channels] > kMaxDirectInputChannels ||
+                 vectorBits < kMinDirectVectorBits))
     return std::nullopt;
   int64_t width = ranges[conv->image.back()];
   int64_t rows = aotc::channelLaneRowTile(width, vectorBits);

@@ -153,9 +153,15 @@ std::optional<unsigned> convolutionChannelLaneLoop(linalg::LinalgOp op) {
   if (oMap.getNumResults() == 0 || wMap.getNumResults() == 0)
     return std::nullopt;
   // The filter's innermost loop, which the output reads last (a blocked
-  // layout) or right after its channel blocks (NCHW, channels split).
+  // layout) or right after its channel blocks, a loop the filter reads too
+  // (NCHW, channels split).
   auto lane = dyn_cast<AffineDimExpr>(wMap.getResults().back());
-  if (!lane || !llvm::is_contained(oMap.getResults(), AffineExpr(lane)) ||
+  ArrayRef<AffineExpr> outs = oMap.getResults();
+  auto at = llvm::find(outs, AffineExpr(lane));
+  if (!lane || at == outs.end() ||
+      (at != outs.end() - 1 &&
+       (at == outs.begin() || !isa<AffineDimExpr>(*(at - 1)) ||
+        !wMap.isFunctionOfDim(cast<AffineDimExpr>(*(at - 1)).getPosition()))) ||
       xMap.isFunctionOfDim(lane.getPosition()) ||
       op.getIteratorTypesArray()[lane.getPosition()] !=
           utils::IteratorType::parallel)

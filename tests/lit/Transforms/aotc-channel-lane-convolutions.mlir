@@ -137,36 +137,40 @@ func.func @conv3x3_stride1(%x: tensor<1x1x64x9x9xf32>, %init: tensor<1x1x64x7x7x
 // CHECK-LABEL: func.func @rgb_stem
 // CHECK:         %[[WP:.*]] = arith.constant dense<{{.*}}> : tensor<1x2x3x3x3x32xf32>
 // CHECK:         %[[INIT:.*]] = linalg.generic {indexing_maps = [#[[SBIAS]], #[[SID]]]
-// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x2x32x8x8xf32>)
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x1x2x32x12x12xf32>)
 // CHECK:         %[[CONV:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[SO]]]
-// CHECK-SAME:        ins(%{{.*}}, %[[WP]] : tensor<1x1x3x17x17xf32>, tensor<1x2x3x3x3x32xf32>) outs(%[[INIT]] : tensor<1x1x2x32x8x8xf32>)
-// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[CONV]] {{\[}}[0], [1], [2, 3], [4], [5]] : tensor<1x1x2x32x8x8xf32> into tensor<1x1x64x8x8xf32>
+// CHECK-SAME:        ins(%{{.*}}, %[[WP]] : tensor<1x1x3x25x25xf32>, tensor<1x2x3x3x3x32xf32>) outs(%[[INIT]] : tensor<1x1x2x32x12x12xf32>)
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[CONV]] {{\[}}[0], [1], [2, 3], [4], [5]] : tensor<1x1x2x32x12x12xf32> into tensor<1x1x64x12x12xf32>
 // CHECK:         linalg.generic
-// CHECK-SAME:        ins(%[[R]] : tensor<1x1x64x8x8xf32>)
+// CHECK-SAME:        ins(%[[R]] : tensor<1x1x64x12x12xf32>)
 // CHECK:           arith.maximumf
 // CHECK-NOT:     linalg.transpose
 // CHECK:         return
-func.func @rgb_stem(%x: tensor<1x1x3x17x17xf32>, %bias: tensor<1x64xf32>) -> tensor<1x1x64x8x8xf32> {
+// Not with 256-bit registers (6 x 16 tiles: no 16 x 16 shuffle transpose).
+// AVX2-LABEL:  func.func @rgb_stem
+// AVX2-NOT:      tensor<1x4x3x3x3x16xf32>
+// AVX2:          return
+func.func @rgb_stem(%x: tensor<1x1x3x25x25xf32>, %bias: tensor<1x64xf32>) -> tensor<1x1x64x12x12xf32> {
   %w = arith.constant dense<1.0> : tensor<1x64x3x3x3xf32>
-  %e = tensor.empty() : tensor<1x1x64x8x8xf32>
-  %init = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<1x64xf32>) outs(%e : tensor<1x1x64x8x8xf32>) {
+  %e = tensor.empty() : tensor<1x1x64x12x12xf32>
+  %init = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<1x64xf32>) outs(%e : tensor<1x1x64x12x12xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
-  } -> tensor<1x1x64x8x8xf32>
-  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x17x17xf32>, tensor<1x64x3x3x3xf32>) outs(%init : tensor<1x1x64x8x8xf32>) {
+  } -> tensor<1x1x64x12x12xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x25x25xf32>, tensor<1x64x3x3x3xf32>) outs(%init : tensor<1x1x64x12x12xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<1x1x64x8x8xf32>
+  } -> tensor<1x1x64x12x12xf32>
   %zero = arith.constant 0.0 : f32
-  %e2 = tensor.empty() : tensor<1x1x64x8x8xf32>
-  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%r : tensor<1x1x64x8x8xf32>) outs(%e2 : tensor<1x1x64x8x8xf32>) {
+  %e2 = tensor.empty() : tensor<1x1x64x12x12xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%r : tensor<1x1x64x12x12xf32>) outs(%e2 : tensor<1x1x64x12x12xf32>) {
   ^bb0(%in: f32, %out: f32):
     %m = arith.maximumf %in, %zero : f32
     linalg.yield %m : f32
-  } -> tensor<1x1x64x8x8xf32>
-  return %relu : tensor<1x1x64x8x8xf32>
+  } -> tensor<1x1x64x12x12xf32>
+  return %relu : tensor<1x1x64x12x12xf32>
 }
 
 // -----
