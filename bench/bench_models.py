@@ -15,7 +15,7 @@
 #   pytorch      the same network with the same weights, rebuilt by
 #                tests/models/export_models.py, eager mode under
 #                torch.inference_mode(), torch.set_num_threads(threads)
-#                once, default environment
+#                once, OPENBLAS_NUM_THREADS=1 (WORKER_ENV)
 #
 # Each (peer, thread count) runs in a worker process of its own (started
 # with "spawn", so it loads one peer's runtime only), driven by this one
@@ -35,11 +35,13 @@
 # worker's spinning threads go to sleep. The result is the median over all
 # timed runs (>= 20 by default) with the quartiles.
 #
-# PyTorch's Debian build at 2 threads here: its libgomp team and OpenBLAS's
-# own threads oversubscribe the 2 CPUs, so after each pause a few calls take
-# ~32 ms (bert_encoder 2.3 ms otherwise, 1.3 ms at 1 thread).
-# OMP_WAIT_POLICY=passive would take bert_encoder to 1.35 ms but the CNNs
-# 1.3x-1.7x slower, so it keeps its defaults.
+# PyTorch's Debian build calls OpenBLAS (pthreads) for its matmuls, which
+# by default starts a pool of all CPUs whatever set_num_threads says: its
+# "1 thread" ran 2 threads there, and at 2 threads its libgomp team and
+# OpenBLAS's pool oversubscribed the CPUs (calls of ~32 ms after each
+# pause). Its workers run OpenBLAS on one thread (WORKER_ENV).
+# OMP_WAIT_POLICY=passive would help bert_encoder at 2 threads too but make
+# the CNNs 1.3x-1.7x slower; it is left at its default.
 #
 # Usage:
 #   bench_models.py --models-dir BUILD/tests/models --lib-dir BUILD/bench
@@ -71,6 +73,14 @@ import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
 
 MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "bert_encoder"]
 PEERS = ["aotc", "onnxruntime", "pytorch"]
+# Environment of a peer's workers (what the caller set wins): PyTorch's
+# OpenMP team runs its thread count, so the OpenBLAS it calls for matmuls
+# runs one thread (by default it started its own pool of all CPUs: at "1
+# thread" bert_encoder took 1.63 ms with 2 OpenBLAS threads, 2.27 ms with
+# one; at 2 threads the two pools took each other's CPUs, 26.7 ms against
+# 2.43 ms).
+WORKER_ENV = {"pytorch": {k: v for k, v in {"OPENBLAS_NUM_THREADS": "1"}.items()
+                          if k not in os.environ}}
 
 
 def aligned_empty(nbytes, alignment=64):
@@ -220,7 +230,15 @@ class Peer:
         self.process = ctx.Process(target=worker,
                                    args=(child, impl, name, args, threads),
                                    daemon=True)
-        self.process.start()
+        # The worker inherits this environment; OpenBLAS reads it when the
+        # worker's NumPy loads it.
+        saved = dict(os.environ)
+        os.environ.update(WORKER_ENV.get(impl, {}))
+        try:
+            self.process.start()
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
         child.close()
         # The start-up reply: the peer's version, or why it cannot run.
         status, value = self.receive()
