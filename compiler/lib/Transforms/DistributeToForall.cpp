@@ -918,9 +918,6 @@ LogicalResult fuseBoxedParts(RewriterBase &rewriter,
   return success();
 }
 
-/// Largest padded window a thread tile copies for itself (padInThreadTiles):
-/// aotc-plan-memory's limit for a buffer on the thread's stack.
-constexpr int64_t kMaxTilePadBytes = 64 * 1024;
 /// Most elements the thread tiles' padded windows may copy together, per
 /// kTilePadOverlapDenominator elements of the whole padded input (windows
 /// overlap: MobileNetV2's 3x3 stride-2 stem reads 5 rows for 4, 1.23 times
@@ -1026,10 +1023,10 @@ void recomposeTilePad(RewriterBase &rewriter, linalg::LinalgOp op) {
 /// Each slice that a thread tile takes of a tensor.pad made outside its
 /// thread loop (recomposeTilePad) becomes a padded copy of the source's
 /// part that the window covers, in a buffer of the tile's own (static, at
-/// most kMaxTilePadBytes: aotc-plan-memory puts it on the thread's stack):
-/// the pad value filled, the part (clamped to the source; empty where the
-/// window lies in the padding) inserted. The pads left are then decomposed
-/// as aotc-decompose-ops does (fill and insert_slice).
+/// most aotc::kMaxTileScratchBytes: aotc-plan-memory puts it on the
+/// thread's stack): the pad value filled, the part (clamped to the source;
+/// empty where the window lies in the padding) inserted. The pads left are
+/// then decomposed as aotc-decompose-ops does (fill and insert_slice).
 LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
   SmallVector<tensor::ExtractSliceOp> slices;
   func.walk([&](tensor::ExtractSliceOp slice) {
@@ -1041,7 +1038,7 @@ LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
         !pad.getResultType().hasStaticShape() ||
         type.getRank() != pad.getResultType().getRank() ||
         type.getNumElements() * type.getElementTypeBitWidth() / 8 >
-            kMaxTilePadBytes)
+            aotc::kMaxTileScratchBytes)
       return;
     std::optional<int64_t> tiles = staticTripCount(loop);
     if (tiles && *tiles * type.getNumElements() * kTilePadOverlapDenominator <=
