@@ -170,15 +170,6 @@ RankedTensorType toBlockedType(RankedTensorType type, int64_t dim,
   return RankedTensorType::get(shape, type.getElementType());
 }
 
-/// `type` with dimension `dim` of size C split into [C / block, block] in
-/// place (aotc::splitDimension's result).
-RankedTensorType splitType(RankedTensorType type, int64_t dim, int64_t block) {
-  SmallVector<int64_t> shape(type.getShape());
-  shape[dim] /= block;
-  shape.insert(shape.begin() + dim + 1, block);
-  return RankedTensorType::get(shape, type.getElementType());
-}
-
 /// `v` with dimension `dim` of size C split into [C / block, block] and the
 /// block moved last (a free reshape, then a transpose).
 Value toBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
@@ -281,8 +272,9 @@ Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
     maps.push_back(AffineMap::get(rank + 1, 0, exprs, ctx));
   }
   auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
-  RankedTensorType type = inPlace ? splitType(resultType, dim, block)
-                                  : toBlockedType(resultType, dim, block);
+  RankedTensorType type =
+      inPlace ? aotc::splitDimensionType(resultType, dim, block)
+              : toBlockedType(resultType, dim, block);
   Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                        type.getElementType());
   maps.push_back(identity);
@@ -364,8 +356,9 @@ struct ChannelLaneConvolutionsPass
     auto initType = cast<RankedTensorType>(init.getType());
     auto initProducer = init.getDefiningOp<linalg::GenericOp>();
     if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-      RankedTensorType type = direct ? splitType(initType, oDim, block)
-                                     : toBlockedType(initType, oDim, block);
+      RankedTensorType type =
+          direct ? aotc::splitDimensionType(initType, oDim, block)
+                 : toBlockedType(initType, oDim, block);
       Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                             type.getElementType());
       init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)

@@ -9,6 +9,7 @@
 #include "aotc/Transforms/ConvolutionUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 
@@ -305,6 +306,53 @@ bool isFlatImageConvolution(linalg::GenericOp op,
   return conv.image.size() == 2 && isa<func::FuncOp>(op->getParentOp()) &&
          llvm::all_of(conv.strides, [](int64_t s) { return s == 1; }) &&
          getElementTypeOrSelf(op.getResult(0).getType()).isIntOrFloat();
+}
+
+std::optional<Padding> matchPadding(Value padded) {
+  if (auto pad = padded.getDefiningOp<tensor::PadOp>()) {
+    if (pad.getNofold() || !pad.getConstantPaddingValue() ||
+        !pad.getSourceType().hasStaticShape() ||
+        ShapedType::isDynamicShape(pad.getStaticLow()) ||
+        ShapedType::isDynamicShape(pad.getStaticHigh()))
+      return std::nullopt;
+    return Padding{pad.getSource(), pad.getConstantPaddingValue(),
+                   llvm::to_vector(pad.getStaticLow()),
+                   llvm::to_vector(pad.getStaticHigh())};
+  }
+  auto insert = padded.getDefiningOp<tensor::InsertSliceOp>();
+  auto fill = insert ? insert.getDest().getDefiningOp<linalg::FillOp>()
+                     : linalg::FillOp();
+  if (!fill || insert.getSourceType().getRank() != insert.getType().getRank() ||
+      !insert.getSourceType().hasStaticShape() ||
+      !insert.getType().hasStaticShape() || !insert.hasUnitStride() ||
+      ShapedType::isDynamicShape(insert.getStaticOffsets()))
+    return std::nullopt;
+  Padding padding{insert.getSource(), fill.getInputs()[0], {}, {}};
+  for (auto [offset, size, whole] : llvm::zip_equal(
+           insert.getStaticOffsets(), insert.getSourceType().getShape(),
+           insert.getType().getShape())) {
+    padding.low.push_back(offset);
+    padding.high.push_back(whole - offset - size);
+  }
+  return padding;
+}
+
+std::optional<SmallVector<std::pair<int64_t, int64_t>>>
+paddingOfInput(const Padding &padding, tensor::ExpandShapeOp expand) {
+  SmallVector<std::pair<int64_t, int64_t>> result;
+  ArrayRef<int64_t> low = padding.low, high = padding.high;
+  if (!expand) {
+    for (auto [l, h] : llvm::zip_equal(low, high))
+      result.push_back({l, h});
+    return result;
+  }
+  for (auto [dim, group] : llvm::enumerate(expand.getReassociationIndices())) {
+    if (group.size() != 1 && (low[dim] != 0 || high[dim] != 0))
+      return std::nullopt;
+    for (size_t i = 0; i < group.size(); ++i)
+      result.push_back({low[dim], high[dim]});
+  }
+  return result;
 }
 
 } // namespace aotc

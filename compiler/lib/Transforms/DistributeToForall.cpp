@@ -958,59 +958,33 @@ void recomposeTilePad(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
   Value padded = expand ? expand.getSrc() : x;
   auto insert = padded.getDefiningOp<tensor::InsertSliceOp>();
-  if (!x.hasOneUse() || (expand && !padded.hasOneUse()) || !insert ||
-      !insert.hasUnitStride() || !insert.getSourceType().hasStaticShape())
+  if (!x.hasOneUse() || (expand && !padded.hasOneUse()) || !insert)
     return;
+  std::optional<aotc::Padding> padding = aotc::matchPadding(padded);
+  std::optional<SmallVector<std::pair<int64_t, int64_t>>> lowHigh =
+      padding ? aotc::paddingOfInput(*padding, expand) : std::nullopt;
   auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
-  if (!fill || !fill.getResult(0).hasOneUse() ||
+  if (!lowHigh || !fill.getResult(0).hasOneUse() ||
       !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
     return;
-  std::optional<SmallVector<int64_t>> offsets =
-      getConstantIntValues(insert.getMixedOffsets());
-  if (!offsets)
-    return;
-  ArrayRef<int64_t> source = insert.getSourceType().getShape();
-  ArrayRef<int64_t> dest = insert.getDestType().getShape();
-  if (source.size() != dest.size())
-    return;
-  // Low and high padding per dimension of the padded tensor, then of the
-  // expanded one (a padded dimension must stay whole).
-  SmallVector<int64_t> low, high, expandedShape;
-  SmallVector<ReassociationIndices> groups;
-  if (expand)
-    groups = expand.getReassociationIndices();
-  for (size_t d = 0; d < dest.size(); ++d) {
-    int64_t lo = (*offsets)[d], hi = dest[d] - source[d] - lo;
-    if (!expand) {
-      low.push_back(lo);
-      high.push_back(hi);
-      expandedShape.push_back(source[d]);
-      continue;
-    }
-    if (groups[d].size() > 1 && (lo != 0 || hi != 0))
-      return;
-    for (int64_t e : groups[d]) {
-      low.push_back(groups[d].size() > 1 ? 0 : lo);
-      high.push_back(groups[d].size() > 1 ? 0 : hi);
-      expandedShape.push_back(groups[d].size() > 1
-                                  ? expand.getResultType().getDimSize(e)
-                                  : source[d]);
-    }
+  // The (expanded) source: x's shape without the padding.
+  auto xType = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(xType.getShape());
+  SmallVector<OpFoldResult> low, high;
+  for (auto [size, lh] : llvm::zip_equal(shape, *lowHigh)) {
+    size -= lh.first + lh.second;
+    low.push_back(rewriter.getIndexAttr(lh.first));
+    high.push_back(rewriter.getIndexAttr(lh.second));
   }
   rewriter.setInsertionPoint(op);
   Location loc = insert.getLoc();
-  Value src = insert.getSource();
+  Value src = padding->source;
   if (expand)
     src = tensor::ExpandShapeOp::create(
-        rewriter, loc,
-        RankedTensorType::get(expandedShape,
-                              insert.getSourceType().getElementType()),
-        src, groups);
-  auto pad = tensor::PadOp::create(
-      rewriter, loc, cast<RankedTensorType>(x.getType()), src,
-      getAsIndexOpFoldResult(rewriter.getContext(), low),
-      getAsIndexOpFoldResult(rewriter.getContext(), high),
-      fill.getInputs()[0], /*nofold=*/false);
+        rewriter, loc, RankedTensorType::get(shape, xType.getElementType()),
+        src, expand.getReassociationIndices());
+  auto pad = tensor::PadOp::create(rewriter, loc, xType, src, low, high,
+                                   padding->value, /*nofold=*/false);
   rewriter.modifyOpInPlace(op, [&] { operand.set(pad.getResult()); });
   // The copy it replaces, now unused.
   Operation *empty = fill.getOutputs()[0].getDefiningOp();

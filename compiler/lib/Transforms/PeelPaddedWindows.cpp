@@ -47,71 +47,11 @@ struct PaddedDim {
   int64_t stride, dilation, low, size;
 };
 
-/// A padded tensor: `source` with `low` and `high` elements of `value`
-/// before and after it along each dimension.
-struct Padding {
-  Value source, value;
-  SmallVector<int64_t> low, high;
-};
-
-/// `padded` as a padded tensor: a tensor.pad with static sizes and a
-/// constant value, or what aotc-decompose-ops makes of one (the source
-/// inserted with unit strides into a linalg.fill of the value).
-std::optional<Padding> matchPadding(Value padded) {
-  if (auto pad = padded.getDefiningOp<tensor::PadOp>()) {
-    if (pad.getNofold() || !pad.getConstantPaddingValue() ||
-        !pad.getSourceType().hasStaticShape() ||
-        ShapedType::isDynamicShape(pad.getStaticLow()) ||
-        ShapedType::isDynamicShape(pad.getStaticHigh()))
-      return std::nullopt;
-    return Padding{pad.getSource(), pad.getConstantPaddingValue(),
-                   llvm::to_vector(pad.getStaticLow()),
-                   llvm::to_vector(pad.getStaticHigh())};
-  }
-  auto insert = padded.getDefiningOp<tensor::InsertSliceOp>();
-  auto fill = insert ? insert.getDest().getDefiningOp<linalg::FillOp>()
-                     : linalg::FillOp();
-  if (!fill || insert.getSourceType().getRank() != insert.getType().getRank() ||
-      !insert.getSourceType().hasStaticShape() ||
-      !insert.getType().hasStaticShape() || !insert.hasUnitStride() ||
-      ShapedType::isDynamicShape(insert.getStaticOffsets()))
-    return std::nullopt;
-  Padding padding{insert.getSource(), fill.getInputs()[0], {}, {}};
-  for (auto [offset, size, whole] : llvm::zip_equal(
-           insert.getStaticOffsets(), insert.getSourceType().getShape(),
-           insert.getType().getShape())) {
-    padding.low.push_back(offset);
-    padding.high.push_back(whole - offset - size);
-  }
-  return padding;
-}
-
-/// The low and high padding per dimension of `expand`'s result (the padded
-/// tensor's own dimensions without `expand`); none when `expand` splits a
-/// padded dimension.
-std::optional<SmallVector<std::pair<int64_t, int64_t>>>
-paddingOfInput(const Padding &padding, tensor::ExpandShapeOp expand) {
-  SmallVector<std::pair<int64_t, int64_t>> result;
-  ArrayRef<int64_t> low = padding.low, high = padding.high;
-  if (!expand) {
-    for (auto [l, h] : llvm::zip_equal(low, high))
-      result.push_back({l, h});
-    return result;
-  }
-  for (auto [dim, group] : llvm::enumerate(expand.getReassociationIndices())) {
-    if (group.size() != 1 && (low[dim] != 0 || high[dim] != 0))
-      return std::nullopt;
-    for (size_t i = 0; i < group.size(); ++i)
-      result.push_back({low[dim], high[dim]});
-  }
-  return result;
-}
-
 /// A windowed op whose input 0 is a padded tensor, through `expand` when
 /// not null, padded by `inputPadding` (low, high) per dimension of input 0.
 struct Candidate {
   linalg::LinalgOp op;
-  Padding padding;
+  aotc::Padding padding;
   tensor::ExpandShapeOp expand;
   SmallVector<std::pair<int64_t, int64_t>> inputPadding;
   SmallVector<PaddedDim> dims;
@@ -185,11 +125,12 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
     return std::nullopt;
   Value x = op.getDpsInputs()[0];
   auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
-  std::optional<Padding> matched = matchPadding(expand ? expand.getSrc() : x);
+  std::optional<aotc::Padding> matched =
+      aotc::matchPadding(expand ? expand.getSrc() : x);
   if (!matched)
     return std::nullopt;
   std::optional<SmallVector<std::pair<int64_t, int64_t>>> padding =
-      paddingOfInput(*matched, expand);
+      aotc::paddingOfInput(*matched, expand);
   if (!padding)
     return std::nullopt;
   Candidate c{op, *matched, expand, *padding, {}};

@@ -512,15 +512,20 @@ SmallVector<ReassociationIndices> splitDimGroups(int64_t rank, int64_t dim) {
   return groups;
 }
 
-Value splitDimension(OpBuilder &b, Location loc, Value v, int64_t dim,
-                     int64_t size) {
-  auto type = cast<RankedTensorType>(v.getType());
+RankedTensorType splitDimensionType(RankedTensorType type, int64_t dim,
+                                    int64_t size) {
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] /= size;
   shape.insert(shape.begin() + dim + 1, size);
-  return tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), v,
-      splitDimGroups(type.getRank(), dim));
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+Value splitDimension(OpBuilder &b, Location loc, Value v, int64_t dim,
+                     int64_t size) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return tensor::ExpandShapeOp::create(b, loc,
+                                       splitDimensionType(type, dim, size), v,
+                                       splitDimGroups(type.getRank(), dim));
 }
 
 Value undoReshapes(RewriterBase &rewriter, Location loc, Value value,

@@ -11,6 +11,7 @@
 #define AOTC_TRANSFORMS_CONVOLUTIONUTILS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace aotc {
 
@@ -142,6 +143,24 @@ bool isMultiplyAccumulate(mlir::linalg::GenericOp op);
 /// one dimension.
 llvm::SmallVector<mlir::ReassociationIndices> collapseTrailing(int64_t rank,
                                                                int64_t count);
+
+/// A padded tensor: `source` with `low` and `high` elements of `value`
+/// before and after it along each dimension.
+struct Padding {
+  mlir::Value source, value;
+  llvm::SmallVector<int64_t> low, high;
+};
+
+/// `padded` as a padded tensor: a tensor.pad with static sizes and a
+/// constant value, or what aotc-decompose-ops makes of one (the source
+/// inserted with unit strides into a linalg.fill of the value).
+std::optional<Padding> matchPadding(mlir::Value padded);
+
+/// The low and high padding per dimension of `expand`'s result (the padded
+/// tensor's own dimensions without `expand`); none when `expand` splits a
+/// padded dimension.
+std::optional<llvm::SmallVector<std::pair<int64_t, int64_t>>>
+paddingOfInput(const Padding &padding, mlir::tensor::ExpandShapeOp expand);
 
 } // namespace aotc
 

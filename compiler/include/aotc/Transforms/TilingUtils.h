@@ -204,6 +204,10 @@ llvm::SmallVector<mlir::Operation *> singleUseReshapeChain(mlir::Value value,
 llvm::SmallVector<mlir::ReassociationIndices> splitDimGroups(int64_t rank,
                                                              int64_t dim);
 
+/// `type` with dimension `dim` of size D split into [D / size, size].
+mlir::RankedTensorType splitDimensionType(mlir::RankedTensorType type,
+                                          int64_t dim, int64_t size);
+
 /// `v` with dimension `dim` of size D viewed as [D / size, size] (a free
 /// reshape).
 mlir::Value splitDimension(mlir::OpBuilder &b, mlir::Location loc,
