@@ -10,6 +10,7 @@
 #include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_TILEANDVECTORIZE
@@ -237,6 +238,18 @@ SmallVector<int64_t> computeCacheTileSizes(linalg::LinalgOp op,
   return sizes;
 }
 
+/// True when a contraction's cache blocks (computeCacheTileSizes) split its
+/// reduction and nothing else: one loop of reduction blocks around the
+/// whole thread tile, whose first block can start its accumulators from
+/// the init producer in registers (TileAndVectorizePass::tileAndVectorize).
+bool splitsOnlyReduction(linalg::LinalgOp op, ArrayRef<int64_t> cacheSizes) {
+  unsigned depth = linalg::inferContractionDims(op)->k.back();
+  for (auto [dim, size] : llvm::enumerate(cacheSizes))
+    if (size != 0 && dim != depth)
+      return false;
+  return !cacheSizes.empty() && cacheSizes[depth] != 0;
+}
+
 
 struct TileAndVectorizePass
     : aotc::impl::TileAndVectorizeBase<TileAndVectorizePass> {
@@ -316,6 +329,16 @@ struct TileAndVectorizePass
       if (failed(blocked))
         return failure();
       op = cast<linalg::LinalgOp>(*blocked);
+      // An init producer of a contraction split along its reduction only
+      // (runOnOperation): the first reduction block is peeled off and
+      // starts its accumulators from the producer in its register tiles,
+      // the other blocks from the tile the first one wrote (no pass of the
+      // producer over the whole output, and one read of it less).
+      if (initProducer) {
+        if (failed(peelFirstBlock(rewriter, op, lanes, initProducer)))
+          return failure();
+        initProducer = {};
+      }
     }
     linalg::LinalgOp producerTile, consumerTile;
     // Where the consumer reads the op's result (it reads the loops' result
@@ -362,6 +385,28 @@ struct TileAndVectorizePass
     if (consumerTile)
       aotc::vectorizeTile(rewriter, consumerTile);
     return success();
+  }
+
+  /// Peels the first iteration of the reduction block loop around
+  /// `blocked` (a cache block of a contraction split along its reduction
+  /// only) and tiles and vectorizes it with `initProducer` fused into its
+  /// register tiles; the producer is vectorized on its own where that
+  /// fails.
+  LogicalResult peelFirstBlock(RewriterBase &rewriter,
+                               linalg::LinalgOp blocked, int64_t lanes,
+                               linalg::LinalgOp initProducer) {
+    auto loop = dyn_cast<scf::ForOp>(blocked->getParentOp());
+    scf::ForOp first;
+    std::optional<APInt> trips =
+        loop ? loop.getStaticTripCount() : std::nullopt;
+    if (!trips || trips->ult(2) ||
+        failed(scf::peelForLoopFirstIteration(rewriter, loop, first)))
+      return tileAndVectorize(rewriter, initProducer, lanes);
+    linalg::LinalgOp firstBlock;
+    first.getBody()->walk([&](linalg::LinalgOp op) { firstBlock = op; });
+    if (failed(first.promoteIfSingleIteration(rewriter)))
+      return failure();
+    return tileAndVectorize(rewriter, firstBlock, lanes, initProducer);
   }
 
   /// Vector lanes of `op` when this pass vectorizes it, 0 otherwise:
@@ -415,12 +460,15 @@ struct TileAndVectorizePass
       // accumulators' start (and end).
       linalg::LinalgOp producer;
       linalg::GenericOp consumer;
-      if (aotc::contractionTileDims(op) &&
-          computeCacheTileSizes(op, computeVectorTileSizes(op, lanes,
-                                                           vectorBits))
-              .empty()) {
-        producer = aotc::fusableInitProducer(op);
-        consumer = aotc::registerTileConsumer(op, dominance);
+      if (aotc::contractionTileDims(op)) {
+        SmallVector<int64_t> cacheSizes = computeCacheTileSizes(
+            op, computeVectorTileSizes(op, lanes, vectorBits));
+        if (cacheSizes.empty()) {
+          producer = aotc::fusableInitProducer(op);
+          consumer = aotc::registerTileConsumer(op, dominance);
+        } else if (splitsOnlyReduction(op, cacheSizes)) {
+          producer = aotc::fusableInitProducer(op);
+        }
       }
       if (producer && vectorLanes(producer))
         fused.insert(producer);

@@ -157,6 +157,43 @@ func.func @shallow_wide(%a: tensor<16x64xf32>, %b: tensor<64x1024xf32>) -> tenso
 
 // -----
 
+// A deep reduction (768 steps) over 256 columns: cache blocks split the
+// reduction only (3 x 256 steps). The first block is peeled off and starts
+// its accumulators from the bias in each register tile; the other two
+// blocks read the tiles it wrote. No pass of the bias over the output
+// before the blocks.
+
+#rowk = affine_map<(m, n) -> (m)>
+#id2k = affine_map<(m, n) -> (m, n)>
+// CHECK-LABEL: func.func @deep_bias_matmul
+// CHECK-SAME:    (%[[A:.*]]: tensor<16x768xf32>, %[[B:.*]]: tensor<768x256xf32>, %[[BIAS:.*]]: tensor<16xf32>)
+// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[C768:.*]] = arith.constant 768 : index
+// CHECK-NOT:     vector.transfer_write
+// CHECK:         %[[FIRST:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c8
+// CHECK:           scf.for
+// CHECK:             %[[BS:.*]] = tensor.extract_slice %[[BIAS]][%[[I]]] [8] [1]
+// CHECK:             %[[BV:.*]] = vector.transfer_read %[[BS]]{{.*}} : tensor<8xf32>, vector<8x32xf32>
+// CHECK:             %[[BW:.*]] = vector.transfer_write %[[BV]], %{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %[[BW]]) -> (tensor<8x32xf32>)
+// CHECK:               arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK:         %[[PEELED:.*]] = tensor.insert_slice %[[FIRST]] into
+// CHECK:         scf.for %{{.*}} = %[[C256]] to %[[C768]] step %[[C256]] iter_args(%{{.*}} = %[[PEELED]])
+// CHECK-NOT:       vector<8xf32>
+// CHECK:           arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK-NOT:     linalg.
+func.func @deep_bias_matmul(%a: tensor<16x768xf32>, %b: tensor<768x256xf32>, %bias: tensor<16xf32>) -> tensor<16x256xf32> {
+  %e = tensor.empty() : tensor<16x256xf32>
+  %init = linalg.generic {indexing_maps = [#rowk, #id2k], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<16xf32>) outs(%e : tensor<16x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<16x256xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<16x768xf32>, tensor<768x256xf32>) outs(%init : tensor<16x256xf32>) -> tensor<16x256xf32>
+  return %0 : tensor<16x256xf32>
+}
+
+// -----
+
 // 13 rows (not a multiple of 8) and 40 columns (not a multiple of 32): the
 // op is split into static parts, 8 + 5 rows times 32 + 8 columns, each with
 // its own register tile.
