@@ -535,10 +535,20 @@ LogicalResult fuseCollapsedCopy(RewriterBase &rewriter, linalg::LinalgOp tiled,
     if (!collapse || collapsedCopy(collapse) != copy)
       continue;
     // The tile's copy (as many elements as the slice) lives on the thread's
-    // stack (aotc-plan-memory).
+    // stack, or beyond its bound in a pool slot of the thread
+    // (aotc-plan-memory): then only where the tiles copy no more than the
+    // whole copy between them (the column tiles of a GEMM, each copying its
+    // own panels of a run-time right-hand side, not row tiles each copying
+    // the same panels).
     RankedTensorType sliceType = slice.getResultType();
-    if (sliceType.getNumElements() * aotc::elementBytes(sliceType) >
-        aotc::kMaxTileScratchBytes)
+    int64_t tileBytes =
+        sliceType.getNumElements() * aotc::elementBytes(sliceType);
+    std::optional<int64_t> tiles = aotc::staticTripCount(forall);
+    if (tileBytes > aotc::kMaxThreadSlotBytes ||
+        (tileBytes > aotc::kMaxTileScratchBytes &&
+         (!tiles || *tiles * sliceType.getNumElements() >
+                        cast<ShapedType>(copy.getDpsInits()[0].getType())
+                            .getNumElements())))
       continue;
     Location loc = slice.getLoc();
     ArrayRef<int64_t> expanded = collapse.getSrcType().getShape();
@@ -926,22 +936,6 @@ LogicalResult fuseBoxedParts(RewriterBase &rewriter,
 constexpr int64_t kTilePadOverlapNumerator = 3;
 constexpr int64_t kTilePadOverlapDenominator = 2;
 
-/// Iterations of `loop` when its bounds and steps are static.
-std::optional<int64_t> staticTripCount(scf::ForallOp loop) {
-  std::optional<SmallVector<int64_t>> lbs =
-      getConstantIntValues(loop.getMixedLowerBound());
-  std::optional<SmallVector<int64_t>> ubs =
-      getConstantIntValues(loop.getMixedUpperBound());
-  std::optional<SmallVector<int64_t>> steps =
-      getConstantIntValues(loop.getMixedStep());
-  if (!lbs || !ubs || !steps)
-    return std::nullopt;
-  int64_t count = 1;
-  for (auto [lb, ub, step] : llvm::zip_equal(*lbs, *ubs, *steps))
-    count *= llvm::divideCeil(ub - lb, step);
-  return count;
-}
-
 /// The input of a convolution with output channels as lanes that
 /// aotc-decompose-ops made a padded copy of (a constant fill of an empty
 /// tensor with the source inserted at static offsets, unit strides; read
@@ -1014,7 +1008,7 @@ LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
         type.getNumElements() * type.getElementTypeBitWidth() / 8 >
             aotc::kMaxTileScratchBytes)
       return;
-    std::optional<int64_t> tiles = staticTripCount(loop);
+    std::optional<int64_t> tiles = aotc::staticTripCount(loop);
     if (tiles && *tiles * type.getNumElements() * kTilePadOverlapDenominator <=
                      pad.getResultType().getNumElements() *
                          kTilePadOverlapNumerator)

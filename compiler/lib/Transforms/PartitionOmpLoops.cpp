@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -78,6 +79,18 @@ void partition(omp::WsloopOp loop, omp::LoopNestOp nest,
   };
   Value thread = threadValue(threadNum);
   Value threads = threadValue(numThreads);
+  // Thread tiles' scratch in pool slots (aotc-plan-memory): the thread's
+  // slot, the same for all its iterations, instead of the iteration's. A
+  // thread with any iteration has a number below the iteration count.
+  nest.walk([&](memref::ViewOp view) {
+    auto bytes = view->getAttrOfType<IntegerAttr>(aotc::kThreadSlotAttrName);
+    if (!bytes)
+      return;
+    Value shift =
+        arith::MulIOp::create(b, loc, thread, index(bytes.getInt()));
+    view.getByteShiftMutable().assign(shift);
+    view->removeAttr(aotc::kThreadSlotAttrName);
+  });
   Value share = b.createOrFold<arith::DivUIOp>(loc, total, threads);
   Value rest = b.createOrFold<arith::RemUIOp>(loc, total, threads);
   Value first = arith::AddIOp::create(

@@ -10,6 +10,7 @@
 #include "aotc/Transforms/Passes.h"
 #include "aotc/Transforms/TilingUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -49,6 +50,64 @@ void stackTileScratch(func::FuncOp func) {
   });
 }
 
+/// Scratch buffers of a thread tile beyond the stack's bound, up to
+/// aotc::kMaxThreadSlotBytes (aotc-distribute-to-forall's copy of a run-time
+/// right-hand side's panels into each column tile of a GEMM, 768 KiB for
+/// 384x3072x768) become views of one buffer of slots allocated before the
+/// thread loop, which the pool planner places: one slot per tile, the view's
+/// byte shift the tile's linear index times the slot's bytes (marked
+/// aotc::kThreadSlotAttrName). aotc-partition-omp-loops, which computes
+/// each thread's share of the tiles, shifts it by the thread's number
+/// instead, so that each thread reuses one slot, still in cache from its
+/// previous tile; a thread that runs any tile has a number below the tile
+/// count.
+void threadSlotScratch(func::FuncOp func) {
+  Block &entry = func.getBody().front();
+  func.walk([&](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    auto loop = dyn_cast<scf::ForallOp>(alloc->getParentOp());
+    if (!loop || !type.hasStaticShape() || !type.getLayout().isIdentity())
+      return;
+    int64_t bytes = type.getNumElements() * aotc::elementBytes(type);
+    std::optional<int64_t> tiles = aotc::staticTripCount(loop);
+    std::optional<SmallVector<aotc::StaticLoopDim>> dims =
+        aotc::staticLoopDims(loop);
+    Operation *top = entry.findAncestorOpInBlock(*loop);
+    if (bytes <= aotc::kMaxTileScratchBytes ||
+        bytes > aotc::kMaxThreadSlotBytes || !tiles || !dims || !top)
+      return;
+    int64_t slotBytes = llvm::alignTo(bytes, aotc::kThreadSlotAlignment);
+    Location loc = alloc.getLoc();
+    OpBuilder b(top);
+    auto slots = memref::AllocOp::create(
+        b, loc, MemRefType::get({*tiles * slotBytes}, b.getI8Type()),
+        b.getI64IntegerAttr(aotc::kThreadSlotAlignment));
+    // The tile's linear index over the loop's iteration space.
+    b.setInsertionPoint(alloc);
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value tile = index(0);
+    for (auto [iv, dim] : llvm::zip_equal(loop.getInductionVars(), *dims)) {
+      Value position = b.createOrFold<arith::DivUIOp>(
+          loc, b.createOrFold<arith::SubIOp>(loc, iv, index(dim.lowerBound)),
+          index(dim.step));
+      tile = b.createOrFold<arith::AddIOp>(
+          loc, b.createOrFold<arith::MulIOp>(loc, tile, index(dim.trips)),
+          position);
+    }
+    Value shift = b.createOrFold<arith::MulIOp>(loc, tile, index(slotBytes));
+    auto view = memref::ViewOp::create(b, loc, type, slots, shift,
+                                       ValueRange{});
+    view->setAttr(aotc::kThreadSlotAttrName, b.getI64IntegerAttr(slotBytes));
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    alloc.replaceAllUsesWith(view.getResult());
+    alloc.erase();
+  });
+}
+
 struct PlanMemoryPass : aotc::impl::PlanMemoryBase<PlanMemoryPass> {
   using Base::Base;
 
@@ -61,6 +120,7 @@ struct PlanMemoryPass : aotc::impl::PlanMemoryBase<PlanMemoryPass> {
       return signalPassFailure();
     }
     stackTileScratch(func);
+    threadSlotScratch(func);
     FailureOr<aotc::BufferLifetimes> lifetimes =
         aotc::computeBufferLifetimes(func);
     if (failed(lifetimes))

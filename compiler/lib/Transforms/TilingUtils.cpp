@@ -69,6 +69,33 @@ void followReshape(Operation *reshape,
 
 namespace aotc {
 
+std::optional<SmallVector<StaticLoopDim>>
+staticLoopDims(scf::ForallOp loop) {
+  std::optional<SmallVector<int64_t>> lbs =
+      getConstantIntValues(loop.getMixedLowerBound());
+  std::optional<SmallVector<int64_t>> ubs =
+      getConstantIntValues(loop.getMixedUpperBound());
+  std::optional<SmallVector<int64_t>> steps =
+      getConstantIntValues(loop.getMixedStep());
+  if (!lbs || !ubs || !steps)
+    return std::nullopt;
+  SmallVector<StaticLoopDim> dims;
+  for (auto [lb, ub, step] : llvm::zip_equal(*lbs, *ubs, *steps))
+    dims.push_back(
+        {lb, step, static_cast<int64_t>(llvm::divideCeil(ub - lb, step))});
+  return dims;
+}
+
+std::optional<int64_t> staticTripCount(scf::ForallOp loop) {
+  std::optional<SmallVector<StaticLoopDim>> dims = staticLoopDims(loop);
+  if (!dims)
+    return std::nullopt;
+  int64_t count = 1;
+  for (const StaticLoopDim &dim : *dims)
+    count *= dim.trips;
+  return count;
+}
+
 FailureOr<Operation *> tileAndReplace(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
                                       ArrayRef<int64_t> tileSizes,

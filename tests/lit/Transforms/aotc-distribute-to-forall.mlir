@@ -1401,6 +1401,79 @@ func.func @panel_copy_columns(%a: tensor<64x64xf32>, %b: tensor<16x4x16x32xf32>,
 
 // -----
 
+// The same with 768 reduction steps: each tile's panels (8 x 768 x 32 f32 =
+// 768 KiB) are beyond the stack's 64 KiB but within a thread's pool slot
+// (aotc-plan-memory), and the two column tiles copy the whole copy between
+// them: each tile still copies its own panels.
+
+// CHECK-LABEL: func.func @panel_copy_slots
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.forall (%{{.*}}) = (0) to (16) step (8)
+// CHECK:           %[[COPY:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<8x192x4x32xf32>)
+// CHECK:           %[[PANELS:.*]] = tensor.collapse_shape %[[COPY]] {{\[}}[0], [1, 2], [3]] : tensor<8x192x4x32xf32> into tensor<8x768x32xf32>
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %[[PANELS]] : tensor<64x768xf32>, tensor<8x768x32xf32>)
+// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     scf.forall
+#pin = affine_map<(kb, p, kr, l) -> (kb, kr, p, l)>
+#pout = affine_map<(kb, p, kr, l) -> (p, kb, kr, l)>
+#pa = affine_map<(m, p, l, k) -> (m, k)>
+#pb = affine_map<(m, p, l, k) -> (p, k, l)>
+#pc = affine_map<(m, p, l, k) -> (m, p, l)>
+func.func @panel_copy_slots(%a: tensor<64x768xf32>, %b: tensor<192x4x16x32xf32>, %c: tensor<64x16x32xf32>) -> tensor<64x16x32xf32> {
+  %e = tensor.empty() : tensor<16x192x4x32xf32>
+  %copy = linalg.generic {indexing_maps = [#pin, #pout], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<192x4x16x32xf32>) outs(%e : tensor<16x192x4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<16x192x4x32xf32>
+  %panels = tensor.collapse_shape %copy [[0], [1, 2], [3]] : tensor<16x192x4x32xf32> into tensor<16x768x32xf32>
+  %r = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %panels : tensor<64x768xf32>, tensor<16x768x32xf32>) outs(%c : tensor<64x16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x16x32xf32>
+  return %r : tensor<64x16x32xf32>
+}
+
+// -----
+
+// With 384 rows the contraction's tiles split the rows as well (6 x 2): each
+// row of tiles would copy the same panels again, so the copy keeps thread
+// tiles of its own, before the contraction's.
+
+// CHECK-LABEL: func.func @panel_copy_shared
+// CHECK:         %[[COPY:.*]] = scf.forall
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}} : tensor<16x4x16x32xf32>) outs(%{{.*}} : tensor<16x16x4x32xf32>)
+// CHECK:         %[[PANELS:.*]] = tensor.collapse_shape %[[COPY]]
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (384, 16) step (64, 8)
+// CHECK:           tensor.extract_slice %[[PANELS]]
+#pin = affine_map<(kb, p, kr, l) -> (kb, kr, p, l)>
+#pout = affine_map<(kb, p, kr, l) -> (p, kb, kr, l)>
+#pa = affine_map<(m, p, l, k) -> (m, k)>
+#pb = affine_map<(m, p, l, k) -> (p, k, l)>
+#pc = affine_map<(m, p, l, k) -> (m, p, l)>
+func.func @panel_copy_shared(%a: tensor<384x768xf32>, %b: tensor<192x4x16x32xf32>, %c: tensor<384x16x32xf32>) -> tensor<384x16x32xf32> {
+  %e = tensor.empty() : tensor<16x192x4x32xf32>
+  %copy = linalg.generic {indexing_maps = [#pin, #pout], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<192x4x16x32xf32>) outs(%e : tensor<16x192x4x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<16x192x4x32xf32>
+  %panels = tensor.collapse_shape %copy [[0], [1, 2], [3]] : tensor<16x192x4x32xf32> into tensor<16x768x32xf32>
+  %r = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %panels : tensor<384x768xf32>, tensor<16x768x32xf32>) outs(%c : tensor<384x16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<384x16x32xf32>
+  return %r : tensor<384x16x32xf32>
+}
+
+// -----
+
 // The same at 48 x 48: tiles of 128 columns (2.67 output rows) are not boxes
 // of the copy, which keeps thread tiles of its own, before the contraction's.
 

@@ -160,3 +160,37 @@ func.func @kept(%a: memref<64xf32>, %n: i64) {
   }
   return
 }
+
+// -----
+
+// A thread tile's scratch view in its loop's pool slots (aotc-plan-memory:
+// the iteration's slot, marked with the slot's bytes) is shifted to the
+// thread's slot instead: each thread reuses one slot for all its
+// iterations.
+
+// CHECK-LABEL: func.func @thread_slots(
+// CHECK-SAME:    %[[A:.*]]: memref<8xf32>, %[[SLOTS:.*]]: memref<512xi8>)
+// CHECK:         omp.parallel {
+// CHECK:           %[[T32:.*]] = func.call @omp_get_thread_num() : () -> i32
+// CHECK:           %[[T:.*]] = arith.index_castui %[[T32]] : i32 to index
+// CHECK:           %[[C64:.*]] = arith.constant 64 : index
+// CHECK:           %[[SHIFT:.*]] = arith.muli %[[T]], %[[C64]] : index
+// CHECK:           scf.for
+// CHECK:             memref.view %[[SLOTS]][%[[SHIFT]]][] : memref<512xi8> to memref<16xf32>
+// CHECK-NOT:     aotc.thread_slot
+func.func @thread_slots(%a: memref<8xf32>, %slots: memref<512xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %shift = arith.muli %i, %c64 : index
+    %t = memref.view %slots[%shift][] {aotc.thread_slot = 64 : i64} : memref<512xi8> to memref<16xf32>
+    memref.store %f, %t[%c0] : memref<16xf32>
+    %v = memref.load %t[%c0] : memref<16xf32>
+    memref.store %v, %a[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}

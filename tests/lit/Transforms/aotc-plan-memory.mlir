@@ -133,8 +133,9 @@ func.func @in_loop(%a: memref<16xf32>) attributes {aotc.entry = {name = "in_loop
 // -----
 
 // A thread tile's scratch buffer (allocated in a thread loop's body, at most
-// 64 KiB) lives on the thread's stack, not in the pool; a larger one, or one
-// in a loop inside the tile, is refused.
+// 64 KiB) lives on the thread's stack, not in the pool; a larger one up to
+// 768 KiB in pool slots of its thread loop (below); a larger one still, or
+// one in a loop inside the tile, is refused.
 
 // CHECK-LABEL: func.func @tile_scratch(
 // CHECK-SAME:    %{{.*}}: memref<4x16xf32>, %{{.*}}: memref<0xi8> {aotc.name = "pool"})
@@ -155,11 +156,40 @@ func.func @tile_scratch(%a: memref<4x16xf32>) attributes {aotc.entry = {name = "
 
 // -----
 
+// Beyond the stack's 64 KiB (16385 f32 = 65540 bytes, 65600 once aligned to
+// a cache line), a buffer of one slot per tile (6 tiles of a 2 x 3 loop)
+// allocated before the loop, placed in the pool; each tile views the slot of
+// its linear index (i * 3 + j), marked for aotc-partition-omp-loops to make it
+// the thread's slot.
+
+// CHECK-LABEL: func.func @tile_scratch_slots(
+// CHECK-SAME:    %{{.*}}: memref<16xf32>, %[[POOL:.*]]: memref<393600xi8> {aotc.name = "pool"})
+// CHECK:         %[[SLOTS:.*]] = memref.view %[[POOL]][%{{.*}}][] : memref<393600xi8> to memref<393600xi8>
+// CHECK:         scf.forall (%[[I:.*]], %[[J:.*]]) in (2, 3)
+// CHECK:           %[[C3:.*]] = arith.constant 3 : index
+// CHECK:           %[[ROW:.*]] = arith.muli %[[I]], %[[C3]]
+// CHECK:           %[[TILE:.*]] = arith.addi %[[ROW]], %[[J]]
+// CHECK:           %[[SLOT:.*]] = arith.constant 65600 : index
+// CHECK:           %[[SHIFT:.*]] = arith.muli %[[TILE]], %[[SLOT]]
+// CHECK:           memref.view %[[SLOTS]][%[[SHIFT]]][] {aotc.thread_slot = 65600 : i64} : memref<393600xi8> to memref<16385xf32>
+// CHECK-NOT:       memref.alloc
+func.func @tile_scratch_slots(%a: memref<16xf32>) attributes {aotc.entry = {name = "tile_scratch_slots"}} {
+  scf.forall (%i, %j) in (2, 3) {
+    %t = memref.alloc() : memref<16385xf32>
+    %part = memref.subview %t[0] [16] [1] : memref<16385xf32> to memref<16xf32, strided<[1]>>
+    linalg.exp ins(%a : memref<16xf32>) outs(%part : memref<16xf32, strided<[1]>>)
+    memref.dealloc %t : memref<16385xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @tile_scratch_too_big(%a: memref<16xf32>) attributes {aotc.entry = {name = "tile_scratch_too_big"}} {
   scf.forall (%i) in (4) {
     // expected-error @+1 {{scratch buffer allocated inside a region; the pool planner needs it at function level}}
-    %t = memref.alloc() : memref<16385xf32>
-    %part = memref.subview %t[0] [16] [1] : memref<16385xf32> to memref<16xf32, strided<[1]>>
+    %t = memref.alloc() : memref<196609xf32>
+    %part = memref.subview %t[0] [16] [1] : memref<196609xf32> to memref<16xf32, strided<[1]>>
     linalg.exp ins(%a : memref<16xf32>) outs(%part : memref<16xf32, strided<[1]>>)
   }
   return

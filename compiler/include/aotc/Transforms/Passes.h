@@ -62,6 +62,11 @@ inline constexpr llvm::StringLiteral kSymbolAttrName = "aotc.symbol";
 /// Attribute of a pool view sized by symbolic dimensions: the index of its
 /// buffer in `aotc.pool`.
 inline constexpr llvm::StringLiteral kSlotAttrName = "aotc.slot";
+/// Attribute of a view of a thread tile's scratch buffer in its thread
+/// loop's pool slots (aotc-plan-memory): the slot's bytes. The view's byte
+/// shift is the tile's slot; aotc-partition-omp-loops makes it the thread's,
+/// each thread then using one slot for all its tiles.
+inline constexpr llvm::StringLiteral kThreadSlotAttrName = "aotc.thread_slot";
 /// Attribute of the parts one op was split into, each computing its box of
 /// the result in place (aotc-peel-padded-windows: the interior first, then
 /// the border strips; aotc-winograd-convolutions: the rows of a transform):

@@ -23,6 +23,15 @@ constexpr int64_t kContractionRegistersPerRow = 2;
 /// the pool.
 constexpr int64_t kMaxTileScratchBytes = 64 * 1024;
 
+/// Largest scratch buffer of one thread tile beyond kMaxTileScratchBytes: a
+/// slot of the pool per thread (aotc-plan-memory, aotc-partition-omp-loops),
+/// which each thread reuses for all its tiles. Bounded so that the slot and
+/// the blocks the tile computes with stay in a 1 MiB L2 (GEMM 1024^3's
+/// tiles of 1 MiB of panels were 1.10x slower than one copy of them all).
+constexpr int64_t kMaxThreadSlotBytes = 768 * 1024;
+/// Alignment of each such slot (a cache line).
+constexpr int64_t kThreadSlotAlignment = 64;
+
 /// Distance between rows that puts them all into one L1 set (4 KiB: the L1
 /// way size of x86 cores, 32 KiB over 8 ways on Zen 3, 48 KiB over 12 on
 /// Intel since Ice Lake): a register tile's rows that far apart compete for
@@ -80,6 +89,18 @@ inline int64_t channelLaneRowTile(int64_t width, int64_t vectorBits) {
 /// operand's slice between the expression's values at the piece's ends,
 /// which these expressions do not bound: such loops stay whole.
 llvm::SmallVector<bool> nonMonotonicLoops(mlir::linalg::LinalgOp op);
+
+/// One dimension of a loop with static bounds and step.
+struct StaticLoopDim {
+  int64_t lowerBound, step, trips;
+};
+
+/// The dimensions of `loop` when its bounds and steps are static.
+std::optional<llvm::SmallVector<StaticLoopDim>>
+staticLoopDims(mlir::scf::ForallOp loop);
+
+/// Iterations of `loop` when its bounds and steps are static.
+std::optional<int64_t> staticTripCount(mlir::scf::ForallOp loop);
 
 /// Tiles `op` with `tileSizes` (0: loop not tiled) using `loopType` loops,
 /// nested in the order `interchange` gives (a permutation of the loops;
