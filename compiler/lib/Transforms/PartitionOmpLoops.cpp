@@ -15,6 +15,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_PARTITIONOMPLOOPS
@@ -81,15 +82,21 @@ void partition(omp::WsloopOp loop, omp::LoopNestOp nest,
   Value threads = threadValue(numThreads);
   // Thread tiles' scratch in pool slots (aotc-plan-memory): the thread's
   // slot, the same for all its iterations, instead of the iteration's. A
-  // thread with any iteration has a number below the iteration count.
+  // thread with any iteration has a number below the iteration count, so
+  // only where the slots cover that count (else the iteration's stays).
+  std::optional<int64_t> iterations = getConstantIntValue(total);
   nest.walk([&](memref::ViewOp view) {
     auto bytes = view->getAttrOfType<IntegerAttr>(aotc::kThreadSlotAttrName);
     if (!bytes)
       return;
+    view->removeAttr(aotc::kThreadSlotAttrName);
+    MemRefType slots = view.getSource().getType();
+    if (!iterations || !slots.hasStaticShape() ||
+        slots.getNumElements() < *iterations * bytes.getInt())
+      return;
     Value shift =
         arith::MulIOp::create(b, loc, thread, index(bytes.getInt()));
     view.getByteShiftMutable().assign(shift);
-    view->removeAttr(aotc::kThreadSlotAttrName);
   });
   Value share = b.createOrFold<arith::DivUIOp>(loc, total, threads);
   Value rest = b.createOrFold<arith::RemUIOp>(loc, total, threads);

@@ -194,3 +194,32 @@ func.func @thread_slots(%a: memref<8xf32>, %slots: memref<512xi8>) {
   }
   return
 }
+
+// -----
+
+// Slots that do not cover every iteration (4 of 64 bytes for 8 iterations)
+// keep the iteration's slot: a thread's number is only known to be below
+// the iteration count.
+
+// CHECK-LABEL: func.func @thread_slots_short(
+// CHECK-SAME:    %{{.*}}: memref<8xf32>, %[[SLOTS:.*]]: memref<256xi8>)
+// CHECK:         scf.for
+// CHECK:           %[[SHIFT:.*]] = arith.muli %{{.*}}, %c64 : index
+// CHECK:           memref.view %[[SLOTS]][%[[SHIFT]]][] : memref<256xi8> to memref<16xf32>
+// CHECK-NOT:     aotc.thread_slot
+func.func @thread_slots_short(%a: memref<8xf32>, %slots: memref<256xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %shift = arith.muli %i, %c64 : index
+    %t = memref.view %slots[%shift][] {aotc.thread_slot = 64 : i64} : memref<256xi8> to memref<16xf32>
+    memref.store %f, %t[%c0] : memref<16xf32>
+    %v = memref.load %t[%c0] : memref<16xf32>
+    memref.store %v, %a[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}
