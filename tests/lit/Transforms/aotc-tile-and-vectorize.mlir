@@ -111,22 +111,29 @@ func.func @unit_middle_rows(%x: tensor<16x1x8xf32>, %w: tensor<8x32xf32>, %o: te
 
 // -----
 
-// Cache blocks: 256 columns x 256 reduction steps (B's block stays in L2),
+// Cache blocks: 256 columns x 512 reduction steps with 512-bit registers
+// (B's 512 KiB block stays in a 1 MiB L2), 256 steps with 256-bit ones,
 // register tiles inside each block.
 
 // CHECK-LABEL: func.func @matmul_blocked
 // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
 // CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
+// CHECK-DAG:     %[[C1024:.*]] = arith.constant 1024 : index
 // CHECK:         scf.for %[[J:.*]] = %{{.*}} to %[[C512]] step %[[C256]]
-// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %[[C512]] step %[[C256]]
-// CHECK:             tensor.extract_slice %{{.*}}[%[[K]], %[[J]]] [256, 256] [1, 1]
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %[[C1024]] step %[[C512]]
+// CHECK:             tensor.extract_slice %{{.*}}[%[[K]], %[[J]]] [512, 256] [1, 1]
 // CHECK:             scf.for
 // CHECK:               scf.for
 // CHECK:                 scf.for
 // CHECK:                   arith.mulf {{.*}} : vector<8x32x1xf32>
 // CHECK-NOT:     linalg.matmul
-func.func @matmul_blocked(%a: tensor<16x512xf32>, %b: tensor<512x512xf32>, %c: tensor<16x512xf32>) -> tensor<16x512xf32> {
-  %0 = linalg.matmul ins(%a, %b : tensor<16x512xf32>, tensor<512x512xf32>) outs(%c : tensor<16x512xf32>) -> tensor<16x512xf32>
+// AVX2-LABEL: func.func @matmul_blocked
+// AVX2-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// AVX2-DAG:     %[[C1024:.*]] = arith.constant 1024 : index
+// AVX2:         scf.for %[[K:.*]] = %{{.*}} to %[[C1024]] step %[[C256]]
+// AVX2:           tensor.extract_slice %{{.*}}[%[[K]], %{{.*}}] [256, 256] [1, 1]
+func.func @matmul_blocked(%a: tensor<16x1024xf32>, %b: tensor<1024x512xf32>, %c: tensor<16x512xf32>) -> tensor<16x512xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<16x1024xf32>, tensor<1024x512xf32>) outs(%c : tensor<16x512xf32>) -> tensor<16x512xf32>
   return %0 : tensor<16x512xf32>
 }
 
@@ -158,16 +165,16 @@ func.func @shallow_wide(%a: tensor<16x64xf32>, %b: tensor<64x1024xf32>) -> tenso
 // -----
 
 // A deep reduction (768 steps) over 256 columns: cache blocks split the
-// reduction only (3 x 256 steps). The first block is peeled off and starts
-// its accumulators from the bias in each register tile; the other two
-// blocks read the tiles it wrote. No pass of the bias over the output
-// before the blocks.
+// reduction only (2 x 384 steps). The first block is peeled off and starts
+// its accumulators from the bias in each register tile; the other block
+// reads the tiles it wrote. No pass of the bias over the output before the
+// blocks.
 
 #rowk = affine_map<(m, n) -> (m)>
 #id2k = affine_map<(m, n) -> (m, n)>
 // CHECK-LABEL: func.func @deep_bias_matmul
 // CHECK-SAME:    (%[[A:.*]]: tensor<16x768xf32>, %[[B:.*]]: tensor<768x256xf32>, %[[BIAS:.*]]: tensor<16xf32>)
-// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[C384:.*]] = arith.constant 384 : index
 // CHECK-DAG:     %[[C768:.*]] = arith.constant 768 : index
 // CHECK-NOT:     vector.transfer_write
 // CHECK:         %[[FIRST:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c8
@@ -178,7 +185,7 @@ func.func @shallow_wide(%a: tensor<16x64xf32>, %b: tensor<64x1024xf32>) -> tenso
 // CHECK:             scf.for {{.*}} iter_args(%{{.*}} = %[[BW]]) -> (tensor<8x32xf32>)
 // CHECK:               arith.mulf {{.*}} : vector<8x32x1xf32>
 // CHECK:         %[[PEELED:.*]] = tensor.insert_slice %[[FIRST]] into
-// CHECK:         scf.for %{{.*}} = %[[C256]] to %[[C768]] step %[[C256]] iter_args(%{{.*}} = %[[PEELED]])
+// CHECK:         scf.for %{{.*}} = %[[C384]] to %[[C768]] step %[[C384]] iter_args(%{{.*}} = %[[PEELED]])
 // CHECK-NOT:       vector<8xf32>
 // CHECK:           arith.mulf {{.*}} : vector<8x32x1xf32>
 // CHECK-NOT:     linalg.
@@ -612,29 +619,30 @@ func.func @rows_outside_small_panels(%x: tensor<1x1x64x49xf32>, %w: tensor<1x2x6
 // MobileNetV2's 960 -> 320 projection on 7 x 7 pixels (48 rows and a
 // remainder row, split off before): 240 steps of 48 rows are 45 KiB, 120
 // steps 22.5 KiB (within 24 KiB). A block of 168 rows (672 bytes a step)
-// would need fewer than 128 steps: its 256 steps stay. 1048 = 8 x 131
-// steps have no divisor near 128: their 131 stay (not 8).
+// would need fewer than 128 steps: its 512 steps stay (256 with 256-bit
+// registers). 1048 = 8 x 131 steps have no divisor near 128: their 262
+// stay (not 8).
 
 // CHECK-LABEL: func.func @row_block_in_l1
 // CHECK-DAG:     %[[C960:.*]] = arith.constant 960 : index
 // CHECK-DAG:     %[[C120:.*]] = arith.constant 120 : index
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C960]] step %[[C120]]
 // CHECK-LABEL: func.func @row_block_beyond_l1
+// CHECK-DAG:     %[[C1024:.*]] = arith.constant 1024 : index
 // CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
-// CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C512]] step %[[C256]]
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C1024]] step %[[C512]]
 // CHECK-LABEL: func.func @row_block_odd_depth
 // CHECK-DAG:     %[[C1048:.*]] = arith.constant 1048 : index
-// CHECK-DAG:     %[[C131:.*]] = arith.constant 131 : index
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C1048]] step %[[C131]]
+// CHECK-DAG:     %[[C262:.*]] = arith.constant 262 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C1048]] step %[[C262]]
 // AVX2-LABEL: func.func @row_block_in_l1
 // AVX2-DAG:     %[[C960:.*]] = arith.constant 960 : index
 // AVX2-DAG:     %[[C120:.*]] = arith.constant 120 : index
 // AVX2:         scf.for %{{.*}} = %{{.*}} to %[[C960]] step %[[C120]]
 // AVX2-LABEL: func.func @row_block_beyond_l1
-// AVX2-DAG:     %[[C512:.*]] = arith.constant 512 : index
+// AVX2-DAG:     %[[C1024:.*]] = arith.constant 1024 : index
 // AVX2-DAG:     %[[C256:.*]] = arith.constant 256 : index
-// AVX2:         scf.for %{{.*}} = %{{.*}} to %[[C512]] step %[[C256]]
+// AVX2:         scf.for %{{.*}} = %{{.*}} to %[[C1024]] step %[[C256]]
 
 #rx = affine_map<(n, g, p, o, i, k) -> (n, g, k, p)>
 #rw = affine_map<(n, g, p, o, i, k) -> (g, o, k, i)>
@@ -648,8 +656,8 @@ func.func @row_block_in_l1(%x: tensor<1x1x960x48xf32>, %w: tensor<1x2x960x32xf32
   } -> tensor<1x1x48x2x32xf32>
   return %0 : tensor<1x1x48x2x32xf32>
 }
-func.func @row_block_beyond_l1(%x: tensor<1x1x512x168xf32>, %w: tensor<1x8x512x32xf32>, %o: tensor<1x1x168x8x32xf32>) -> tensor<1x1x168x8x32xf32> {
-  %0 = linalg.generic {indexing_maps = [#rx, #rw, #ro], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x512x168xf32>, tensor<1x8x512x32xf32>) outs(%o : tensor<1x1x168x8x32xf32>) {
+func.func @row_block_beyond_l1(%x: tensor<1x1x1024x168xf32>, %w: tensor<1x8x1024x32xf32>, %o: tensor<1x1x168x8x32xf32>) -> tensor<1x1x168x8x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#rx, #rw, #ro], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x1024x168xf32>, tensor<1x8x1024x32xf32>) outs(%o : tensor<1x1x168x8x32xf32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
     %m = arith.mulf %a, %b : f32
     %s = arith.addf %acc, %m : f32
