@@ -11,8 +11,11 @@
 // started right after the other library's shares the cores with its
 // spinning workers (aotc 49x512x2048 at 2 threads: 0.51 ms instead of 0.26
 // ms). So whenever the library changes from one benchmark run to the next,
-// the new one first waits AOTC_BENCH_PAUSE_MS (default 300) milliseconds,
-// untimed, for the other's workers to go to sleep.
+// the new one first waits AOTC_BENCH_PAUSE_MS (default 1000) milliseconds,
+// untimed, for the other's workers to go to sleep. 300 ms was not always
+// enough on the 2-vCPU Zen 5 VM: 49x512x2048 at 2 threads then took 0.48 ms
+// for aotc and 0.41 ms for OpenBLAS in both of two runs, 0.26 ms and 0.31
+// to 0.32 ms after 1000 or 1500 ms.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,7 +82,7 @@ void quiesceOthers(Library library) {
   if (last != Library::None && last != library) {
     const char *env = std::getenv("AOTC_BENCH_PAUSE_MS");
     std::this_thread::sleep_for(
-        std::chrono::milliseconds(env ? std::atoi(env) : 300));
+        std::chrono::milliseconds(env ? std::atoi(env) : 1000));
   }
   last = library;
 }
