@@ -848,12 +848,14 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
     registers); they are first split into static parts when the rows or
     columns are not a multiple of the block (197 rows: 192 + 5; row panels
     that the span does not divide: 31 = 30 + 1), and
-    blocked for the cache (256 columns x 256 reduction steps) around the
+    blocked for the cache (256 columns x 512 reduction steps with 512-bit
+    registers, x 256 with narrower ones) around the
     register tiles. A contraction's init
     producer in the same block (see aotc-distribute-to-forall) is computed in
     each register tile before the reduction loop when no reduction cache
     block intervenes, so the accumulators start from it in registers and the
-    output is never read. Likewise an elementwise consumer of a whole
+    output is never read; with reduction blocks only, in the first block's
+    register tiles (that block peeled off the loop of blocks). Likewise an elementwise consumer of a whole
     contraction's result in the same block (the activation or residual add
     aotc-distribute-to-forall put in its thread tile) is computed on each
     register tile right after the reduction loop, on the accumulators,
