@@ -1005,7 +1005,7 @@ LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
         !type.hasStaticShape() || !pad.getConstantPaddingValue() ||
         !pad.getResultType().hasStaticShape() ||
         type.getRank() != pad.getResultType().getRank() ||
-        type.getNumElements() * type.getElementTypeBitWidth() / 8 >
+        type.getNumElements() * aotc::elementBytes(type) >
             aotc::kMaxTileScratchBytes)
       return;
     std::optional<int64_t> tiles = aotc::staticTripCount(loop);

@@ -24,87 +24,92 @@ using namespace mlir;
 
 namespace {
 
-/// Scratch buffers allocated in the body of a thread loop (one per thread
-/// tile, static, at most aotc::kMaxTileScratchBytes: aotc-distribute-to-
-/// forall's im2col columns of a contraction's tile, 27 x 333 f32 = 36 KB
-/// for SqueezeNet's stem) become stack allocations:
-/// each tile's buffer is the same stack memory, still in cache from the
-/// previous tile, and the loop's allocation scope frees it. Others are left
-/// to the pool planner, which refuses them.
-void stackTileScratch(func::FuncOp func) {
-  func.walk([](memref::AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    if (!isa<scf::ForallOp, scf::ParallelOp>(alloc->getParentOp()) ||
-        !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-        type.getNumElements() * aotc::elementBytes(type) >
-            aotc::kMaxTileScratchBytes)
-      return;
-    OpBuilder b(alloc);
-    auto alloca = memref::AllocaOp::create(b, alloc.getLoc(), type,
-                                           alloc.getAlignmentAttr());
-    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-      if (isa<memref::DeallocOp>(user))
-        user->erase();
-    alloc.replaceAllUsesWith(alloca.getResult());
-    alloc.erase();
-  });
+/// Replaces `alloc` by `buffer` (a stack or pool buffer of its type) and
+/// drops its deallocations: the caller owns the pool, the allocation scope
+/// frees the stack.
+void replaceAlloc(memref::AllocOp alloc, Value buffer) {
+  for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+    if (isa<memref::DeallocOp>(user))
+      user->erase();
+  alloc.replaceAllUsesWith(buffer);
+  alloc.erase();
 }
 
-/// Scratch buffers of a thread tile beyond the stack's bound, up to
-/// aotc::kMaxThreadSlotBytes (aotc-distribute-to-forall's copy of a run-time
-/// right-hand side's panels into each column tile of a GEMM, 768 KiB for
-/// 384x3072x768) become views of one buffer of slots allocated before the
-/// thread loop, which the pool planner places: one slot per tile, the view's
-/// byte shift the tile's linear index times the slot's bytes (marked
-/// aotc::kThreadSlotAttrName). aotc-partition-omp-loops, which computes
-/// each thread's share of the tiles, shifts it by the thread's number
-/// instead, so that each thread reuses one slot, still in cache from its
-/// previous tile; a thread that runs any tile has a number below the tile
-/// count.
-void threadSlotScratch(func::FuncOp func) {
+/// `alloc` (in the body of `loop`, `bytes` of scratch per tile) as a view of
+/// one buffer of slots allocated before the loop, in `entry`, which the pool
+/// planner places: one slot per tile, the view's byte shift the tile's
+/// linear index times the slot's bytes (marked aotc::kThreadSlotAttrName).
+/// aotc-partition-omp-loops, which computes each thread's share of the
+/// tiles, shifts it by the thread's number instead, so that each thread
+/// reuses one slot, still in cache from its previous tile; a thread that
+/// runs any tile has a number below the tile count. False, with `alloc`
+/// left, for a loop without static bounds.
+bool placeInThreadSlots(memref::AllocOp alloc, scf::ForallOp loop,
+                        int64_t bytes, Block &entry) {
+  std::optional<SmallVector<aotc::StaticLoopDim>> dims =
+      aotc::staticLoopDims(loop);
+  Operation *top = entry.findAncestorOpInBlock(*loop);
+  if (!dims || !top)
+    return false;
+  int64_t tiles = 1;
+  for (const aotc::StaticLoopDim &dim : *dims)
+    tiles *= dim.trips;
+  int64_t slotBytes = llvm::alignTo(bytes, aotc::kThreadSlotAlignment);
+  Location loc = alloc.getLoc();
+  OpBuilder b(top);
+  auto slots = memref::AllocOp::create(
+      b, loc, MemRefType::get({tiles * slotBytes}, b.getI8Type()),
+      b.getI64IntegerAttr(aotc::kThreadSlotAlignment));
+  // The tile's linear index over the loop's iteration space.
+  b.setInsertionPoint(alloc);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value tile = index(0);
+  for (auto [iv, dim] : llvm::zip_equal(loop.getInductionVars(), *dims)) {
+    Value position = b.createOrFold<arith::DivUIOp>(
+        loc, b.createOrFold<arith::SubIOp>(loc, iv, index(dim.lowerBound)),
+        index(dim.step));
+    tile = b.createOrFold<arith::AddIOp>(
+        loc, b.createOrFold<arith::MulIOp>(loc, tile, index(dim.trips)),
+        position);
+  }
+  Value shift = b.createOrFold<arith::MulIOp>(loc, tile, index(slotBytes));
+  auto view = memref::ViewOp::create(b, loc, alloc.getType(), slots, shift,
+                                     ValueRange{});
+  view->setAttr(aotc::kThreadSlotAttrName, b.getI64IntegerAttr(slotBytes));
+  replaceAlloc(alloc, view.getResult());
+  return true;
+}
+
+/// Scratch buffers allocated in the body of a thread loop (one per thread
+/// tile, static): at most aotc::kMaxTileScratchBytes (aotc-distribute-to-
+/// forall's im2col columns of a contraction's tile, 27 x 333 f32 = 36 KB
+/// for SqueezeNet's stem) become stack allocations, each tile's buffer the
+/// same stack memory, still in cache from the previous tile, freed by the
+/// loop's allocation scope; larger ones up to aotc::kMaxThreadSlotBytes
+/// (aotc-distribute-to-forall's copy of a run-time right-hand side's panels
+/// into each column tile of a GEMM, 768 KiB for 384x3072x768) go to pool
+/// slots of the threads (placeInThreadSlots). Others are left to the pool
+/// planner, which refuses them.
+void placeTileScratch(func::FuncOp func) {
   Block &entry = func.getBody().front();
   func.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
-    auto loop = dyn_cast<scf::ForallOp>(alloc->getParentOp());
-    if (!loop || !type.hasStaticShape() || !type.getLayout().isIdentity())
+    Operation *loop = alloc->getParentOp();
+    if (!isa<scf::ForallOp, scf::ParallelOp>(loop) ||
+        !type.hasStaticShape() || !type.getLayout().isIdentity())
       return;
     int64_t bytes = type.getNumElements() * aotc::elementBytes(type);
-    std::optional<int64_t> tiles = aotc::staticTripCount(loop);
-    std::optional<SmallVector<aotc::StaticLoopDim>> dims =
-        aotc::staticLoopDims(loop);
-    Operation *top = entry.findAncestorOpInBlock(*loop);
-    if (bytes <= aotc::kMaxTileScratchBytes ||
-        bytes > aotc::kMaxThreadSlotBytes || !tiles || !dims || !top)
+    if (bytes <= aotc::kMaxTileScratchBytes) {
+      OpBuilder b(alloc);
+      replaceAlloc(alloc, memref::AllocaOp::create(b, alloc.getLoc(), type,
+                                                   alloc.getAlignmentAttr()));
       return;
-    int64_t slotBytes = llvm::alignTo(bytes, aotc::kThreadSlotAlignment);
-    Location loc = alloc.getLoc();
-    OpBuilder b(top);
-    auto slots = memref::AllocOp::create(
-        b, loc, MemRefType::get({*tiles * slotBytes}, b.getI8Type()),
-        b.getI64IntegerAttr(aotc::kThreadSlotAlignment));
-    // The tile's linear index over the loop's iteration space.
-    b.setInsertionPoint(alloc);
-    auto index = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(b, loc, v);
-    };
-    Value tile = index(0);
-    for (auto [iv, dim] : llvm::zip_equal(loop.getInductionVars(), *dims)) {
-      Value position = b.createOrFold<arith::DivUIOp>(
-          loc, b.createOrFold<arith::SubIOp>(loc, iv, index(dim.lowerBound)),
-          index(dim.step));
-      tile = b.createOrFold<arith::AddIOp>(
-          loc, b.createOrFold<arith::MulIOp>(loc, tile, index(dim.trips)),
-          position);
     }
-    Value shift = b.createOrFold<arith::MulIOp>(loc, tile, index(slotBytes));
-    auto view = memref::ViewOp::create(b, loc, type, slots, shift,
-                                       ValueRange{});
-    view->setAttr(aotc::kThreadSlotAttrName, b.getI64IntegerAttr(slotBytes));
-    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-      if (isa<memref::DeallocOp>(user))
-        user->erase();
-    alloc.replaceAllUsesWith(view.getResult());
-    alloc.erase();
+    if (auto forall = dyn_cast<scf::ForallOp>(loop);
+        forall && bytes <= aotc::kMaxThreadSlotBytes)
+      (void)placeInThreadSlots(alloc, forall, bytes, entry);
   });
 }
 
@@ -119,8 +124,7 @@ struct PlanMemoryPass : aotc::impl::PlanMemoryBase<PlanMemoryPass> {
       func.emitError("the memory plan was already applied");
       return signalPassFailure();
     }
-    stackTileScratch(func);
-    threadSlotScratch(func);
+    placeTileScratch(func);
     FailureOr<aotc::BufferLifetimes> lifetimes =
         aotc::computeBufferLifetimes(func);
     if (failed(lifetimes))
@@ -161,12 +165,7 @@ struct PlanMemoryPass : aotc::impl::PlanMemoryBase<PlanMemoryPass> {
       if (!alloc.getDynamicSizes().empty())
         view->setAttr(aotc::kSlotAttrName,
                       b.getI64IntegerAttr(buffers.size()));
-      // Deallocations of pool views are meaningless: the caller owns it.
-      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-        if (isa<memref::DeallocOp>(user))
-          user->erase();
-      alloc.replaceAllUsesWith(view.getResult());
-      alloc.erase();
+      replaceAlloc(alloc, view.getResult());
       buffers.push_back(b.getDenseI64ArrayAttr(
           {request.size, offset, request.start, request.end}));
     }

@@ -1137,8 +1137,12 @@ def PlanMemory : Pass<"aotc-plan-memory", "mlir::func::FuncOp"> {
     allocation by a `memref.view` of the pool. Records the plan as
     `aotc.pool = {alignment, bytes, lower_bound, buffers}`. A buffer sized
     by symbolic dimensions is planned at their bounds; its view keeps the
-    dynamic sizes and names its buffer (`aotc.slot`). An allocation whose
-    size depends on anything else, or inside a loop, is an error.
+    dynamic sizes and names its buffer (`aotc.slot`). A static scratch
+    buffer in the body of a thread loop goes on the thread's stack (at most
+    64 KiB) or, up to 768 KiB, into a pool buffer of one slot per tile,
+    viewed at the tile's slot and marked `aotc.thread_slot` for
+    aotc-partition-omp-loops to make it the thread's. An allocation whose
+    size depends on anything else, or inside any other loop, is an error.
 
     Before:
     ```mlir
