@@ -178,9 +178,11 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   // ahead.
   fpm.addPass(createPrefetchStridedRows());
   // Vectors down to 1-D, transcendental math to polynomials.
-  fpm.addPass(createLowerVectorOps());
+  LowerVectorOpsOptions lowerVectors;
+  lowerVectors.vectorBits = options.vectorBits;
+  fpm.addPass(createLowerVectorOps(lowerVectors));
   addPasses(fpm, "convert-vector-to-scf{full-unroll=1},canonicalize");
-  fpm.addPass(createLowerVectorOps());
+  fpm.addPass(createLowerVectorOps(lowerVectors));
   fpm.addPass(createApproximateMath());
   // bf16 conversions as integer arithmetic (rounding to nearest even):
   // without AVX512-BF16, LLVM would call __truncsfbf2, which neither our

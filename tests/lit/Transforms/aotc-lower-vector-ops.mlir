@@ -523,3 +523,64 @@ func.func @max_maybe_nan(%m: memref<3x16xf32>, %v: vector<16xf32>) -> (vector<16
   %t = arith.maxnumf %y, %v : vector<16xf32>
   return %r, %s, %t : vector<16xf32>, vector<16xf32>, vector<16xf32>
 }
+
+// -----
+
+// A register tile of 2 x 8 rows (two row panels of 8) by 9 lanes (the
+// pixels of a 13 x 13 image past its last whole register), 512 reduction
+// steps: accumulated transposed, one vector of the 16 rows per lane. Each
+// step reads the two panels' runs of 8 as one vector of 16 and each of the
+// 9 lanes' elements broadcast: 9 multiply-adds of 16 lanes instead of 16 of
+// 9. The accumulator is transposed in before the loop and back after it.
+
+// CHECK-LABEL: func.func @narrow_tile
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: memref<512x9xf32, strided<[169, 1]>>,
+// CHECK-SAME:    %[[W:[a-z0-9]+]]: memref<2x512x8xf32>
+// CHECK:         %[[R:.*]]:9 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK:           vector.transfer_read %[[W]][%{{.*}}, %[[K]], %{{.*}}]{{.*}} : memref<2x512x8xf32>, vector<2x8xf32>
+// CHECK-COUNT-2:   vector.insert_strided_slice %{{.*}} : vector<8xf32> into vector<16xf32>
+// CHECK:           vector.load %[[X]][%[[K]], %{{.*}}] : memref<512x9xf32, strided<[169, 1]>>, vector<f32>
+// CHECK-COUNT-9:   arith.mulf %{{.*}} : vector<16xf32>
+// CHECK:           scf.yield {{.*}} : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+// CHECK:         }
+// CHECK:         return %{{.*}} : vector<1x2x8x9xf32>
+func.func @narrow_tile(%x: memref<512x9xf32, strided<[169, 1]>>, %w: memref<2x512x8xf32>, %init: vector<1x2x8x9xf32>) -> vector<1x2x8x9xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c512 = arith.constant 512 : index
+  %pad = arith.constant 0.0 : f32
+  %r = scf.for %k = %c0 to %c512 step %c1 iter_args(%acc = %init) -> (vector<1x2x8x9xf32>) {
+    %xv = vector.transfer_read %x[%k, %c0], %pad {in_bounds = [true, true, true, true, true], permutation_map = affine_map<(d0, d1) -> (0, 0, 0, d1, d0)>} : memref<512x9xf32, strided<[169, 1]>>, vector<1x2x8x9x1xf32>
+    %wv = vector.transfer_read %w[%c0, %k, %c0], %pad {in_bounds = [true, true, true, true, true], permutation_map = affine_map<(d0, d1, d2) -> (0, d0, d2, 0, d1)>} : memref<2x512x8xf32>, vector<1x2x8x9x1xf32>
+    %p = arith.mulf %xv, %wv : vector<1x2x8x9x1xf32>
+    %s = vector.shape_cast %p : vector<1x2x8x9x1xf32> to vector<1x2x8x9xf32>
+    %a = arith.addf %acc, %s : vector<1x2x8x9xf32>
+    scf.yield %a : vector<1x2x8x9xf32>
+  }
+  return %r : vector<1x2x8x9xf32>
+}
+
+// -----
+
+// The same tile over 64 steps: the transposes would cost more than the FMAs
+// they save; the loop keeps its accumulator.
+
+// CHECK-LABEL: func.func @narrow_tile_short
+// CHECK:         scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2x8x9xf32>) {
+// CHECK-NOT:       vector<16xf32>
+// CHECK:         return
+func.func @narrow_tile_short(%x: memref<64x9xf32, strided<[169, 1]>>, %w: memref<2x64x8xf32>, %init: vector<1x2x8x9xf32>) -> vector<1x2x8x9xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %pad = arith.constant 0.0 : f32
+  %r = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (vector<1x2x8x9xf32>) {
+    %xv = vector.transfer_read %x[%k, %c0], %pad {in_bounds = [true, true, true, true, true], permutation_map = affine_map<(d0, d1) -> (0, 0, 0, d1, d0)>} : memref<64x9xf32, strided<[169, 1]>>, vector<1x2x8x9x1xf32>
+    %wv = vector.transfer_read %w[%c0, %k, %c0], %pad {in_bounds = [true, true, true, true, true], permutation_map = affine_map<(d0, d1, d2) -> (0, d0, d2, 0, d1)>} : memref<2x64x8xf32>, vector<1x2x8x9x1xf32>
+    %p = arith.mulf %xv, %wv : vector<1x2x8x9x1xf32>
+    %s = vector.shape_cast %p : vector<1x2x8x9x1xf32> to vector<1x2x8x9xf32>
+    %a = arith.addf %acc, %s : vector<1x2x8x9xf32>
+    scf.yield %a : vector<1x2x8x9xf32>
+  }
+  return %r : vector<1x2x8x9xf32>
+}

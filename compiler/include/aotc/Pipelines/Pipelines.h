@@ -74,6 +74,9 @@ struct CPULoweringOptions : mlir::PassPipelineOptions<CPULoweringOptions> {
   Option<std::string> target{*this, "target",
                              llvm::cl::desc("Target string of the info struct"),
                              llvm::cl::init("cpu")};
+  Option<int64_t> vectorBits{*this, "vector-bits",
+                             llvm::cl::desc("Vector register width in bits"),
+                             llvm::cl::init(512)};
 };
 void buildCPULoweringPipeline(mlir::OpPassManager &pm,
                               const CPULoweringOptions &options);

@@ -1336,7 +1336,22 @@ def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
     becomes `x > acc ? x : acc` (`<`), the same value and one x86 max
     instruction instead of the general lowering's two compares, a mask or
     and a blend.
+
+    First of all, a register tile's reduction loop (at least 256 steps)
+    whose accumulator rows fill whole `vector-bits` registers but whose
+    lanes do not (2 x 8 output channels by the 9 pixels of a 13 x 13 image
+    past its last whole register) is accumulated transposed: one register
+    of rows per lane, each step one multiply-add per lane with that lane's
+    element broadcast and the rows' elements (two row panels' runs of 8
+    read as one register), 9 instead of 16 per step; the accumulator is
+    transposed in before the loop and back after it, with the same sums.
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "Width of one vector register in bits (register tiles whose "
+           "rows fill whole registers and whose lanes do not are "
+           "accumulated transposed)">,
+  ];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect",

@@ -49,6 +49,7 @@ public:
   void buildLoweringPipeline(OpPassManager &pm) const override {
     CPULoweringOptions options;
     options.target = infoString();
+    options.vectorBits = registerBits;
     buildCPULoweringPipeline(pm, options);
   }
 
