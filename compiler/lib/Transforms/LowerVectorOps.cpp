@@ -4,7 +4,9 @@
 // produced by the vectorizer are lowered, in stages, to the 1-D vector
 // arithmetic, loads and stores that map onto machine registers. Reads with a
 // constant innermost stride (strided convolution windows) become contiguous
-// reads plus a shuffle instead of one scalar load per element.
+// reads plus a shuffle instead of one scalar load per element. A register
+// tile's reduction loop with rows in whole registers and lanes in part of
+// one carries its accumulator transposed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -239,10 +241,10 @@ LogicalResult transposeNarrowAccumulator(RewriterBase &rewriter,
   // The lanes' elements: contiguous along the source's innermost dim.
   auto laneSource = cast<MemRefType>(laneRead.getBase().getType());
   unsigned laneDim = *sourceDimOf(laneRead, rank - 1);
-  int64_t laneStride;
+  int64_t offset;
   SmallVector<int64_t> strides;
   if (laneDim != laneSource.getRank() - 1 ||
-      failed(laneSource.getStridesAndOffset(strides, laneStride)) ||
+      failed(laneSource.getStridesAndOffset(strides, offset)) ||
       strides.back() != 1)
     return failure();
   // The rows' elements: a read of the row dims only, in their order.
