@@ -1102,10 +1102,10 @@ struct DistributeToForallPass
   /// (one more; twice as many; for a contraction then column tiles of half
   /// the minimum; then one more tile along the same loops with row tiles of
   /// half the minimum rows, in whole register tiles: MobileNetV2's 28 x 28
-  /// expansions onto 192 channels, 3 tiles of 64 rows, become 4 of 48) that
-  /// makes an even count, even when its tiles hold less than min-work
-  /// iterations (never more than max-tiles). Loops `whole` marks stay
-  /// untiled.
+  /// expansions onto 192 channels, 3 tiles of 64 rows, become 4 of 48; last
+  /// one tile fewer) that makes an even count, even when its tiles hold less
+  /// than min-work iterations (never more than max-tiles). Loops `whole`
+  /// marks stay untiled.
   SmallVector<int64_t>
   evenTileSizes(linalg::LinalgOp op, SmallVector<int64_t> sizes,
                 bool contraction, RegisterTile registerTile, int64_t minColumns,
@@ -1133,6 +1133,12 @@ struct DistributeToForallPass
                        std::max<int64_t>(registerTile.rows, minRows / 2),
                        true});
     }
+    // Last, one tile fewer along the same loops, when that count divides
+    // them: MobileNetV2's 14 x 14 expansions onto 576 channels, 9 tiles of
+    // 8 row panels (72 panels: no even count from 10 up to the 18 its
+    // minimum rows allow, none at half of them), become 8 tiles of 9.
+    if (count > 2)
+      tries.push_back({count - 1, minColumns, minRows, true});
     for (const Try &t : tries) {
       SmallVector<int64_t> even = computeForallTileSizes(
           op, t.target, registerTile, t.columns, t.rows, whole);

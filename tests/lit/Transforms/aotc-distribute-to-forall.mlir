@@ -893,6 +893,31 @@ func.func @odd_row_tiles(%x: tensor<1x1x32x784xf32>, %w: tensor<1x24x32x8xf32>, 
 
 // -----
 
+// The same for 72 row panels (MobileNetV2's 14 x 14 expansions onto 576
+// channels, 196 columns): 9 tiles of 8 panels, and no even count from 10 up
+// to the 18 tiles its minimum rows allow (72 has none between) nor at half
+// the minimum rows: one tile fewer, 8 tiles of 9 panels (a thread of two had
+// 5 tiles to the other's 4).
+
+#fx = affine_map<(n, g, o, i, p, k) -> (n, g, k, p)>
+#fw = affine_map<(n, g, o, i, p, k) -> (g, o, k, i)>
+#fo = affine_map<(n, g, o, i, p, k) -> (n, g, o, i, p)>
+// CHECK-LABEL: func.func @odd_row_tiles_fewer
+// CHECK:         scf.forall (%{{.*}}) = (0) to (72) step (9)
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x9x8x196xf32>)
+// CHECK-NOT:     scf.forall (
+func.func @odd_row_tiles_fewer(%x: tensor<1x1x96x196xf32>, %w: tensor<1x72x96x8xf32>, %o: tensor<1x1x72x8x196xf32>) -> tensor<1x1x72x8x196xf32> {
+  %0 = linalg.generic {indexing_maps = [#fx, #fw, #fo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x96x196xf32>, tensor<1x72x96x8xf32>) outs(%o : tensor<1x1x72x8x196xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x72x8x196xf32>
+  return %0 : tensor<1x1x72x8x196xf32>
+}
+
+// -----
+
 // An op other than a contraction with min-work iterations but fewer than
 // twice as many (a pack of 64 x 768 floats into 24 panels of 32, 49152
 // iterations) gets two thread tiles instead of running on one thread.
