@@ -1119,6 +1119,9 @@ struct DistributeToForallPass
       int64_t target, columns, rows;
       // The tiles must split the loops `sizes` splits, no other.
       bool sameLoops;
+      // Fewest tiles taken (a smaller divisor of the loops than `target`
+      // may come back).
+      int64_t atLeast = 0;
     };
     SmallVector<Try> tries = {{more, minColumns, minRows, false},
                               {twice, minColumns, minRows, false}};
@@ -1133,16 +1136,19 @@ struct DistributeToForallPass
                        std::max<int64_t>(registerTile.rows, minRows / 2),
                        true});
     }
-    // Last, one tile fewer along the same loops, when that count divides
-    // them: MobileNetV2's 14 x 14 expansions onto 576 channels, 9 tiles of
-    // 8 row panels (72 panels: no even count from 10 up to the 18 its
-    // minimum rows allow, none at half of them), become 8 tiles of 9.
+    // Last, fewer tiles along the same loops, at most a quarter fewer:
+    // MobileNetV2's 14 x 14 expansions onto 576 channels, 9 tiles of 8 row
+    // panels (72 panels: no even count from 10 up to the 18 its minimum
+    // rows allow, none at half of them), become 8 tiles of 9. (13 tiles of
+    // a loop of 26 would otherwise become 2, idling a third thread.)
     if (count > 2)
-      tries.push_back({count - 1, minColumns, minRows, true});
+      tries.push_back({count - 1, minColumns, minRows, true,
+                       /*atLeast=*/(3 * count + 3) / 4});
     for (const Try &t : tries) {
       SmallVector<int64_t> even = computeForallTileSizes(
           op, t.target, registerTile, t.columns, t.rows, whole);
-      if (tileCount(op, even) % 2 != 0)
+      int64_t evenCount = tileCount(op, even);
+      if (evenCount % 2 != 0 || evenCount < t.atLeast)
         continue;
       if (t.sameLoops &&
           llvm::any_of(llvm::zip_equal(sizes, even), [](auto pair) {

@@ -918,6 +918,27 @@ func.func @odd_row_tiles_fewer(%x: tensor<1x1x96x196xf32>, %w: tensor<1x72x96x8x
 
 // -----
 
+// Fewer tiles only down to three quarters of them: 13 tiles of 64 rows of
+// 832 (= 64 x 13) have no even count from 12 down to 10 along the rows (the
+// next is 8 tiles of 104), so they stay 13.
+
+#gm_a = affine_map<(m, n, k) -> (m, k)>
+#gm_b = affine_map<(m, n, k) -> (k, n)>
+#gm_c = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @odd_row_tiles_kept
+// CHECK:         scf.forall (%{{.*}}) = (0) to (832) step (64)
+func.func @odd_row_tiles_kept(%a: tensor<832x64xf32>, %b: tensor<64x32xf32>, %c: tensor<832x32xf32>) -> tensor<832x32xf32> {
+  %0 = linalg.generic {indexing_maps = [#gm_a, #gm_b, #gm_c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<832x64xf32>, tensor<64x32xf32>) outs(%c : tensor<832x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<832x32xf32>
+  return %0 : tensor<832x32xf32>
+}
+
+// -----
+
 // An op other than a contraction with min-work iterations but fewer than
 // twice as many (a pack of 64 x 768 floats into 24 panels of 32, 49152
 // iterations) gets two thread tiles instead of running on one thread.
