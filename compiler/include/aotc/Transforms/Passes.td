@@ -701,9 +701,11 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     rows), each distributed on its own if it has enough work. An odd count
     of fewer than 16 tiles, which leaves one of an even number of threads
     idle for a whole tile (3 tiles take as long as 4 on 2 threads), is
-    replaced by the first even count from one more tile, twice as many, or
-    (contractions) twice as many with half the minimum columns, even when
-    those tiles hold less than `min-work` iterations; a contraction for
+    replaced by the first even count from one more tile, twice as many,
+    (contractions) twice as many with half the minimum columns or one more
+    with half the minimum rows, and last up to a quarter fewer tiles (72
+    row panels: 8 tiles of 9, not 9 of 8), even when those tiles hold less
+    than `min-work` iterations; a contraction for
     which none of these is even (tiles are divisors: 729 = 3^6 columns,
     125 row panels) is first split along its tiled loop where the bulk
     holds the nearest even count of tiles of whole registers, panels or
