@@ -45,6 +45,20 @@ MemRefType plainReadSource(vector::TransferReadOp read) {
   return memrefType;
 }
 
+/// For a read of the source's element along vector dim `dim` of `read`'s
+/// permutation map: the source dim it reads, if any.
+std::optional<unsigned> sourceDimOf(vector::TransferReadOp read, unsigned dim) {
+  if (auto d = dyn_cast<AffineDimExpr>(read.getPermutationMap().getResult(dim)))
+    return d.getPosition();
+  return std::nullopt;
+}
+
+/// True when vector dim `dim` of `read` is a broadcast (its map result is 0).
+bool broadcastAlong(vector::TransferReadOp read, unsigned dim) {
+  auto c = dyn_cast<AffineConstantExpr>(read.getPermutationMap().getResult(dim));
+  return c && c.getValue() == 0;
+}
+
 /// Most elements read as one vector and each broadcast across the lanes:
 /// larger counts are loaded whole.
 constexpr int64_t kMaxSplatReadElements = 8;
@@ -79,9 +93,8 @@ struct SplatReadElements : OpRewritePattern<vector::TransferReadOp> {
     int64_t innermost = memrefType.getRank() - 1;
     std::optional<unsigned> along;
     for (unsigned r = 0; r < map.getNumResults(); ++r)
-      if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(r)))
-        if (dim.getPosition() == innermost)
-          along = r;
+      if (sourceDimOf(read, r) == innermost)
+        along = r;
     if (!along)
       return failure();
     int64_t count = vectorType.getDimSize(*along);
@@ -90,8 +103,7 @@ struct SplatReadElements : OpRewritePattern<vector::TransferReadOp> {
     // Each element is broadcast along a later vector dim of several lanes.
     bool splat = false;
     for (unsigned r = *along + 1; r < map.getNumResults(); ++r) {
-      auto constant = dyn_cast<AffineConstantExpr>(map.getResult(r));
-      if (constant && constant.getValue() == 0 && vectorType.getDimSize(r) > 1)
+      if (broadcastAlong(read, r) && vectorType.getDimSize(r) > 1)
         splat = true;
       else if (vectorType.getDimSize(r) > 1)
         return failure();
@@ -123,20 +135,6 @@ struct SplatReadElements : OpRewritePattern<vector::TransferReadOp> {
     return success();
   }
 };
-
-/// For a read of the source's element along vector dim `dim` of `read`'s
-/// permutation map: the source dim it reads, if any.
-std::optional<unsigned> sourceDimOf(vector::TransferReadOp read, unsigned dim) {
-  if (auto d = dyn_cast<AffineDimExpr>(read.getPermutationMap().getResult(dim)))
-    return d.getPosition();
-  return std::nullopt;
-}
-
-/// True when vector dim `dim` of `read` is a broadcast (its map result is 0).
-bool broadcastAlong(vector::TransferReadOp read, unsigned dim) {
-  auto c = dyn_cast<AffineConstantExpr>(read.getPermutationMap().getResult(dim));
-  return c && c.getValue() == 0;
-}
 
 /// Fewest reduction steps for which a register tile is accumulated
 /// transposed (transposeNarrowAccumulator): each saves a few FMAs, the
