@@ -30,8 +30,12 @@ namespace {
 constexpr int64_t kMaxRowBits = 4 * 512;
 /// Smallest copy outside any thread loop that gets threads of its own (an
 /// image cropped from a flattened grid before a matmul reads it collapsed:
-/// 144 x 56 x 56 floats in MobileNetV2).
-constexpr int64_t kMinParallelElements = 1 << 16;
+/// 144 x 56 x 56 floats in MobileNetV2; a Winograd output cropped to the
+/// 192 x 13 x 13 of a concatenation in SqueezeNet). A quarter of
+/// aotc-distribute-to-forall's min-work, from which it threads the ops
+/// without reductions around such copies: a sequential copy between two
+/// parallel regions keeps them apart.
+constexpr int64_t kMinParallelElements = 1 << 13;
 
 /// True when `type` is static with a unit innermost stride and elements of
 /// whole bytes.

@@ -97,6 +97,30 @@ func.func @small(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf
 
 // -----
 
+// An op without reduction loops is threaded from a quarter of min-work
+// iterations (8192): an add of 64 x 256 floats (16384) gets two tiles, where
+// a matmul of as many iterations (16 x 32 x 32) and an exp of fewer (32 x
+// 127 = 4064) stay sequential.
+
+// CHECK-LABEL: func.func @quarter_min_work
+// CHECK:         scf.forall (%{{.*}}) = (0) to (64) step (32)
+// CHECK:           linalg.add {{.*}} -> tensor<32x256xf32>
+// CHECK:         scf.forall.in_parallel
+// CHECK-NOT:     scf.forall (
+// CHECK:         linalg.matmul {{.*}} -> tensor<16x32xf32>
+// CHECK-NOT:     scf.forall (
+// CHECK:         linalg.exp {{.*}} -> tensor<32x127xf32>
+func.func @quarter_min_work(%a: tensor<64x256xf32>, %b: tensor<64x256xf32>, %x: tensor<16x32xf32>, %y: tensor<32x32xf32>, %z: tensor<16x32xf32>, %s: tensor<32x127xf32>) -> (tensor<64x256xf32>, tensor<16x32xf32>, tensor<32x127xf32>) {
+  %e = tensor.empty() : tensor<64x256xf32>
+  %0 = linalg.add ins(%a, %b : tensor<64x256xf32>, tensor<64x256xf32>) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %1 = linalg.matmul ins(%x, %y : tensor<16x32xf32>, tensor<32x32xf32>) outs(%z : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %e2 = tensor.empty() : tensor<32x127xf32>
+  %2 = linalg.exp ins(%s : tensor<32x127xf32>) outs(%e2 : tensor<32x127xf32>) -> tensor<32x127xf32>
+  return %0, %1, %2 : tensor<64x256xf32>, tensor<16x32xf32>, tensor<32x127xf32>
+}
+
+// -----
+
 // The outer dimension (3) gives too few tiles: the next one is split too,
 // with a divisor (2 tiles of 50000) so tiles stay static and the count stays
 // within the target of 300000 / 32768 = 9: 3 x 2 = 6 tiles.
