@@ -4,7 +4,8 @@
 // result inserted into a larger tensor (a concatenation, or a padded image
 // whose border was filled) through reshapes is computed in that tensor's
 // slice instead of in a tensor of its own that the insert then copies; its
-// later readers read that slice.
+// later readers read that slice. A thread tile's slice of an empty tensor
+// shared by the tiles becomes an empty tensor of the tile's own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -108,16 +110,41 @@ void readInsertedSlice(RewriterBase &rewriter, tensor::InsertSliceOp insert) {
   }
 }
 
+/// A slice of a tensor.empty taken in an scf.forall the empty tensor is
+/// outside of (a thread tile's part of a buffer the tiles only write, an
+/// im2col tile) becomes an empty tensor of its own there: bufferized, the
+/// slice of the shared buffer is written by every thread, so it was computed
+/// in a copy; the tile's writes into parts of it (the 96 and 15 columns of
+/// a 111-wide im2col row) each in one more buffer, then copied in.
+/// SqueezeNet's stem alone took 0.949x / 0.941x the time at 1 / 2 threads,
+/// squeezenet1_1 0.989x at 2 (A/B in one process).
+void localizeEmptySlices(RewriterBase &rewriter, Operation *root) {
+  SmallVector<tensor::ExtractSliceOp> slices;
+  root->walk([&](tensor::ExtractSliceOp slice) {
+    auto empty = slice.getSource().getDefiningOp<tensor::EmptyOp>();
+    auto forall = slice->getParentOfType<scf::ForallOp>();
+    if (empty && forall && !forall->isAncestor(empty) &&
+        slice.getType().hasStaticShape())
+      slices.push_back(slice);
+  });
+  for (tensor::ExtractSliceOp slice : slices) {
+    rewriter.setInsertionPoint(slice);
+    rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+        slice, slice.getType().getShape(), slice.getType().getElementType());
+  }
+}
+
 struct EliminateReshapedEmptyTensorsPass
     : aotc::impl::EliminateReshapedEmptyTensorsBase<
           EliminateReshapedEmptyTensorsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    localizeEmptySlices(rewriter, getOperation());
     SmallVector<tensor::InsertSliceOp> inserts;
     getOperation().walk(
         [&](tensor::InsertSliceOp insert) { inserts.push_back(insert); });
-    IRRewriter rewriter(&getContext());
     DominanceInfo dominance(getOperation());
     for (tensor::InsertSliceOp insert : inserts) {
       if (!insert.getOffsets().empty() || !insert.getSizes().empty() ||

@@ -197,3 +197,43 @@ func.func @padded_interior_read_after(%x: tensor<1x1x4x6x6xf32>, %y: tensor<4x6x
   } -> tensor<1x4x6x6xf32>
   return %i, %a, %b : tensor<1x4x8x8xf32>, tensor<4x6x6xf32>, tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// A thread tile's slice of an empty tensor outside its scf.forall (an im2col
+// tile, written in two parts of 96 and 15 columns) becomes an empty tensor
+// of its own: one buffer per tile, both parts written in place. As a slice
+// of the shared tensor, which every thread writes, the tile was computed in
+// a copy and its 96 columns in one more buffer, copied in.
+
+// CHECK-LABEL: func.func @tile_scratch
+// CHECK:         scf.forall
+// CHECK-NEXT:      %[[T:.*]] = tensor.empty() : tensor<4x111xf32>
+// CHECK:           tensor.extract_slice %[[T]][0, 0] [4, 96] [1, 1]
+// BUF-LABEL:   func.func @tile_scratch
+// BUF:           scf.forall
+// BUF-NEXT:        %[[A:.*]] = memref.alloc() {{.*}} : memref<4x111xf32>
+// BUF-NOT:         memref.alloc
+// BUF-NOT:         memref.copy
+// BUF:             linalg.exp ins(%[[A]] : memref<4x111xf32>)
+func.func @tile_scratch(%x: tensor<8x111xf32>) -> tensor<8x111xf32> {
+  %scratch = tensor.empty() : tensor<8x111xf32>
+  %out = tensor.empty() : tensor<8x111xf32>
+  %r = scf.forall (%i) = (0) to (8) step (4) shared_outs(%o = %out) -> (tensor<8x111xf32>) {
+    %s = tensor.extract_slice %scratch[%i, 0] [4, 111] [1, 1] : tensor<8x111xf32> to tensor<4x111xf32>
+    %x96 = tensor.extract_slice %x[%i, 0] [4, 96] [1, 1] : tensor<8x111xf32> to tensor<4x96xf32>
+    %s96 = tensor.extract_slice %s[0, 0] [4, 96] [1, 1] : tensor<4x111xf32> to tensor<4x96xf32>
+    %c96 = linalg.copy ins(%x96 : tensor<4x96xf32>) outs(%s96 : tensor<4x96xf32>) -> tensor<4x96xf32>
+    %s1 = tensor.insert_slice %c96 into %s[0, 0] [4, 96] [1, 1] : tensor<4x96xf32> into tensor<4x111xf32>
+    %x15 = tensor.extract_slice %x[%i, 96] [4, 15] [1, 1] : tensor<8x111xf32> to tensor<4x15xf32>
+    %s15 = tensor.extract_slice %s1[0, 96] [4, 15] [1, 1] : tensor<4x111xf32> to tensor<4x15xf32>
+    %c15 = linalg.copy ins(%x15 : tensor<4x15xf32>) outs(%s15 : tensor<4x15xf32>) -> tensor<4x15xf32>
+    %s2 = tensor.insert_slice %c15 into %s1[0, 96] [4, 15] [1, 1] : tensor<4x15xf32> into tensor<4x111xf32>
+    %os = tensor.extract_slice %o[%i, 0] [4, 111] [1, 1] : tensor<8x111xf32> to tensor<4x111xf32>
+    %e = linalg.exp ins(%s2 : tensor<4x111xf32>) outs(%os : tensor<4x111xf32>) -> tensor<4x111xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %e into %o[%i, 0] [4, 111] [1, 1] : tensor<4x111xf32> into tensor<8x111xf32>
+    }
+  }
+  return %r : tensor<8x111xf32>
+}

@@ -989,6 +989,13 @@ def EliminateReshapedEmptyTensors
     back. resnet18's residual blocks, whose output is both the next padded
     image and the next residual input, lost 8 such copies (101 -> 93
     thread loops; 0.973x / 0.970x the time at 1 / 2 threads).
+    First, a static slice of a `tensor.empty` taken in an `scf.forall` the
+    empty tensor is outside of (a thread tile's im2col buffer) becomes an
+    empty tensor of its own in the loop: as a slice of a tensor every
+    thread writes, bufferization computed the tile in a copy, and each part
+    the tile is written in (SqueezeNet's 111-wide im2col rows: 96 + 15
+    columns) in one more buffer copied in (its stem: 0.95x the time at 1
+    and 2 threads).
 
     Before (a 1x1 convolution computed as a matmul, then concatenated):
     ```mlir
