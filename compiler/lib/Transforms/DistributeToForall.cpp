@@ -259,15 +259,16 @@ int64_t workOf(linalg::LinalgOp op) {
 
 /// The divisor of min-work for ops without reduction loops (a copy, a fill,
 /// a transform's rows, an activation), which are threaded from a quarter of
-/// min-work iterations: left sequential between threaded ops, each splits
-/// the parallel region around it in two (a fork and join more, the other
-/// threads idle meanwhile). With copies threaded from 8192 elements too
-/// (aotc-lower-copies), SqueezeNet's 13 x 13 and 27 x 27 Winograd input
-/// transforms, pads and output copies run in the regions of their
-/// neighbours: 10 parallel regions per inference instead of 15, 11 us
-/// between them at 2 threads instead of 54; squeezenet1_1 took 0.987x-0.996x
-/// the time at 2 threads (A/B in one process), mobilenet_v2, resnet18 and
-/// bert_encoder 0.986x; at 1 thread 0.975x-1.005x.
+/// min-work iterations in a function with threaded ops (minWorkOf): left
+/// sequential between threaded ops, each splits the parallel region around
+/// it in two (a fork and join more, the other threads idle meanwhile). With
+/// copies threaded from 8192 elements too (aotc-lower-copies), SqueezeNet's
+/// 13 x 13 and 27 x 27 Winograd input transforms, pads and output copies run
+/// in the regions of their neighbours: 10 parallel regions per inference
+/// instead of 15, 11 us between them at 2 threads instead of 54;
+/// squeezenet1_1 took 0.987x-0.996x the time at 2 threads (A/B in one
+/// process), mobilenet_v2, resnet18 and bert_encoder 0.986x; at 1 thread
+/// 0.975x-1.005x.
 constexpr int64_t kNonReducingMinWorkDivisor = 4;
 
 /// A contraction too small for thread tiles of 64 rows or whole column
@@ -1102,11 +1103,20 @@ struct DistributeToForallPass
   }
 
   /// Fewest iterations for which `op` is threaded: min-work, a
-  /// kNonReducingMinWorkDivisor-th of it without reduction loops.
+  /// kNonReducingMinWorkDivisor-th of it without reduction loops in a
+  /// function with ops of min-work iterations (a parallel region to join).
   int64_t minWorkOf(linalg::LinalgOp op) const {
-    return op.getNumReductionLoops() == 0 ? minWork / kNonReducingMinWorkDivisor
-                                          : minWork;
+    return regionsToJoin && op.getNumReductionLoops() == 0
+               ? minWork / kNonReducingMinWorkDivisor
+               : minWork;
   }
+
+  /// Whether the function has an op of min-work iterations, threaded
+  /// whatever its neighbours. Without one, a small op given threads would
+  /// fork them for itself (a softmax of 64 x 256 floats: 5.4 us on 2
+  /// threads or, when the other vCPU answers late, 11-37 us; 6.3 us on
+  /// one).
+  bool regionsToJoin = false;
 
   /// Thread tiles of an op with `work` iterations: about min-work
   /// iterations each, at most max-tiles, and two at least for an op other
@@ -1258,10 +1268,15 @@ struct DistributeToForallPass
   /// tile on an even number of threads (3 tiles take as long as 4 on 2):
   /// split that loop where the bulk holds the nearest even count of tiles
   /// of whole units (registers of columns, panels, register tiles of rows),
-  /// when what is left is less than half a tile (729 = 704 + 25: two tiles
-  /// of 352 columns; 125 = 124 + 1 panels: four tiles of 31). Each part
-  /// computes its own init and activation (aotc::splitWithOwnInits,
-  /// aotc::splitElementwiseConsumer) and is distributed on its own.
+  /// when what is left is less than half a tile, or a tile of columns (729 =
+  /// 704 + 25: two tiles of 352 columns; 125 = 124 + 1 panels: four tiles of
+  /// 31; 3025 = 2880 + 145: ten tiles of 288, not 11 of 275). Each part
+  /// computes its own init and
+  /// activation (aotc::splitWithOwnInits, aotc::splitElementwiseConsumer)
+  /// and is distributed on its own. (With less than half a tile of columns
+  /// left only, SqueezeNet's 1x1 layers at 55 x 55 kept 11 tiles: split,
+  /// squeezenet1_1 took 0.991x-0.999x the time at 2 threads, 0.993x at 1,
+  /// A/B in one process.)
   void splitForEvenTiles(RewriterBase &rewriter, linalg::LinalgOp op) const {
     std::optional<std::pair<unsigned, unsigned>> dims =
         aotc::contractionTileDims(op);
@@ -1302,7 +1317,12 @@ struct DistributeToForallPass
       bulk = std::max(bulk, range / step * step);
     }
     int64_t rest = range - bulk;
-    if (bulk == 0 || rest == 0 || 2 * count * rest >= range)
+    // Less than a tile left along the columns, less than half a tile along
+    // rows or panels: the bulk's row tiles, sized again, need not stay
+    // whole register tiles (832 = 13 x 64 rows: 784 + 48 would make 8
+    // tiles of 98 rows).
+    int64_t restTiles = *dim == lane ? 1 : 2;
+    if (bulk == 0 || rest == 0 || restTiles * count * rest >= range)
       return;
     auto [head, tail] = aotc::splitWithOwnInits(rewriter, op, *dim, bulk);
     aotc::splitElementwiseConsumer(rewriter, {head, tail});
@@ -1434,6 +1454,9 @@ struct DistributeToForallPass
             ops.push_back(linalgOp);
       return ops;
     };
+    regionsToJoin = llvm::any_of(topLevelOps(), [&](linalg::LinalgOp op) {
+      return workOf(op) >= minWork;
+    });
     // Padded inputs of convolutions with channel lanes: padded per tile.
     for (linalg::LinalgOp op : topLevelOps())
       recomposeTilePad(rewriter, op);

@@ -30,12 +30,14 @@ namespace {
 constexpr int64_t kMaxRowBits = 4 * 512;
 /// Smallest copy outside any thread loop that gets threads of its own (an
 /// image cropped from a flattened grid before a matmul reads it collapsed:
-/// 144 x 56 x 56 floats in MobileNetV2; a Winograd output cropped to the
-/// 192 x 13 x 13 of a concatenation in SqueezeNet). A quarter of
-/// aotc-distribute-to-forall's min-work, from which it threads the ops
-/// without reductions around such copies: a sequential copy between two
-/// parallel regions keeps them apart.
-constexpr int64_t kMinParallelElements = 1 << 13;
+/// 144 x 56 x 56 floats in MobileNetV2).
+constexpr int64_t kMinParallelElements = 1 << 16;
+/// The same in a function with thread loops, whose parallel regions the
+/// copy's then joins (a Winograd output cropped to the 192 x 13 x 13 of a
+/// concatenation in SqueezeNet): a quarter of aotc-distribute-to-forall's
+/// min-work, from which it threads the ops without reductions around such
+/// copies there.
+constexpr int64_t kMinJoiningElements = 1 << 13;
 
 /// True when `type` is static with a unit innermost stride and elements of
 /// whole bytes.
@@ -116,6 +118,12 @@ struct LowerCopiesPass : aotc::impl::LowerCopiesBase<LowerCopiesPass> {
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
     getOperation().walk([&](memref::CopyOp op) { copies.push_back(op); });
+    bool threaded = false;
+    getOperation().walk([&](scf::ForallOp) {
+      threaded = true;
+      return WalkResult::interrupt();
+    });
+    int64_t minParallel = threaded ? kMinJoiningElements : kMinParallelElements;
     OpBuilder b(&getContext());
     for (memref::CopyOp copy : copies) {
       // A tile written in place and "copied" onto itself is a no-op.
@@ -129,7 +137,7 @@ struct LowerCopiesPass : aotc::impl::LowerCopiesBase<LowerCopiesPass> {
       auto type = cast<MemRefType>(copy.getSource().getType());
       bool parallel = isa<func::FuncOp>(copy->getParentOp()) &&
                       type.hasStaticShape() &&
-                      type.getNumElements() >= kMinParallelElements;
+                      type.getNumElements() >= minParallel;
       if (!vectorRows ||
           failed(copyRowsAsVectors(b, copy.getLoc(), copy.getSource(),
                                    copy.getTarget(), parallel))) {

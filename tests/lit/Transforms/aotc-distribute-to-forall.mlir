@@ -98,11 +98,14 @@ func.func @small(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf
 // -----
 
 // An op without reduction loops is threaded from a quarter of min-work
-// iterations (8192): an add of 64 x 256 floats (16384) gets two tiles, where
-// a matmul of as many iterations (16 x 32 x 32) and an exp of fewer (32 x
-// 127 = 4064) stay sequential.
+// iterations (8192) in a function with ops of min-work iterations (an exp
+// of 256 x 128 floats), whose parallel region it then joins: an add of 64 x
+// 256 floats (16384) gets two tiles, where a matmul of as many iterations
+// (16 x 32 x 32) and an exp of fewer (32 x 127 = 4064) stay sequential.
+// Alone in its function (@quarter_min_work_alone), the add stays
+// sequential: its own fork and join would cost about what threads save.
 
-// CHECK-LABEL: func.func @quarter_min_work
+// CHECK-LABEL: func.func @quarter_min_work(
 // CHECK:         scf.forall (%{{.*}}) = (0) to (64) step (32)
 // CHECK:           linalg.add {{.*}} -> tensor<32x256xf32>
 // CHECK:         scf.forall.in_parallel
@@ -110,13 +113,26 @@ func.func @small(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf
 // CHECK:         linalg.matmul {{.*}} -> tensor<16x32xf32>
 // CHECK-NOT:     scf.forall (
 // CHECK:         linalg.exp {{.*}} -> tensor<32x127xf32>
-func.func @quarter_min_work(%a: tensor<64x256xf32>, %b: tensor<64x256xf32>, %x: tensor<16x32xf32>, %y: tensor<32x32xf32>, %z: tensor<16x32xf32>, %s: tensor<32x127xf32>) -> (tensor<64x256xf32>, tensor<16x32xf32>, tensor<32x127xf32>) {
+// CHECK:         scf.forall (
+// CHECK:           linalg.exp
+// CHECK-LABEL: func.func @quarter_min_work_alone(
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.add {{.*}} -> tensor<64x256xf32>
+func.func @quarter_min_work(%a: tensor<64x256xf32>, %b: tensor<64x256xf32>, %x: tensor<16x32xf32>, %y: tensor<32x32xf32>, %z: tensor<16x32xf32>, %s: tensor<32x127xf32>, %big: tensor<256x128xf32>) -> (tensor<64x256xf32>, tensor<16x32xf32>, tensor<32x127xf32>, tensor<256x128xf32>) {
   %e = tensor.empty() : tensor<64x256xf32>
   %0 = linalg.add ins(%a, %b : tensor<64x256xf32>, tensor<64x256xf32>) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
   %1 = linalg.matmul ins(%x, %y : tensor<16x32xf32>, tensor<32x32xf32>) outs(%z : tensor<16x32xf32>) -> tensor<16x32xf32>
   %e2 = tensor.empty() : tensor<32x127xf32>
   %2 = linalg.exp ins(%s : tensor<32x127xf32>) outs(%e2 : tensor<32x127xf32>) -> tensor<32x127xf32>
-  return %0, %1, %2 : tensor<64x256xf32>, tensor<16x32xf32>, tensor<32x127xf32>
+  %e3 = tensor.empty() : tensor<256x128xf32>
+  %3 = linalg.exp ins(%big : tensor<256x128xf32>) outs(%e3 : tensor<256x128xf32>) -> tensor<256x128xf32>
+  return %0, %1, %2, %3 : tensor<64x256xf32>, tensor<16x32xf32>, tensor<32x127xf32>, tensor<256x128xf32>
+}
+
+func.func @quarter_min_work_alone(%a: tensor<64x256xf32>, %b: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %e = tensor.empty() : tensor<64x256xf32>
+  %0 = linalg.add ins(%a, %b : tensor<64x256xf32>, tensor<64x256xf32>) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
 }
 
 // -----
@@ -863,6 +879,33 @@ func.func @odd_column_tiles(%w: tensor<1x32x128xf32>, %x: tensor<1x1x128x729xf32
     linalg.yield %s : f32
   } -> tensor<1x1x32x729xf32>
   return %0 : tensor<1x1x32x729xf32>
+}
+
+// -----
+
+// Also when what is left is most of a tile: a 1x1 convolution onto 16
+// channels (2 row panels) of a 55 x 55 image would take 11 tiles of 275
+// columns (3025 = 5^2 x 11^2); 10 tiles of 288 take 2880 and the 145 left
+// are an op of their own, tiled by its row panels.
+
+#rx = affine_map<(n, g, o, i, p, k) -> (n, g, k, p)>
+#rw = affine_map<(n, g, o, i, p, k) -> (g, o, k, i)>
+#ro = affine_map<(n, g, o, i, p, k) -> (n, g, o, i, p)>
+// CHECK-LABEL: func.func @odd_column_tiles_most_of_a_tile_left
+// CHECK:         scf.forall (%{{.*}}) = (0) to (2880) step (288)
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x8x288xf32>)
+// CHECK:         tensor.insert_slice %{{.*}} [1, 1, 2, 8, 2880]
+// CHECK:         scf.forall (%{{.*}}) in (2)
+// CHECK:           linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x1x8x145xf32>)
+// CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 0, 2880] [1, 1, 2, 8, 145]
+func.func @odd_column_tiles_most_of_a_tile_left(%x: tensor<1x1x64x3025xf32>, %w: tensor<1x2x64x8xf32>, %o: tensor<1x1x2x8x3025xf32>) -> tensor<1x1x2x8x3025xf32> {
+  %0 = linalg.generic {indexing_maps = [#rx, #rw, #ro], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x1x64x3025xf32>, tensor<1x2x64x8xf32>) outs(%o : tensor<1x1x2x8x3025xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x8x3025xf32>
+  return %0 : tensor<1x1x2x8x3025xf32>
 }
 
 // -----

@@ -60,24 +60,36 @@ func.func @long_rows(%a: memref<32x56x224xf32, strided<[12768, 228, 1]>>, %b: me
 
 // -----
 
-// Copies outside thread loops get threads from 8192 elements: a Winograd
+// Copies outside thread loops get threads from 8192 elements in a function
+// with thread loops, whose parallel regions they then join: a Winograd
 // output cropped to the 64 x 13 x 13 part of a concatenation (10816) is
 // copied in an scf.forall over its channels, one of 32 x 13 x 13 (5408) by
-// one thread.
+// one thread. Without thread loops (@threaded_from_65536), from 65536.
 
 // CHECK-LABEL: func.func @threaded_from_8192
-// CHECK-SAME:    (%[[A:.*]]: memref<64x13x13xf32, strided<[196, 14, 1]>>, %[[B:.*]]: memref<64x13x13xf32, strided<[169, 13, 1], offset: 10816>>, %[[C:.*]]: memref<32x13x13xf32, strided<[196, 14, 1]>>, %[[D:.*]]: memref<32x13x13xf32>)
+// CHECK-SAME:    (%[[A:.*]]: memref<64x13x13xf32, strided<[196, 14, 1]>>, %[[B:.*]]: memref<64x13x13xf32, strided<[169, 13, 1], offset: 10816>>, %[[C:.*]]: memref<32x13x13xf32, strided<[196, 14, 1]>>, %[[D:.*]]: memref<32x13x13xf32>
 // CHECK:         scf.forall (%[[I:.*]]) in (64)
 // CHECK:           scf.for %[[J:.*]] =
 // CHECK:             %[[V:.*]] = vector.transfer_read %[[A]][%[[I]], %[[J]], %{{.*}}], %{{.*}} {in_bounds = [true]} : memref<64x13x13xf32, strided<[196, 14, 1]>>, vector<13xf32>
 // CHECK:             vector.transfer_write %[[V]], %[[B]][%[[I]], %[[J]], %{{.*}}] {in_bounds = [true]}
-// CHECK-NOT:     scf.forall
+// CHECK-NOT:     scf.forall (%{{.*}}) in
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             vector.transfer_read %[[C]]
 // CHECK-NOT:     memref.copy
-func.func @threaded_from_8192(%a: memref<64x13x13xf32, strided<[196, 14, 1]>>, %b: memref<64x13x13xf32, strided<[169, 13, 1], offset: 10816>>, %c: memref<32x13x13xf32, strided<[196, 14, 1]>>, %d: memref<32x13x13xf32>) {
+// CHECK-LABEL: func.func @threaded_from_65536
+// CHECK-NOT:     scf.forall
+func.func @threaded_from_8192(%a: memref<64x13x13xf32, strided<[196, 14, 1]>>, %b: memref<64x13x13xf32, strided<[169, 13, 1], offset: 10816>>, %c: memref<32x13x13xf32, strided<[196, 14, 1]>>, %d: memref<32x13x13xf32>, %e: memref<8xf32>) {
   memref.copy %a, %b : memref<64x13x13xf32, strided<[196, 14, 1]>> to memref<64x13x13xf32, strided<[169, 13, 1], offset: 10816>>
   memref.copy %c, %d : memref<32x13x13xf32, strided<[196, 14, 1]>> to memref<32x13x13xf32>
+  %f = arith.constant 1.0 : f32
+  scf.forall (%i) in (8) {
+    memref.store %f, %e[%i] : memref<8xf32>
+  }
+  return
+}
+
+func.func @threaded_from_65536(%a: memref<64x13x13xf32, strided<[196, 14, 1]>>, %b: memref<64x13x13xf32, strided<[169, 13, 1], offset: 10816>>) {
+  memref.copy %a, %b : memref<64x13x13xf32, strided<[196, 14, 1]>> to memref<64x13x13xf32, strided<[169, 13, 1], offset: 10816>>
   return
 }

@@ -712,8 +712,9 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     which none of these is even (tiles are divisors: 729 = 3^6 columns,
     125 row panels) is first split along its tiled loop where the bulk
     holds the nearest even count of tiles of whole registers, panels or
-    register-tile rows, when less than half a tile is left (729 = 704 + 25,
-    125 = 124 + 1), each part with its own init and activation. Thread tiles
+    register-tile rows, when less than half a tile is left, or less than a
+    tile of columns (729 = 704 + 25, 125 = 124 + 1, 3025 = 2880 + 145), each
+    part with its own init and activation. Thread tiles
     along the innermost loop (the vector dimension) of other ops are at
     least 64 elements wide, and at least 16 along the loop of a transposed
     input's innermost dimension (one 16 x 16 register transpose). A convolution over input channels
