@@ -1282,12 +1282,11 @@ struct DistributeToForallPass
   /// when what is left is less than half a tile, or a tile of columns (729 =
   /// 704 + 25: two tiles of 352 columns; 125 = 124 + 1 panels: four tiles of
   /// 31; 3025 = 2880 + 145: ten tiles of 288, not 11 of 275). Each part
-  /// computes its own init and
-  /// activation (aotc::splitWithOwnInits, aotc::splitElementwiseConsumer)
-  /// and is distributed on its own. (With less than half a tile of columns
-  /// left only, SqueezeNet's 1x1 layers at 55 x 55 kept 11 tiles: split,
-  /// squeezenet1_1 took 0.991x-0.999x the time at 2 threads, 0.993x at 1,
-  /// A/B in one process.)
+  /// computes its own init and activation (aotc::splitWithOwnInits,
+  /// aotc::splitElementwiseConsumer) and is distributed on its own. (With
+  /// less than half a tile of columns left only, SqueezeNet's 1x1 layers at
+  /// 55 x 55 kept 11 tiles: split, squeezenet1_1 took 0.991x-0.999x the time
+  /// at 2 threads, 0.993x at 1, A/B in one process.)
   void splitForEvenTiles(RewriterBase &rewriter, linalg::LinalgOp op) const {
     std::optional<std::pair<unsigned, unsigned>> dims =
         aotc::contractionTileDims(op);

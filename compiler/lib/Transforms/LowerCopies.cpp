@@ -33,10 +33,10 @@ constexpr int64_t kMaxRowBits = 4 * 512;
 /// 144 x 56 x 56 floats in MobileNetV2).
 constexpr int64_t kMinParallelElements = 1 << 16;
 /// The same in a function with thread loops, whose parallel regions the
-/// copy's then joins (a Winograd output cropped to the 192 x 13 x 13 of a
+/// copy then joins (a Winograd output cropped to the 192 x 13 x 13 of a
 /// concatenation in SqueezeNet): a quarter of aotc-distribute-to-forall's
-/// min-work, from which it threads the ops without reductions around such
-/// copies there.
+/// min-work, from which that pass threads the ops without reductions around
+/// such copies in such a function.
 constexpr int64_t kMinJoiningElements = 1 << 13;
 
 /// True when `type` is static with a unit innermost stride and elements of

@@ -56,7 +56,7 @@ omp::ParallelOp nextRegion(omp::ParallelOp region,
       return next;
     }
     if (op->hasTrait<OpTrait::IsTerminator>() ||
-        isa<omp::OpenMPDialect>(op->getDialect()))
+        isa_and_present<omp::OpenMPDialect>(op->getDialect()))
       return {};
     bool readsSequential = llvm::any_of(op->getOperands(), [&](Value v) {
       Operation *def = v.getDefiningOp();
@@ -69,7 +69,7 @@ omp::ParallelOp nextRegion(omp::ParallelOp region,
     }
     bool nestedOpenMP = false;
     op->walk([&](Operation *nested) {
-      nestedOpenMP |= isa<omp::OpenMPDialect>(nested->getDialect());
+      nestedOpenMP |= isa_and_present<omp::OpenMPDialect>(nested->getDialect());
     });
     if (nestedOpenMP)
       return {};
@@ -98,8 +98,8 @@ struct MergeParallelRegionsPass
         while (omp::ParallelOp next = nextRegion(region, pure, sequential)) {
           // The pure ops between them read nothing the region writes: they
           // are computed before it.
-          for (Operation *op : pure)
-            op->moveBefore(region);
+          for (Operation *hoisted : pure)
+            hoisted->moveBefore(region);
           Block &body = region.getRegion().front();
           Block &nextBody = next.getRegion().front();
           b.setInsertionPoint(body.getTerminator());
@@ -113,8 +113,8 @@ struct MergeParallelRegionsPass
             Block *maskedBody = b.createBlock(&masked.getRegion());
             b.setInsertionPointToEnd(maskedBody);
             auto terminator = omp::TerminatorOp::create(b, next.getLoc());
-            for (Operation *op : sequential)
-              op->moveBefore(terminator);
+            for (Operation *seq : sequential)
+              seq->moveBefore(terminator);
             b.setInsertionPointAfter(masked);
             omp::BarrierOp::create(b, next.getLoc());
           }

@@ -677,10 +677,11 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
     with enough work into an `scf.forall`, which later becomes one OpenMP
     parallel region. Tile counts are divisors of the dimensions so every tile
     keeps a static shape, and never exceed `max-tiles` tiles. Ops with
-    fewer than `min-work` iterations stay sequential, ops without reduction
-    loops (copies, fills, transforms, activations) with fewer than a quarter
-    of it: left sequential between threaded ops, such an op splits their
-    parallel region in two. Tiles hold about
+    fewer than `min-work` iterations stay sequential; in a function with an
+    op of `min-work` iterations, ops without reduction loops (copies, fills,
+    transforms, activations) are threaded from a quarter of it: left
+    sequential between threaded ops, such an op splits their parallel
+    region in two. Tiles hold about
     `min-work` iterations, but an op other than a contraction (a copy, a
     pack, an elementwise op) with more gets two tiles at least. Loops an
     indexing map reads through a mod or a division (ONNX Tile's `d0 mod 2`)
@@ -1089,11 +1090,11 @@ def LowerCopies : Pass<"aotc-lower-copies", "mlir::func::FuncOp"> {
     each row copied with one vector transfer when at most 2048 bits long (the
     tiles of slice copies; LLVM keeps such short loops scalar), or in equal
     vector pieces of at least a quarter of that (a 224-float row as 4 x 56).
-    A copy of at least 8192 elements outside every loop (bufferization's
-    crop of a flattened grid before a matmul reads it collapsed, of a
-    Winograd output into a concatenation) has an scf.forall as its outer
-    loop, so it runs on every thread, in the parallel region of the ops
-    around it.
+    A copy of at least 65536 elements outside every loop (bufferization's
+    crop of a flattened grid before a matmul reads it collapsed), or of at
+    least 8192 in a function with thread loops (a Winograd output cropped
+    into a concatenation), has an scf.forall as its outer loop, so it runs on
+    every thread, in the parallel region of the ops around it.
 
     Before:
     ```mlir
