@@ -38,10 +38,10 @@ func.func @run(%a: memref<64xf32>, %b: memref<64xf32>, %n: i32) {
 
 // -----
 
-// Sequential code between two regions (a store, a loop of stores, a view
-// of what a load read): one region, that code run by the primary thread
-// (omp.masked) between two barriers; the constant it uses is computed
-// before the region.
+// Sequential code between two regions (a store, a loop of stores, a load
+// and the product of what it read): one region, that code run by the
+// primary thread (omp.masked) between two barriers; the constant it uses
+// is computed before the region.
 
 // CHECK-LABEL: func.func @sequential(
 // CHECK-SAME:    %[[A:.*]]: memref<64xf32>, %[[N:.*]]: i32)
