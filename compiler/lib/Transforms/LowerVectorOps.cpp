@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Transforms/Passes.h"
+#include "aotc/Transforms/TilingUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -182,10 +183,10 @@ LogicalResult transposeNarrowAccumulator(RewriterBase &rewriter,
   ArrayRef<int64_t> shape = type.getShape();
   int64_t lanes = shape.back();
   int64_t rows = type.getNumElements() / lanes;
-  int64_t registerLanes = vectorBits / 32;
+  int64_t wholeRegister = aotc::registerLanes(vectorBits, 32);
   // Fewer FMAs per step transposed: rows in whole registers, lanes fewer
   // than one register and fewer than the rows.
-  if (lanes >= registerLanes || rows % registerLanes != 0 || lanes >= rows ||
+  if (lanes >= wholeRegister || rows % wholeRegister != 0 || lanes >= rows ||
       lanes < 2)
     return failure();
   // Enough steps to repay the transposes in and out.

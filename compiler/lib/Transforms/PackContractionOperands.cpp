@@ -567,7 +567,8 @@ struct PackContractionOperandsPass
   using Base::Base;
 
   void runOnOperation() override {
-    int64_t panel = aotc::kContractionRegistersPerRow * (vectorBits / 32);
+    int64_t panel = aotc::kContractionRegistersPerRow *
+                    aotc::registerLanes(vectorBits, 32);
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::GenericOp> generics;
     getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
