@@ -21,8 +21,9 @@
 # are timed in interleaved rounds (see bench_models.py).
 #
 # Raw runs go to bench-results/; bench/report.py merges them into
-# bench/results/results.json (every figure and ratio), results.md (the table)
-# and results.png (the chart of ours/peer ratios).
+# bench/results/<date>-<commit>/ (today's date, the short hash of HEAD):
+# results.json (every figure and ratio), results.md (the table) and
+# results.png (the chart of ours/peer ratios).
 #
 # Environment: AOTC_BENCH_MIN_TIME (seconds per repetition, default 0.5),
 # AOTC_BENCH_REPS (repetitions, default 5), AOTC_BENCH_RUNS (timed runs per
@@ -44,7 +45,8 @@ runs="${AOTC_BENCH_RUNS:-25}"
 max_threads="${AOTC_BENCH_THREADS:-2}"
 threads=$(t=1; s=1; while [ $((t * 2)) -le "$max_threads" ]; do t=$((t * 2)); s="$s,$t"; done; echo "$s")
 out="$AOTC_ROOT/bench-results"
-results="$AOTC_ROOT/bench/results"
+commit=$(git -C "$AOTC_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+results="$AOTC_ROOT/bench/results/$(date +%F)-$commit"
 mkdir -p "$out" "$results"
 # On a shared machine, how busy it was: load average at start (and, in the
 # JSON, when the report is written).
