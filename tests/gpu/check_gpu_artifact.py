@@ -2,7 +2,7 @@
 #===- tests/gpu/check_gpu_artifact.py - GPU artifact checks, no GPU -------===#
 #
 # Compiles a program with `aotc --target=cuda` (or hip) and verifies the
-# object without a GPU (DESIGN.md §4), with the vendors' tools and the thin
+# object without a GPU (docs/gpu.md), with the vendors' tools and the thin
 # runtime's behaviour only.
 # CUDA:
 #   1. the object embeds one fatbin (magic 0xBA55ED50) holding an ELF cubin

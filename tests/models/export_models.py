@@ -14,6 +14,9 @@
 #   tiny_mlp                                a smoke test of the whole flow with
 #                                           ops aotc had first (MatMul, Add,
 #                                           Relu), input [1, 64]
+#   shufflenet_v2_x1_0, googlenet           torchvision, weights=None, input
+#                                           [1, 3, 224, 224]: channel shuffles,
+#                                           chained padded pools (ceil_mode)
 #   strided_convs                           convolutions with stride 2 along
 #                                           the columns that stay direct
 #                                           (aotc-split-stride-phases): a
@@ -139,6 +142,8 @@ MODELS = {
     "bert_encoder": make_bert_encoder,
     "tiny_mlp": lambda: (TinyMLP(), (1, 64)),
     "strided_convs": lambda: (StridedConvs(), (1, 3, 40, 40)),
+    "shufflenet_v2_x1_0": lambda: make_torchvision("shufflenet_v2_x1_0"),
+    "googlenet": lambda: make_torchvision("googlenet"),
 }
 
 

@@ -9,15 +9,20 @@ those models do not have, on the same paths:
   2, with 2 groups and dilation 2 (each group 64 -> 32 channels: 576 reduced
   elements, one block of 32 lanes), on 14 x 14 and 7 x 7 outputs;
 - Winograd F(2x2, 3x3) (64 channels, 14 x 14), im2col (16 input channels
-  on 20 x 20), the flattened padded grid (32 input channels on 28 x 28: too
-  few for Winograd and for channel lanes, rows wide enough for the grid), a
-  depthwise layer reading its padded input in place.
+  on 20 x 20), the flattened padded grid (16 input channels on 28 x 28: too
+  few for Winograd's 32 and for channel lanes, rows wide enough for the
+  grid), a depthwise layer reading its padded input in place, a 1x1
+  convolution as a contraction.
 
 Each case is exported with torch.onnx.export (opset 13), compiled by aotc,
 linked with the runtime into a shared library, called through ctypes and
 compared with the module's output: non-finite outputs equal (infinities of
 the same sign, NaN for NaN), finite ones within max |aotc - torch| <= 1e-4 *
-(1 + max |torch|) (float32 sums in another order).
+(1 + max |torch|) (float32 sums in another order). On a host with 512-bit
+vectors (the shapes' paths depend on the register width) the strategy
+table of `--dump-dir` must name the case's path for its convolution. Each
+case is compiled a second time with --strategy=generic (no specialised
+path) and compared with PyTorch in the same way.
 
 Usage: conv_paths_test.py WORKDIR AOTC RUNTIME
 """
@@ -32,38 +37,50 @@ import torch
 
 CASES = [
     # name, (N, C, H, W), Conv2d(in, out, kernel, stride, padding, dilation,
-    # groups)
-    ("lanes_s1_groups_dilated", (1, 128, 14, 14), (128, 64, 3, 1, 2, 2, 2)),
-    ("lanes_s1_7x7", (1, 64, 7, 7), (64, 64, 3, 1, 1, 1, 1)),
-    ("lanes_s2_groups", (1, 128, 14, 14), (128, 64, 3, 2, 1, 1, 2)),
-    ("lanes_s1_batch2", (2, 64, 7, 7), (64, 32, 3, 1, 1, 1, 1)),
-    ("winograd", (1, 64, 14, 14), (64, 64, 3, 1, 1, 1, 1)),
-    ("im2col", (1, 16, 20, 20), (16, 24, 3, 1, 1, 1, 1)),
-    ("flat_grid", (1, 32, 28, 28), (32, 40, 3, 1, 1, 1, 1)),
-    ("depthwise", (1, 32, 12, 12), (32, 32, 3, 1, 1, 1, 32)),
+    # groups), the path with 512-bit vectors (docs/architecture.md)
+    ("lanes_s1_groups_dilated", (1, 128, 14, 14), (128, 64, 3, 1, 2, 2, 2),
+     "channel-lanes"),
+    ("lanes_s1_7x7", (1, 64, 7, 7), (64, 64, 3, 1, 1, 1, 1), "channel-lanes"),
+    ("lanes_s2_groups", (1, 128, 14, 14), (128, 64, 3, 2, 1, 1, 2),
+     "channel-lanes"),
+    ("lanes_s1_batch2", (2, 64, 7, 7), (64, 32, 3, 1, 1, 1, 1),
+     "channel-lanes"),
+    ("winograd", (1, 64, 14, 14), (64, 64, 3, 1, 1, 1, 1), "winograd"),
+    ("im2col", (1, 16, 20, 20), (16, 24, 3, 1, 1, 1, 1), "im2col"),
+    ("flat_grid", (1, 16, 28, 28), (16, 40, 3, 1, 1, 1, 1), "flat-image"),
+    ("depthwise", (1, 32, 12, 12), (32, 32, 3, 1, 1, 1, 32),
+     "peeled-windows"),
+    ("pointwise", (1, 24, 10, 10), (24, 40, 1, 1, 0, 1, 1),
+     "pointwise-matmul"),
     # Depthwise on every channel's flattened image (images of at most four
     # registers with rows narrower than one, AVX-512): 3x3, 5x5 over 64
     # pixels, dilation 2; one with infinities (a tap that leaves the image
     # must not read them from the neighbouring row or channel); "valid"
     # padding (output smaller than the input) keeps the direct path.
-    ("depthwise_flat_3x3", (1, 64, 7, 7), (64, 64, 3, 1, 1, 1, 64)),
-    ("depthwise_flat_5x5", (1, 16, 8, 8), (16, 16, 5, 1, 2, 1, 16)),
-    ("depthwise_flat_dilated", (1, 24, 7, 7), (24, 24, 3, 1, 2, 2, 24)),
-    ("depthwise_flat_inf", (1, 8, 7, 7), (8, 8, 3, 1, 1, 1, 8)),
-    ("depthwise_valid", (1, 16, 9, 9), (16, 16, 3, 1, 0, 1, 16)),
+    ("depthwise_flat_3x3", (1, 64, 7, 7), (64, 64, 3, 1, 1, 1, 64),
+     "flat-depthwise"),
+    ("depthwise_flat_5x5", (1, 16, 8, 8), (16, 16, 5, 1, 2, 1, 16),
+     "flat-depthwise"),
+    ("depthwise_flat_dilated", (1, 24, 7, 7), (24, 24, 3, 1, 2, 2, 24),
+     "flat-depthwise"),
+    ("depthwise_flat_inf", (1, 8, 7, 7), (8, 8, 3, 1, 1, 1, 8),
+     "flat-depthwise"),
+    ("depthwise_valid", (1, 16, 9, 9), (16, 16, 3, 1, 0, 1, 16), "direct"),
 ]
+
+# The kinds the strategy table gives ops that no convolution path concerns.
+NOT_PATHS = {"contraction", "reduction", "elementwise"}
 
 # Cases whose input holds infinities: (channel, row, column, value).
 INFINITIES = {"depthwise_flat_inf": [(0, 3, 6, np.inf), (1, 0, 0, -np.inf),
                                      (4, 6, 3, np.inf), (7, 2, 0, np.inf)]}
 
 
-def compile_case(work, name, module, x, aotc, runtime):
-    """`module` exported and compiled by aotc, loaded through ctypes."""
-    path = os.path.join(work, name + ".onnx")
-    torch.onnx.export(module, (torch.from_numpy(x),), path, opset_version=13)
+def compile_case(work, name, path, aotc, runtime, flags):
+    """The ONNX model `path` compiled by aotc with `flags`, loaded through
+    ctypes."""
     out = os.path.join(work, name)
-    subprocess.run([aotc, path, "--name=conv", "-o", out], check=True)
+    subprocess.run([aotc, path, "--name=conv", "-o", out] + flags, check=True)
     so = os.path.join(out, "conv.so")
     subprocess.run(["clang-22", "-shared", "-o", so,
                     os.path.join(out, "conv.o"), runtime,
@@ -84,13 +101,39 @@ def call(lib, x, y):
                     ctypes.c_size_t(pool.nbytes - offset), None)
 
 
+def chosen_paths(table):
+    """The paths of the strategy table's windowed ops."""
+    with open(table) as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    return [row[4] for row in rows if row[4] not in NOT_PATHS]
+
+
+def check(name, lib, x, want):
+    """True when lib.conv's output on x matches `want`, printing the error."""
+    got = np.full(want.shape, np.nan, np.float32)
+    status = call(lib, x, got)
+    finite = np.isfinite(want)
+    err = float("inf")
+    if status == 0 and np.array_equal(got[~finite], want[~finite],
+                                      equal_nan=True):
+        err = float(np.abs(got[finite] - want[finite]).max())
+    ok = err <= 1e-4 * (1.0 + float(np.abs(want[finite]).max()))
+    print("%s %s: status %d, max |aotc - torch| %.3g" % (
+        "PASS" if ok else "FAIL", name, status, err))
+    return ok
+
+
 def main():
     work, aotc, runtime = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
+    target = subprocess.run([aotc, "--print-target"], check=True,
+                            capture_output=True, text=True).stdout
+    wide = "vector_bits: 512" in target.splitlines()
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     failures = 0
-    for name, shape, (cin, cout, k, stride, pad, dil, groups) in CASES:
+    for name, shape, (cin, cout, k, stride, pad, dil, groups), expected \
+            in CASES:
         module = torch.nn.Sequential(
             torch.nn.Conv2d(cin, cout, k, stride=stride, padding=pad,
                             dilation=dil, groups=groups),
@@ -100,17 +143,22 @@ def main():
             x[0, c, h, w] = value
         with torch.no_grad():
             want = module(torch.from_numpy(x)).numpy()
-        lib = compile_case(work, name, module, x, aotc, runtime)
-        got = np.full(want.shape, np.nan, np.float32)
-        status = call(lib, x, got)
-        finite = np.isfinite(want)
-        err = float("inf")
-        if status == 0 and np.array_equal(got[~finite], want[~finite],
-                                          equal_nan=True):
-            err = float(np.abs(got[finite] - want[finite]).max())
-        ok = err <= 1e-4 * (1.0 + float(np.abs(want[finite]).max()))
-        print("%s %s: status %d, max |aotc - torch| %.3g" % (
-            "PASS" if ok else "FAIL", name, status, err))
+        path = os.path.join(work, name + ".onnx")
+        torch.onnx.export(module, (torch.from_numpy(x),), path,
+                          opset_version=13)
+        dump = os.path.join(work, name, "dump")
+        lib = compile_case(work, name, path, aotc, runtime,
+                           ["--dump-dir", dump])
+        ok = check(name, lib, x, want)
+        if wide:
+            paths = chosen_paths(os.path.join(dump, "conv.strategy.txt"))
+            if paths != [expected]:
+                print("FAIL %s: strategy %s, expected [%s]" % (
+                    name, paths, expected))
+                ok = False
+        generic = compile_case(work, name + "_generic", path, aotc, runtime,
+                               ["--strategy=generic"])
+        ok = check(name + " (generic)", generic, x, want) and ok
         failures += not ok
     print("%d of %d cases failed" % (failures, len(CASES)))
     return 1 if failures else 0

@@ -1,11 +1,11 @@
 //===- HeaderEmitterTest.cpp - Generated header and manifest ---*- C++ -*-===//
 //
-// Unit tests of the text artifacts: the C header (DESIGN.md §1), the JSON
+// Unit tests of the text artifacts: the C header (docs/abi.md), the JSON
 // manifest and the memory report, built from hand-written signatures.
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/Emit/Emitters.h"
+#include "aotc/ABI/Emitters.h"
 
 #include "llvm/Support/JSON.h"
 

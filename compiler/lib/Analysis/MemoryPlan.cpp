@@ -199,8 +199,8 @@ private:
   /// (64 MiB of indices).
   static constexpr uint64_t kMaxConflictEntries = uint64_t(1) << 24;
   /// Work the local search may spend, in neighbour visits plus items copied
-  /// (about 0.2 to 1 s on dense random graphs of 300 to 3000 buffers; far less
-  /// on real programs, whose buffers are short-lived).
+  /// (it bounds the compile time on dense random graphs of 300 to 3000
+  /// buffers; real programs, whose buffers are short-lived, spend far less).
   static constexpr uint64_t kSearchWorkBudget = 10'000'000;
   /// Placement passes the local search may run.
   static constexpr unsigned kMaxSearchIterations = 2000;

@@ -7,7 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Pipelines/GPUPipelines.h"
-#include "aotc/Transforms/Passes.h"
+#include "aotc/ABI/Passes.h"
+#include "aotc/Common/Passes.h"
+#include "aotc/GPU/CUDA/Passes.h"
+#include "aotc/GPU/Common/Passes.h"
+#include "aotc/GPU/HIP/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"

@@ -7,7 +7,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Pipelines/Pipelines.h"
-#include "aotc/Transforms/Passes.h"
+#include "aotc/ABI/Passes.h"
+#include "aotc/CPU/Convolutions/Passes.h"
+#include "aotc/CPU/Lowering/Passes.h"
+#include "aotc/CPU/Strategy/Passes.h"
+#include "aotc/CPU/OpenMP/Passes.h"
+#include "aotc/CPU/Tiling/Passes.h"
+#include "aotc/Common/Passes.h"
+#include "aotc/GPU/CUDA/Passes.h"
+#include "aotc/GPU/Common/Passes.h"
+#include "aotc/GPU/HIP/Passes.h"
+#include "aotc/Input/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
@@ -63,6 +73,19 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createReuseDeadInputs());
   // Symbolic dimensions: a loop around each op, which is static inside.
   fpm.addPass(createTileSymbolicDims());
+  // The strategy: one convolution path per windowed op, recorded on it; the
+  // passes below carry the paths out (docs/architecture.md).
+  SelectCpuStrategyOptions select;
+  select.vectorBits = options.vectorBits;
+  select.winograd = options.winograd;
+  select.generic = options.genericStrategy;
+  select.table = options.strategyTable;
+  pm.addPass(createSelectCpuStrategy(select));
+  buildConvolutionAndTilingPipeline(pm.nest<func::FuncOp>(), options);
+}
+
+void buildConvolutionAndTilingPipeline(OpPassManager &fpm,
+                                       const TensorOptions &options) {
   // 1x1 convolutions become contractions (the matmul path below).
   fpm.addPass(createPointwiseConvToMatmul());
   // 3x3 stride-1 convolutions with enough channels and tiles: Winograd
@@ -99,14 +122,17 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   // Row reductions (softmax, layer normalization) carry one register of
   // accumulators per row instead of a scalar. Before threads: the partial
   // results are function-level buffers, planned in the pool.
-  SplitRowReductionsOptions rows;
-  rows.vectorBits = options.vectorBits;
-  fpm.addPass(createSplitRowReductions(rows));
-  // Right-hand sides of matmuls in register-tile panels (weights at
-  // compile time).
-  PackContractionOperandsOptions pack;
-  pack.vectorBits = options.vectorBits;
-  fpm.addPass(createPackContractionOperands(pack));
+  // The generic strategy leaves both out.
+  if (!options.genericStrategy) {
+    SplitRowReductionsOptions rows;
+    rows.vectorBits = options.vectorBits;
+    fpm.addPass(createSplitRowReductions(rows));
+    // Right-hand sides of matmuls in register-tile panels (weights at
+    // compile time).
+    PackContractionOperandsOptions pack;
+    pack.vectorBits = options.vectorBits;
+    fpm.addPass(createPackContractionOperands(pack));
+  }
   // Threads: one scf.forall per op with enough work.
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;
@@ -153,6 +179,7 @@ void buildBufferizePipeline(OpPassManager &pm,
   // No memrefCopy runtime calls: copies become loops (or vector rows).
   LowerCopiesOptions copies;
   copies.vectorRows = options.vectorCopies;
+  copies.minParallelWork = options.minParallelWork;
   fpm.addPass(createLowerCopies(copies));
   // Loads through expanded views of collapsed buffers index linearly.
   fpm.addPass(createLinearizeReshapeViews());
@@ -218,6 +245,20 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   EmitEntryPointsOptions emit;
   emit.target = options.target;
   pm.addPass(createEmitEntryPoints(emit));
+}
+
+void registerAotcPasses() {
+  registerAotcInputPasses();
+  registerAotcCommonPasses();
+  registerAotcABIPasses();
+  registerAotcCPUStrategyPasses();
+  registerAotcCPUConvolutionsPasses();
+  registerAotcCPUTilingPasses();
+  registerAotcCPULoweringPasses();
+  registerAotcCPUOpenMPPasses();
+  registerAotcGPUPasses();
+  registerAotcGPUCUDAPasses();
+  registerAotcGPUHIPPasses();
 }
 
 void registerPipelines() {

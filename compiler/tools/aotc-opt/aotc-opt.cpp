@@ -1,13 +1,14 @@
 //===- aotc-opt.cpp - Run aotc passes and pipelines ----------*- C++ -*-===//
 //
 // This file implements aotc-opt, the mlir-opt of this project: every
-// upstream dialect and pass plus the aotc passes and pipelines, for lit tests.
+// upstream dialect and pass plus the aotc passes (the test-only ones too)
+// and pipelines, for lit tests.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Pipelines/GPUPipelines.h"
 #include "aotc/Pipelines/Pipelines.h"
-#include "aotc/Transforms/Passes.h"
+#include "aotc/Test/Passes.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -18,6 +19,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   aotc::registerAotcPasses();
+  aotc::registerAotcTestPasses();
   aotc::registerPipelines();
   aotc::registerGPUPipelines();
 

@@ -7,13 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/Emit/Emitters.h"
+#include "aotc/ABI/Emitters.h"
+#include "aotc/ABI/EntryPoint.h"
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/Frontend/ONNX/ONNXImporter.h"
 #include "aotc/Pipelines/GPUPipelines.h"
 #include "aotc/Pipelines/Pipelines.h"
 #include "aotc/Target/Target.h"
-#include "aotc/Transforms/EntryPoint.h"
-#include "aotc/Transforms/Passes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -50,8 +50,8 @@ namespace cl = llvm::cl;
 static cl::OptionCategory aotcCategory("aotc options");
 
 static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<input .mlir>"),
-                                          cl::Required, cl::cat(aotcCategory));
+                                          cl::desc("<input .mlir or .onnx>"),
+                                          cl::cat(aotcCategory));
 static cl::opt<std::string>
     targetName("target", cl::desc("Target: cpu, cuda or hip"),
                cl::init("cpu"), cl::cat(aotcCategory));
@@ -108,13 +108,43 @@ static cl::opt<std::string> memoryReport(
     cl::value_desc("file"), cl::cat(aotcCategory));
 static cl::opt<bool> winograd(
     "winograd",
-    cl::desc("CPU: compute 3x3 stride-1 convolutions with at least 48 "
+    cl::desc("CPU: compute 3x3 stride-1 convolutions with at least 32 "
              "channels and 32 output tiles of 2x2 as Winograd F(2x2, 3x3) "
              "(default on; off: the direct or im2col path, the direct "
              "summation's rounding and non-finite values)"),
     cl::init(true), cl::cat(aotcCategory));
-static cl::opt<bool> verbose("v", cl::desc("Print per-stage timings"),
-                             cl::cat(aotcCategory));
+static cl::opt<bool> verbose(
+    "v",
+    cl::desc("Print per-stage timings, and remarks (a strategy a pass could "
+             "not carry out)"),
+    cl::cat(aotcCategory));
+static cl::opt<std::string> strategy(
+    "strategy",
+    cl::desc("CPU: 'default' (each op takes the path the strategy selection "
+             "chooses) or 'generic' (every op takes the generic tile and "
+             "vectorize path: a debugging aid)"),
+    cl::init("default"), cl::cat(aotcCategory));
+static cl::opt<bool> printTarget(
+    "print-target",
+    cl::desc("Print the CPU target description (vector width, registers, "
+             "features, caches) for --mtriple/--mcpu/--mattr and exit"),
+    cl::cat(aotcCategory));
+static cl::opt<int64_t> l1CacheBytes(
+    "l1-cache-bytes", cl::desc("CPU: L1 data cache per core (default 32768)"),
+    cl::init(0), cl::cat(aotcCategory));
+static cl::opt<int64_t>
+    l1CacheWays("l1-cache-ways",
+                cl::desc("CPU: associativity of the L1 data cache (default 8)"),
+                cl::init(0), cl::cat(aotcCategory));
+static cl::opt<int64_t> l2CacheBytes(
+    "l2-cache-bytes", cl::desc("CPU: L2 cache per core (default 1048576)"),
+    cl::init(0), cl::cat(aotcCategory));
+static cl::opt<int64_t> l3CacheBytes(
+    "l3-cache-bytes", cl::desc("CPU: shared L3 cache (default 33554432)"),
+    cl::init(0), cl::cat(aotcCategory));
+static cl::opt<int64_t> cacheLineBytes(
+    "cache-line-bytes", cl::desc("CPU: cache line (default 64)"), cl::init(0),
+    cl::cat(aotcCategory));
 static cl::list<std::string>
     dimValues("dim",
               cl::desc("Value of a symbolic ONNX dimension, e.g. --dim N=1 "
@@ -219,6 +249,29 @@ int compile() {
     emit.insert("obj");
     emit.insert("header");
   }
+  if (strategy != "default" && strategy != "generic")
+    return fail("unknown --strategy '" + strategy +
+                "' (expected default or generic)");
+  for (const cl::opt<int64_t> *cache :
+       {&l1CacheBytes, &l1CacheWays, &l2CacheBytes, &l3CacheBytes,
+        &cacheLineBytes})
+    if (*cache < 0)
+      return fail(llvm::Twine("--") + cache->ArgStr + " must be positive");
+  aotc::CPUTargetOptions cpuOptions{mtriple, mcpu, mattr};
+  cpuOptions.l1Bytes = l1CacheBytes;
+  cpuOptions.l1Ways = l1CacheWays;
+  cpuOptions.l2Bytes = l2CacheBytes;
+  cpuOptions.l3Bytes = l3CacheBytes;
+  cpuOptions.lineBytes = cacheLineBytes;
+  if (printTarget) {
+    auto cpu = aotc::createCPUTarget(cpuOptions);
+    if (!cpu)
+      return fail(llvm::toString(cpu.takeError()));
+    (*cpu)->cpuTarget()->print(llvm::outs());
+    return 0;
+  }
+  if (inputFilename.empty())
+    return fail("no input file (aotc --help shows the usage)");
   bool gpu = targetName == "cuda" || targetName == "hip";
   if (targetName != "cpu" && !gpu)
     return fail("unknown target '" + targetName +
@@ -242,11 +295,11 @@ int compile() {
 
   auto target = [&]() -> llvm::Expected<std::unique_ptr<aotc::Target>> {
     if (!gpu)
-      return aotc::createCPUTarget({mtriple, mcpu, mattr});
+      return aotc::createCPUTarget(cpuOptions);
     aotc::GPUTargetOptions options;
     options.chips = gpuChips;
     options.onDeviceTensors = onDeviceTensors;
-    options.host = {mtriple, mcpu, mattr};
+    options.host = cpuOptions;
     if (targetName == "hip") {
       options.toolkitPath = rocmDeviceLibs;
       if (options.toolkitPath.empty())
@@ -284,6 +337,12 @@ int compile() {
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // Remarks (a strategy a pass could not carry out) only with -v; the
+  // handler registered last sees a diagnostic first.
+  context.getDiagEngine().registerHandler([](Diagnostic &diagnostic) {
+    return success(diagnostic.getSeverity() == DiagnosticSeverity::Remark &&
+                   !verbose);
+  });
   Compiler compiler(context, **target, name);
   auto start = std::chrono::steady_clock::now();
   OwningOpRef<ModuleOp> module;
@@ -335,14 +394,25 @@ int compile() {
                            [&](llvm::raw_ostream &os) { module->print(os); })))
     return 1;
 
+  // The machine model every CPU pass reads (aotc::CpuTarget::of).
+  if (const aotc::CpuTarget *cpu = (*target)->cpuTarget())
+    (*module)->setAttr(aotc::kCpuTargetAttrName, cpu->toAttr(&context));
+
   aotc::FrontendOptions frontend;
   frontend.entryName = name;
   frontend.maxDims = std::vector<std::string>(maxDimValues.begin(), maxDimValues.end());
   aotc::TensorOptions tensor;
   tensor.vectorBits = (*target)->vectorBits();
   tensor.winograd = winograd;
+  tensor.genericStrategy = strategy == "generic";
+  if (!dumpDir.empty()) {
+    llvm::SmallString<256> table(dumpDir);
+    llvm::sys::path::append(table, name + ".strategy.txt");
+    tensor.strategyTable = std::string(table);
+  }
   aotc::BufferizeOptions bufferize;
   bufferize.vectorCopies = !gpu;
+  bufferize.minParallelWork = tensor.minParallelWork;
   if (failed(compiler.runStage(*module, "linalg.mlir",
                                [&](OpPassManager &pm) {
                                  aotc::buildFrontendPipeline(pm, frontend);
@@ -454,6 +524,6 @@ int main(int argc, char **argv) {
       argc, argv,
       "aotc: ahead-of-time compiler for tensor programs\n\n"
       "  aotc model.mlir --target=cpu --name=model -o out/\n"
-      "writes out/model.o and out/model.h (see docs/contracts.md)\n");
+      "writes out/model.o and out/model.h (see docs/abi.md)\n");
   return compile();
 }

@@ -1,6 +1,6 @@
 //===- GPUPipelines.h - aotc pipelines of the GPU targets ----*- C++ -*-===//
 //
-// This file declares the stages of the CUDA and HIP targets (DESIGN.md §2):
+// This file declares the stages of the CUDA and HIP targets (docs/gpu.md):
 // a tensor stage without CPU vectorization, the kernel stage that maps loops
 // to blocks and threads and outlines kernels, and the lowerings of kernels
 // (NVVM + ptxas/fatbinary, ROCDL + lld) and host code (thin runtime calls).

@@ -1,9 +1,9 @@
 //===- Pipelines.h - aotc compilation pipelines --------------*- C++ -*-===//
 //
-// This file declares the stages of the aotc pipeline (DESIGN.md §2). Each
-// stage is a registered pass pipeline built from an options struct, so that
-// aotc-opt can run any one of them in a lit test and `aotc --dump-dir`
-// writes the IR between them.
+// This file declares the stages of the aotc pipeline
+// (docs/architecture.md). Each stage is a registered pass pipeline built
+// from an options struct, so that aotc-opt can run any one of them in a lit
+// test and `aotc --dump-dir` writes the IR between them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +49,21 @@ struct TensorOptions : mlir::PassPipelineOptions<TensorOptions> {
       *this, "winograd",
       llvm::cl::desc("3x3 stride-1 convolutions as Winograd F(2x2, 3x3)"),
       llvm::cl::init(true)};
+  Option<bool> genericStrategy{
+      *this, "generic-strategy",
+      llvm::cl::desc("No specialised path: every op takes the generic tile "
+                     "and vectorize path (a debugging aid)"),
+      llvm::cl::init(false)};
+  Option<std::string> strategyTable{
+      *this, "strategy-table",
+      llvm::cl::desc("Write the strategy table to this file ('-': stdout)"),
+      llvm::cl::init("")};
 };
 void buildTensorPipeline(mlir::OpPassManager &pm, const TensorOptions &options);
+/// The part of the tensor stage after the strategy selection, on one
+/// function: the convolution paths, threads and register tiles.
+void buildConvolutionAndTilingPipeline(mlir::OpPassManager &fpm,
+                                       const TensorOptions &options);
 
 /// Bufferization and memory planning: tensors become memrefs, results
 /// become out-parameters, scratch buffers become views of the pool.
@@ -64,6 +77,11 @@ struct BufferizeOptions : mlir::PassPipelineOptions<BufferizeOptions> {
       llvm::cl::desc("Copy short contiguous rows with vector transfers "
                      "(CPU targets)"),
       llvm::cl::init(false)};
+  Option<int64_t> minParallelWork{
+      *this, "min-parallel-work",
+      llvm::cl::desc("The tensor stage's min-parallel-work, which the "
+                     "threads of copies follow"),
+      llvm::cl::init(32768)};
 };
 void buildBufferizePipeline(mlir::OpPassManager &pm,
                             const BufferizeOptions &options);
@@ -80,6 +98,10 @@ struct CPULoweringOptions : mlir::PassPipelineOptions<CPULoweringOptions> {
 };
 void buildCPULoweringPipeline(mlir::OpPassManager &pm,
                               const CPULoweringOptions &options);
+
+/// Registers every production pass of aotc (not the test-only passes of
+/// compiler/lib/Test, which aotc-opt registers itself).
+void registerAotcPasses();
 
 /// Registers the pipelines above as aotc-frontend, aotc-tensor,
 /// aotc-bufferize and aotc-cpu-lowering.

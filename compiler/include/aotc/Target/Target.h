@@ -31,7 +31,9 @@ struct TargetArtifacts {
   std::string object;   ///< relocatable object file bytes
 };
 
-/// One compilation target (cpu, later cuda/hip).
+struct CpuTarget;
+
+/// One compilation target (cpu, cuda, hip).
 class Target {
 public:
   virtual ~Target();
@@ -39,6 +41,9 @@ public:
   virtual std::string infoString() const = 0;
   /// Vector register width used by the tensor stage.
   virtual int64_t vectorBits() const = 0;
+  /// The machine model of the CPU code (aotc.cpu_target); null for targets
+  /// whose tensor stage does not read it.
+  virtual const CpuTarget *cpuTarget() const { return nullptr; }
   /// Stage between bufferization and lowering (GPU targets: loops to
   /// kernels, pool slots of host tensors); nothing by default.
   virtual void buildKernelPipeline(mlir::OpPassManager &pm) const {}
@@ -55,6 +60,8 @@ struct CPUTargetOptions {
   std::string triple; ///< empty: the host
   std::string cpu;    ///< empty: the host CPU ("native")
   std::string features;
+  /// Cache figures overriding CpuTarget's defaults (0: the default).
+  int64_t l1Bytes = 0, l1Ways = 0, l2Bytes = 0, l3Bytes = 0, lineBytes = 0;
 };
 
 /// Creates the CPU target, or an error naming the unknown triple or CPU.

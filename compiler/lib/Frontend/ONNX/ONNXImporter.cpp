@@ -10,9 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Frontend/ONNX/ONNXImporter.h"
+#include "aotc/ABI/EntryPoint.h"
+#include "aotc/Common/Attributes.h"
+#include "aotc/Common/Dialects.h"
 #include "aotc/Frontend/ONNX/OpLibrary.h"
-#include "aotc/Transforms/EntryPoint.h"
-#include "aotc/Transforms/Passes.h"
 
 #include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"

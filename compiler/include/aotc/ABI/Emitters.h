@@ -1,0 +1,41 @@
+//===- Emitters.h - Generated header, manifest and reports ---*- C++ -*-===//
+//
+// This file declares the text artifacts aotc writes next to the object: the
+// C header, the JSON manifest (docs/abi.md) and the
+// memory report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_EMIT_EMITTERS_H
+#define AOTC_EMIT_EMITTERS_H
+
+#include "aotc/ABI/EntryPoint.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+
+namespace aotc {
+
+/// What the generated files are named after and built for.
+struct ArtifactInfo {
+  std::string name;   ///< --name: file stem
+  std::string target; ///< aot_model_info_t::target
+};
+
+/// The C header declaring every entry point of the artifact.
+std::string emitHeader(const ArtifactInfo &info,
+                       llvm::ArrayRef<EntryPointSignature> entries);
+
+/// The machine-readable manifest (`N.json`).
+llvm::json::Value emitManifest(const ArtifactInfo &info,
+                               llvm::ArrayRef<EntryPointSignature> entries);
+
+/// The `--memory-report` document: pool size, lower bound and every buffer.
+llvm::json::Value emitMemoryReport(const ArtifactInfo &info,
+                                   llvm::ArrayRef<EntryPointSignature> entries);
+
+} // namespace aotc
+
+#endif // AOTC_EMIT_EMITTERS_H

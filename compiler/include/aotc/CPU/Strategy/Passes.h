@@ -1,0 +1,26 @@
+//===- Passes.h - aotc CPU/Strategy passes ------------------*- C++ -*-===//
+//
+// This file declares the passes of the CPU strategy selection, generated from
+// Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_CPU_STRATEGY_PASSES_H
+#define AOTC_CPU_STRATEGY_PASSES_H
+
+#include "aotc/Common/Attributes.h"
+#include "aotc/Common/Dialects.h"
+
+#include "mlir/Pass/Pass.h"
+
+namespace aotc {
+
+#define GEN_PASS_DECL
+#include "aotc/CPU/Strategy/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "aotc/CPU/Strategy/Passes.h.inc"
+
+} // namespace aotc
+
+#endif // AOTC_CPU_STRATEGY_PASSES_H

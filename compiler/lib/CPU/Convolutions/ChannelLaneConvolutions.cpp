@@ -1,0 +1,421 @@
+//===- ChannelLaneConvolutions.cpp - Output channels as lanes -*- C++ -*-===//
+//
+// This file implements the aotc-channel-lane-convolutions pass: a
+// convolution over enough input channels that aotc-winograd-convolutions
+// left (ResNet's 3x3 stride-2 layers, its 7 x 7 stride-1 ones) is computed
+// directly, with its output channels as the vector lanes. Its
+// output channels are split into blocks of one contraction register tile's
+// lanes (NCHWc: [..., C / b, oh, ow, b]) and its constant filter is packed
+// at compile time into the same blocks, [..., C / b, c, kh, kw, b], so that
+// a register tile of one output row's pixels x b channels takes, for each
+// input channel and window tap, one contiguous row of b filter values and
+// one broadcast input element per pixel, read in place through the window
+// (a stride-2 row of pixels is one cache line). The im2col copy of the
+// input is gone, and so is the copy that packed its columns; the result is
+// transposed back to NCHW once. Every lane computes an output, whatever the
+// image's width: a stride-1 convolution on a flattened image
+// (aotc-flatten-convolution-images) also computes the padded columns, 30%
+// more lanes than outputs for a 7 x 7 image (4 registers of 16 lanes for
+// 7 rows of 9 columns).
+//
+// A shallow reduction over an image's few channels (an RGB stem: 27 or 147
+// elements) does not repay the transpose back; it is computed straight into
+// the NCHW output, its channels split in place ([..., C / b, b, oh, ow]),
+// each register tile of pixels x b lanes stored transposed (8 x 32 as one
+// 16 x 16 shuffle transpose, aotc-lower-vector-ops), which saves the
+// column copy of the im2col path; the results are bit-identical to it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/CPU/Convolutions/ConvolutionUtils.h"
+#include "aotc/CPU/Convolutions/Passes.h"
+#include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/Common/TilingUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_CHANNELLANECONVOLUTIONS
+#include "aotc/CPU/Convolutions/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+/// Fewest reduced elements (input channels x window) per output for which
+/// the blocked path pays: the result is transposed back to NCHW once, an
+/// extra pass over the output that a shallow reduction does not repay:
+/// ResNet-18's 3x3 stride-2 layers (576 to 2304 elements) gain on im2col,
+/// its 1x1 stride-2 ones (64 and 256) and the stems (147, 27) do not.
+constexpr int64_t kMinReduction = 512;
+
+/// Below kMinReduction, a convolution over at most this many input channels
+/// (an image's RGB) is computed straight into its NCHW output, its register
+/// tiles stored transposed (the same stores as the blocked layout's, plus
+/// shuffles), rather than copied by im2col (MobileNetV2's stem: 27 x 12544
+/// columns, 1.35 MB, a quarter of its time) or read through stride phases.
+constexpr int64_t kMaxDirectInputChannels = 4;
+/// ... with registers of at least this many bits: its 8 x 32 tiles are
+/// transposed as 16 x 16 squares (aotc-lower-vector-ops); AVX2's 6 x 16
+/// ones would move element by element.
+constexpr int64_t kMinDirectVectorBits = 512;
+
+/// A convolution this pass rewrites: its loops, its output-channel loop and
+/// the filter's f32 values.
+struct Candidate {
+  linalg::GenericOp op;
+  aotc::ConvolutionLoops conv;
+  unsigned channel;
+  DenseElementsAttr filter;
+  /// Computed into the NCHW output (its channels split in blocks of lanes)
+  /// instead of a blocked one transposed back.
+  bool direct;
+};
+
+/// `op` as a candidate for output-channel blocks of `block` lanes: an
+/// NCHW convolution over input channels (not depthwise) on f32 with
+/// at least kMinReduction reduced elements, whose constant filter reads one
+/// output-channel loop that the output holds just before its image, a
+/// multiple of `block`, and whose output rows split into register tiles of
+/// at least three-quarters of a contraction's rows (or are one such tile).
+std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
+                                        int64_t vectorBits) {
+  std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
+  if (!conv || conv->image.empty())
+    return std::nullopt;
+  for (Value v : op->getOperands())
+    if (!getElementTypeOrSelf(v.getType()).isF32())
+      return std::nullopt;
+  DenseElementsAttr filter;
+  if (!matchPattern(op.getDpsInputs()[1], m_Constant(&filter)))
+    return std::nullopt;
+  AffineMap xMap = op.getIndexingMapsArray()[0];
+  AffineMap wMap = op.getIndexingMapsArray()[1];
+  AffineMap oMap = op.getIndexingMapsArray()[2];
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::optional<unsigned> channel;
+  for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d) {
+    if (iterators[d] != utils::IteratorType::parallel ||
+        !wMap.isFunctionOfDim(d) || !oMap.isFunctionOfDim(d) ||
+        xMap.isFunctionOfDim(d) || ranges[d] == 1)
+      continue;
+    if (channel)
+      return std::nullopt;
+    channel = d;
+  }
+  unsigned n = conv->image.size();
+  if (!channel || ranges[*channel] % block != 0 ||
+      oMap.getNumResults() < n + 1 ||
+      oMap.getDimPosition(oMap.getNumResults() - n - 1) != *channel)
+    return std::nullopt;
+  int64_t reduction = ranges[conv->channels];
+  for (unsigned k : conv->window)
+    reduction *= ranges[k];
+  bool direct = reduction < kMinReduction;
+  if (direct && (ranges[conv->channels] > kMaxDirectInputChannels ||
+                 vectorBits < kMinDirectVectorBits))
+    return std::nullopt;
+  int64_t width = ranges[conv->image.back()];
+  int64_t rows = aotc::channelLaneRowTile(width, vectorBits);
+  if (4 * rows < 3 * aotc::contractionRows(vectorBits) && rows != width)
+    return std::nullopt;
+  return Candidate{op, *conv, *channel, filter, direct};
+}
+
+/// `filter` with its output-channel dimension `dim` split into
+/// [C / block, block] and the block moved last (at compile time).
+DenseElementsAttr packFilter(DenseElementsAttr filter, unsigned dim,
+                             int64_t block) {
+  ArrayRef<int64_t> shape = filter.getType().getShape();
+  SmallVector<int64_t> packedShape(shape);
+  packedShape[dim] /= block;
+  packedShape.push_back(block);
+  // Elements after the channel dimension in the original layout.
+  int64_t inner = 1;
+  for (size_t d = dim + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  int64_t channels = shape[dim];
+  SmallVector<float> packed(filter.getNumElements());
+  int64_t i = 0;
+  for (float value : filter.getValues<float>()) {
+    int64_t outer = i / (channels * inner);
+    int64_t c = i / inner % channels;
+    int64_t rest = i % inner;
+    packed[((outer * (channels / block) + c / block) * inner + rest) * block +
+           c % block] = value;
+    ++i;
+  }
+  return DenseElementsAttr::get(
+      RankedTensorType::get(packedShape, filter.getElementType()),
+      ArrayRef<float>(packed));
+}
+
+/// `type` with dimension `dim` of size C split into [C / block, block] and
+/// the block moved last.
+RankedTensorType toBlockedType(RankedTensorType type, int64_t dim,
+                               int64_t block) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= block;
+  shape.push_back(block);
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+/// `v` with dimension `dim` of size C split into [C / block, block] and the
+/// block moved last (a free reshape, then a transpose).
+Value toBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
+                int64_t block) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> permutation;
+  for (int64_t d = 0; d <= type.getRank(); ++d)
+    if (d != dim + 1)
+      permutation.push_back(d);
+  permutation.push_back(dim + 1);
+  RankedTensorType blockedType = toBlockedType(type, dim, block);
+  Value init = tensor::EmptyOp::create(b, loc, blockedType.getShape(),
+                                       type.getElementType());
+  return linalg::TransposeOp::create(
+             b, loc, aotc::splitDimension(b, loc, v, dim, block), init,
+             permutation)
+      ->getResult(0);
+}
+
+/// The inverse of toBlocked: [..., C / block, ..., block] back to `type`.
+Value fromBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
+                  RankedTensorType type) {
+  auto blockedType = cast<RankedTensorType>(v.getType());
+  int64_t rank = blockedType.getRank();
+  SmallVector<int64_t> permutation;
+  for (int64_t d = 0; d < rank - 1; ++d) {
+    permutation.push_back(d);
+    if (d == dim)
+      permutation.push_back(rank - 1);
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d : permutation)
+    shape.push_back(blockedType.getDimSize(d));
+  Value init =
+      tensor::EmptyOp::create(b, loc, shape, blockedType.getElementType());
+  Value transposed =
+      linalg::TransposeOp::create(b, loc, v, init, permutation)->getResult(0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, type, transposed, aotc::splitDimGroups(type.getRank(), dim));
+}
+
+/// True when `op` is an elementwise generic over a whole output (all loops
+/// parallel, identity output map, the output's value unused) whose inputs,
+/// but `replaced` read at the identity map, are read through plain loops
+/// other than the innermost one (a bias per channel, not a tensor the
+/// blocked layout would read transposed).
+bool isRelayoutable(linalg::GenericOp op, Value replaced = {}) {
+  if (!aotc::isTileableInitProducer(op) ||
+      !op.getBody()->getOps<linalg::IndexOp>().empty())
+    return false;
+  unsigned inner = op.getNumLoops() - 1;
+  return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (replaced && input->get() == replaced)
+      return map.isIdentity();
+    return map.isProjectedPermutation() && !map.isFunctionOfDim(inner);
+  });
+}
+
+/// `op` (isRelayoutable) computed in the blocked layout of its output,
+/// dimension `dim` split into [C / block, block] with the block last (or,
+/// with `inPlace`, right after `dim`: the NCHW layout, split): the inputs
+/// read the same elements (those indexed by `dim` through
+/// aotc::splitDimension), but `replaced`, read at the identity map, which
+/// becomes `blocked` (already in that layout).
+Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
+               int64_t block, bool inPlace, Value replaced = {},
+               Value blocked = {}) {
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  unsigned rank = op.getNumLoops();
+  // The loops are the result's dimensions (its map is the identity): the
+  // lane loop last, or right after `dim`.
+  unsigned lanePos = inPlace ? dim + 1 : rank;
+  auto loop = [&](unsigned d) {
+    return getAffineDimExpr(d >= lanePos ? d + 1 : d, ctx);
+  };
+  AffineExpr lane = getAffineDimExpr(lanePos, ctx);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank + 1, ctx);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (replaced && input->get() == replaced && map.isIdentity()) {
+      inputs.push_back(blocked);
+      maps.push_back(identity);
+      continue;
+    }
+    Value v = input->get();
+    SmallVector<AffineExpr> exprs;
+    for (AffineExpr e : map.getResults()) {
+      unsigned d = cast<AffineDimExpr>(e).getPosition();
+      exprs.push_back(loop(d));
+      if (d == static_cast<unsigned>(dim)) {
+        v = aotc::splitDimension(rewriter, loc, v, exprs.size() - 1, block);
+        exprs.push_back(lane);
+      }
+    }
+    inputs.push_back(v);
+    maps.push_back(AffineMap::get(rank + 1, 0, exprs, ctx));
+  }
+  auto resultType = cast<RankedTensorType>(op.getResult(0).getType());
+  RankedTensorType type =
+      inPlace ? aotc::splitDimensionType(resultType, dim, block)
+              : toBlockedType(resultType, dim, block);
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                       type.getElementType());
+  maps.push_back(identity);
+  SmallVector<utils::IteratorType> iterators(rank + 1,
+                                             utils::IteratorType::parallel);
+  auto relaid = linalg::GenericOp::create(rewriter, loc, init.getType(), inputs,
+                                          ValueRange{init}, maps, iterators);
+  IRMapping mapping;
+  op.getRegion().cloneInto(&relaid.getRegion(), mapping);
+  return relaid.getResult(0);
+}
+
+} // namespace
+
+bool aotc::canUseChannelLanes(linalg::LinalgOp op, int64_t vectorBits) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  int64_t block =
+      aotc::kContractionRegistersPerRow * aotc::registerLanes(vectorBits, 32);
+  return generic && matchCandidate(generic, block, vectorBits).has_value();
+}
+
+namespace {
+
+struct ChannelLaneConvolutionsPass
+    : aotc::impl::ChannelLaneConvolutionsBase<ChannelLaneConvolutionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    int64_t block =
+        aotc::kContractionRegistersPerRow * aotc::registerLanes(vectorBits, 32);
+    SmallVector<Candidate, 2> candidates;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::ChannelLanes))
+        return;
+      if (std::optional<Candidate> c = matchCandidate(op, block, vectorBits))
+        candidates.push_back(*c);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Candidate &c : candidates)
+      rewrite(rewriter, c, block);
+  }
+
+  /// Loops (..., C, ..., o..., c, k...) -> (..., C / b, ..., o..., b, c,
+  /// k...): the output channel loop strides over blocks, the lanes within
+  /// one block come right after the image; filter and output read
+  /// (..., C / b, ..., b). The init is made in that layout, and so is the
+  /// result's sole elementwise consumer when it reads nothing else along
+  /// the image; the result (or the consumer's) is transposed back.
+  void rewrite(RewriterBase &rewriter, Candidate &c, int64_t block) {
+    linalg::GenericOp op = c.op;
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    unsigned numLoops = op.getNumLoops();
+    unsigned lane = c.conv.image.back() + 1;
+    auto remap = [&](unsigned d) {
+      return getAffineDimExpr(d < lane ? d : d + 1, ctx);
+    };
+    AffineExpr laneExpr = getAffineDimExpr(lane, ctx);
+    SmallVector<AffineExpr> dims;
+    for (unsigned d = 0; d < numLoops; ++d)
+      dims.push_back(remap(d));
+    bool direct = c.direct;
+    AffineExpr channelExpr = remap(c.channel);
+    SmallVector<AffineMap> maps;
+    for (auto [i, map] : llvm::enumerate(op.getIndexingMapsArray())) {
+      SmallVector<AffineExpr> exprs;
+      for (AffineExpr e : map.getResults()) {
+        exprs.push_back(e.replaceDims(dims));
+        // Direct: the output reads the lanes right after the channel
+        // blocks ([..., C / b, b, oh, ow], NCHW split).
+        if (direct && i == 2 && exprs.back() == channelExpr)
+          exprs.push_back(laneExpr);
+      }
+      // The filter (and the blocked output) read the lanes last.
+      if (i == 1 || (i == 2 && !direct))
+        exprs.push_back(laneExpr);
+      maps.push_back(AffineMap::get(numLoops + 1, 0, exprs, ctx));
+    }
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    iterators.insert(iterators.begin() + lane, utils::IteratorType::parallel);
+
+    rewriter.setInsertionPoint(op);
+    AffineMap wMap = op.getIndexingMapsArray()[1];
+    AffineMap oMap = op.getIndexingMapsArray()[2];
+    unsigned wDim = *wMap.getResultPosition(getAffineDimExpr(c.channel, ctx));
+    unsigned oDim = *oMap.getResultPosition(getAffineDimExpr(c.channel, ctx));
+    Value filter = arith::ConstantOp::create(rewriter, loc,
+                                             packFilter(c.filter, wDim, block));
+    // The init (a bias broadcast, a fill; other ops may share it) computed
+    // in the op's layout, else transposed (or, direct, reshaped) into it.
+    Value init = op.getDpsInits()[0];
+    auto initType = cast<RankedTensorType>(init.getType());
+    auto initProducer = init.getDefiningOp<linalg::GenericOp>();
+    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      RankedTensorType type =
+          direct ? aotc::splitDimensionType(initType, oDim, block)
+                 : toBlockedType(initType, oDim, block);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                            type.getElementType());
+      init = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+                 .getResult(0);
+    } else if (initProducer && isRelayoutable(initProducer)) {
+      init = relayout(rewriter, initProducer, oDim, block, direct);
+    } else if (direct) {
+      init = aotc::splitDimension(rewriter, loc, init, oDim, block);
+    } else {
+      init = toBlocked(rewriter, loc, init, oDim, block);
+    }
+    if (direct) {
+      // The result stays NCHW (its channels split in two, merged back).
+      auto split = linalg::GenericOp::create(
+          rewriter, loc, init.getType(),
+          ValueRange{op.getDpsInputs()[0], filter}, ValueRange{init}, maps,
+          iterators);
+      rewriter.inlineRegionBefore(op.getRegion(), split.getRegion(),
+                                  split.getRegion().begin());
+      rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+          op, op.getResult(0).getType(), split.getResult(0),
+          aotc::splitDimGroups(initType.getRank(), oDim));
+      return;
+    }
+    auto blocked = linalg::GenericOp::create(
+        rewriter, loc, init.getType(), ValueRange{op.getDpsInputs()[0], filter},
+        ValueRange{init}, maps, iterators);
+    rewriter.inlineRegionBefore(op.getRegion(), blocked.getRegion(),
+                                blocked.getRegion().begin());
+    // Its sole elementwise consumer (an activation) computed in the blocked
+    // layout too, on the register tiles of the result.
+    Value result = blocked.getResult(0);
+    Operation *replacedOp = op;
+    Value original = op.getResult(0);
+    if (!original.use_empty() && llvm::all_equal(original.getUsers())) {
+      auto consumer = dyn_cast<linalg::GenericOp>(*original.getUsers().begin());
+      if (consumer && isRelayoutable(consumer, original)) {
+        rewriter.setInsertionPoint(consumer);
+        result = relayout(rewriter, consumer, oDim, block, /*inPlace=*/false,
+                          original, result);
+        replacedOp = consumer;
+      }
+    }
+    rewriter.replaceOp(replacedOp,
+                       fromBlocked(rewriter, loc, result, oDim,
+                                   cast<RankedTensorType>(
+                                       replacedOp->getResult(0).getType())));
+    if (replacedOp != op.getOperation())
+      rewriter.eraseOp(op);
+  }
+};
+
+} // namespace

@@ -1,0 +1,555 @@
+//===- WinogradConvolutions.cpp - Winograd F(2x2, 3x3) -------*- C++ -*-===//
+//
+// This file implements the aotc-winograd-convolutions pass: a 3 x 3,
+// stride-1 convolution over input channels with a constant filter and
+// enough output tiles is computed with Winograd's minimal filtering
+// F(2 x 2, 3 x 3) (Lavin and Gray, "Fast Algorithms for Convolutional
+// Neural Networks", 2016): each 2 x 2 output tile is
+//
+//   Y = A^T [ (G g G^T) . (B^T d B) ] A
+//
+// with d the tile's 4 x 4 input window and g a 3 x 3 filter. G g G^T is
+// computed here, at compile time, for every (output, input) channel pair;
+// the input transform B^T d B, the 16 contractions over input channels
+// (one per element of the 4 x 4 transformed tile, 16 multiplications per
+// tile where the direct convolution needs 36) and the output transform are
+// plain linalg ops that the rest of the pipeline tiles, threads and
+// vectorizes like any other.
+//
+// The results differ from the direct sum by rounding. With non-finite
+// inputs they can differ more: the transforms add and subtract the elements
+// of each 4 x 4 input tile (and the last stage multiplies by zero
+// coefficients too), so every output of a 2 x 2 tile whose input tile holds
+// an infinity or a NaN can be NaN, also where the direct sum is finite;
+// `aotc --winograd=0` keeps the direct summation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/CPU/Convolutions/ConvolutionUtils.h"
+#include "aotc/CPU/Convolutions/Passes.h"
+#include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/Common/TilingUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_WINOGRADCONVOLUTIONS
+#include "aotc/CPU/Convolutions/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+/// F(2 x 2, 3 x 3): output tiles of kTile x kTile from input tiles of
+/// kAlpha x kAlpha.
+constexpr int64_t kTile = 2;
+constexpr int64_t kWindow = 3;
+constexpr int64_t kAlpha = kTile + kWindow - 1;
+
+/// The transforms' matrices (Lavin and Gray, section 4.1).
+constexpr double kBT[kAlpha][kAlpha] = {
+    {1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};
+constexpr double kG[kAlpha][kWindow] = {
+    {1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+
+/// Fewest output tiles (the contractions' columns): each transformed filter
+/// element is used once per tile, and the transformed filter is 16/9 the
+/// size of the filter. With few tiles the transformed filters are streamed
+/// from memory for little reuse (ResNet-18's 7 x 7 layers: 512 channels,
+/// 16 tiles of 8 x 8 for 7 x 7, 16.8 MB of them per layer), which the
+/// saved multiplications barely repay, for 7 MB more object per layer.
+constexpr int64_t kMinTiles = 32;
+
+/// Fewest input channels for output channels as the contractions' lanes
+/// (see the rewrite).
+constexpr int64_t kMinChannelsLast = 128;
+
+/// The shape of a convolution this pass rewrites, in the importer's NCHW
+/// form with batch 1 and one group: loops (n, g, k, oh, ow, c, kh, kw),
+/// input (n, g, c, oh + kh, ow + kw), filter (g, k, c, kh, kw), output
+/// (n, g, k, oh, ow).
+struct Shape {
+  int64_t outputChannels, inputChannels, height, width;
+  DenseFPElementsAttr filter;
+};
+
+/// `op`'s shape when this pass rewrites it: the form above, a constant f32
+/// filter, at least kMinTiles output tiles and at least `minChannels` input
+/// and output channels.
+std::optional<Shape> matchConvolution(linalg::GenericOp op,
+                                      int64_t minChannels) {
+  std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
+  if (!conv || op.getNumLoops() != 8 ||
+      !aotc::isFlatImageConvolution(op, *conv) ||
+      !aotc::isMultiplyAccumulate(op))
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  auto map = [&](ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(8, 0, exprs, ctx);
+  };
+  SmallVector<AffineMap> expected = {
+      map({d(0), d(1), d(5), d(3) + d(6), d(4) + d(7)}),
+      map({d(1), d(2), d(5), d(6), d(7)}), map({d(0), d(1), d(2), d(3), d(4)})};
+  if (op.getIndexingMapsArray() != expected)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto filter = op.getDpsInputs()[1].getDefiningOp<arith::ConstantOp>();
+  auto attr =
+      filter ? dyn_cast<DenseFPElementsAttr>(filter.getValue()) : nullptr;
+  Shape shape{ranges[2], ranges[5], ranges[3], ranges[4], attr};
+  if (ranges[0] != 1 || ranges[1] != 1 || ranges[6] != kWindow ||
+      ranges[7] != kWindow || !attr || !attr.getElementType().isF32() ||
+      shape.inputChannels < minChannels || shape.outputChannels < minChannels)
+    return std::nullopt;
+  if (llvm::divideCeil(shape.height, kTile) *
+          llvm::divideCeil(shape.width, kTile) <
+      kMinTiles)
+    return std::nullopt;
+  return shape;
+}
+
+/// The transformed filter U[xi * 4 + nu, k, c] = (G g[k, c] G^T)[xi, nu]
+/// (laid out [16, C, K] when `channelsLast`), computed in double precision
+/// from the filter g[0, k, c, kh, kw].
+DenseElementsAttr transformFilter(const Shape &shape, bool channelsLast) {
+  SmallVector<float> g(shape.filter.getValues<float>());
+  int64_t channels = shape.inputChannels;
+  int64_t pairs = shape.outputChannels * channels;
+  SmallVector<float> u(kAlpha * kAlpha * pairs);
+  for (int64_t pair = 0; pair < pairs; ++pair) {
+    const float *w = &g[pair * kWindow * kWindow];
+    // Gw = G g (4 x 3), then (G g) G^T (4 x 4).
+    double gw[kAlpha][kWindow] = {};
+    for (int64_t i = 0; i < kAlpha; ++i)
+      for (int64_t j = 0; j < kWindow; ++j)
+        for (int64_t a = 0; a < kWindow; ++a)
+          gw[i][j] += kG[i][a] * w[a * kWindow + j];
+    for (int64_t xi = 0; xi < kAlpha; ++xi)
+      for (int64_t nu = 0; nu < kAlpha; ++nu) {
+        double sum = 0;
+        for (int64_t b = 0; b < kWindow; ++b)
+          sum += gw[xi][b] * kG[nu][b];
+        int64_t at = channelsLast ? (pair % channels) * shape.outputChannels +
+                                        pair / channels
+                                  : pair;
+        u[(xi * kAlpha + nu) * pairs + at] = static_cast<float>(sum);
+      }
+  }
+  SmallVector<int64_t> dims = {kAlpha * kAlpha, shape.outputChannels, channels};
+  if (channelsLast)
+    std::swap(dims[1], dims[2]);
+  auto type =
+      RankedTensorType::get(dims, Float32Type::get(shape.filter.getContext()));
+  return DenseElementsAttr::get(type, ArrayRef<float>(u));
+}
+
+/// `value` padded with zeros at the end of each dim to `shape` (itself
+/// when it has that shape already).
+Value padHigh(OpBuilder &b, Location loc, Value value,
+              ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  return tensor::createPadHighOp(type.clone(shape), value, zero,
+                                 /*nofold=*/false, loc, b);
+}
+
+/// The convolution's input image `input` ([1, 1, c, h, w]) as [c, h, w],
+/// padded with zeros at the end to `shape`. When the image is itself a zero
+/// padding of one (aotc-decompose-ops: [1, c, h, w] inserted into zeros,
+/// expanded to the convolution's group dims) too small for whole tiles,
+/// that image is inserted into zeros of `shape` directly, both paddings in
+/// one: one fill and one copy after bufferization, not two of each
+/// (SqueezeNet's 13 x 13 images: 15 x 15 for the window, then 16 x 16 for
+/// whole tiles).
+Value padImage(OpBuilder &b, Location loc, Value input,
+               ArrayRef<int64_t> shape) {
+  auto collapse = [&](Value value, SmallVector<ReassociationIndices> groups) {
+    return tensor::CollapseShapeOp::create(b, loc, value, groups).getResult();
+  };
+  ArrayRef<int64_t> inputShape =
+      cast<RankedTensorType>(input.getType()).getShape();
+  auto expand = input.getDefiningOp<tensor::ExpandShapeOp>();
+  auto insert =
+      expand ? expand.getSrc().getDefiningOp<tensor::InsertSliceOp>() : nullptr;
+  auto fill =
+      insert ? insert.getDest().getDefiningOp<linalg::FillOp>() : nullptr;
+  SmallVector<ReassociationIndices> groupDims = {{0}, {1, 2}, {3}, {4}};
+  bool whole = inputShape[3] == shape[1] && inputShape[4] == shape[2];
+  if (whole || !fill || expand.getReassociationIndices() != groupDims ||
+      !matchPattern(fill.value(), m_AnyZeroFloat()) ||
+      !insert.hasUnitStride() ||
+      insert.getSourceType().getShape() != insert.getStaticSizes() ||
+      llvm::is_contained(insert.getStaticOffsets(), ShapedType::kDynamic) ||
+      insert.getStaticOffsets()[0] != 0 || insert.getStaticOffsets()[1] != 0)
+    return padHigh(b, loc, collapse(input, {{0, 1, 2}, {3}, {4}}), shape);
+  Value image = collapse(insert.getSource(), {{0, 1}, {2}, {3}});
+  Value zeros =
+      linalg::FillOp::create(
+          b, loc, fill.value(),
+          tensor::EmptyOp::create(b, loc, shape, b.getF32Type()).getResult())
+          .getResult(0);
+  ArrayRef<int64_t> offsets = insert.getStaticOffsets();
+  return tensor::InsertSliceOp::create(
+      b, loc, image, zeros,
+      SmallVector<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(offsets[2]),
+                                b.getIndexAttr(offsets[3])},
+      getAsIndexOpFoldResult(
+          b.getContext(), cast<RankedTensorType>(image.getType()).getShape()),
+      SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
+}
+
+/// The convolution's init `init` ([1, 1, k, h, w]) padded at the end to
+/// `shape` (whole tiles). What the padding holds is sliced off with the
+/// result: an init a fill or broadcast computes (isTileableInitProducer)
+/// from inputs that do not vary along the image is computed on `shape`
+/// directly, not copied into zeros (SqueezeNet's 13 x 13 biases: no copy of
+/// 256 x 13 x 13 and no fill of the 14 x 14 border).
+Value padInit(OpBuilder &b, Location loc, Value init, ArrayRef<int64_t> shape) {
+  auto producer = init.getDefiningOp<linalg::LinalgOp>();
+  auto type = cast<RankedTensorType>(init.getType());
+  if (type.getShape() == shape || !producer ||
+      !aotc::isTileableInitProducer(producer) || producer.hasIndexSemantics() ||
+      llvm::any_of(producer.getDpsInputOperands(), [&](OpOperand *input) {
+        AffineMap map = producer.getMatchingIndexingMap(input);
+        return map.isFunctionOfDim(3) || map.isFunctionOfDim(4);
+      }))
+    return padHigh(b, loc, init, shape);
+  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  SmallVector<Value> operands = producer.getDpsInputs();
+  operands.push_back(empty);
+  return clone(b, producer, TypeRange{empty.getType()}, operands)->getResult(0);
+}
+
+/// A constant f32 matrix.
+template <size_t Rows, size_t Columns>
+Value matrixConstant(OpBuilder &b, Location loc,
+                     const double (&values)[Rows][Columns]) {
+  SmallVector<float> flat;
+  for (const auto &row : values)
+    for (double v : row)
+      flat.push_back(static_cast<float>(v));
+  auto type = RankedTensorType::get(
+      {static_cast<int64_t>(Rows), static_cast<int64_t>(Columns)},
+      b.getF32Type());
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, ArrayRef<float>(flat)));
+}
+
+/// A zero-filled f32 tensor of `shape`.
+Value zeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, b.getF32Type());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+/// out[...] += lhs[...] * rhs[...] over loops whose last one is the
+/// reduction.
+Value multiplyAccumulate(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                         Value init, ArrayRef<AffineMap> maps) {
+  SmallVector<utils::IteratorType> iterators(maps.front().getNumDims(),
+                                             utils::IteratorType::parallel);
+  iterators.back() = utils::IteratorType::reduction;
+  auto op = linalg::GenericOp::create(
+      b, loc, init.getType(), ValueRange{lhs, rhs}, ValueRange{init}, maps,
+      iterators, [](OpBuilder &nested, Location l, ValueRange args) {
+        Value product = arith::MulFOp::create(nested, l, args[0], args[1]);
+        Value sum = arith::AddFOp::create(nested, l, args[2], product);
+        linalg::YieldOp::create(nested, l, sum);
+      });
+  return op.getResult(0);
+}
+
+/// sum_a coefficients[a] * taps[a] elementwise (each coefficient +1 or -1;
+/// zero coefficients have no tap), written into `init` (of the taps' shape
+/// after leading unit dims).
+Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
+                ArrayRef<double> coefficients, Value init) {
+  auto type = cast<RankedTensorType>(init.getType());
+  int64_t rank = type.getRank();
+  int64_t lead =
+      rank - cast<RankedTensorType>(taps.front().getType()).getRank();
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  SmallVector<AffineMap> maps(taps.size(), identity.dropResults(llvm::to_vector(
+                                               llvm::seq<int64_t>(0, lead))));
+  maps.push_back(identity);
+  auto op = linalg::GenericOp::create(
+      b, loc, type, taps, ValueRange{init}, maps,
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        // From a tap with coefficient +1 when there is one (x2 - x1, not
+        // -x1 + x2).
+        size_t first =
+            llvm::find_if(coefficients, [](double c) { return c > 0; }) -
+            coefficients.begin();
+        if (first == coefficients.size())
+          first = 0;
+        Value sum = args[first];
+        if (coefficients[first] < 0)
+          sum = arith::NegFOp::create(nested, l, sum);
+        for (size_t a = 0; a < coefficients.size(); ++a) {
+          if (a == first)
+            continue;
+          sum =
+              coefficients[a] > 0
+                  ? arith::AddFOp::create(nested, l, sum, args[a]).getResult()
+                  : arith::SubFOp::create(nested, l, sum, args[a]).getResult();
+        }
+        linalg::YieldOp::create(nested, l, sum);
+      });
+  return op.getResult(0);
+}
+
+/// `matrix` times the `taps` (one per column of `matrix`): row r is the
+/// signed sum of the taps with nonzero coefficients in row r, all rows
+/// stacked along a new leading dimension. Each row is computed in its slice
+/// of the result (extract_slice, compute, insert_slice: in place once
+/// bufferized), one box of it along that dimension: the rows are the parts
+/// of one op, marked as the `group`th (aotc::kSiblingPartsAttrName), to be
+/// computed in one thread loop.
+template <size_t Rows, size_t Columns>
+Value transformRows(OpBuilder &b, Location loc,
+                    const double (&matrix)[Rows][Columns], ArrayRef<Value> taps,
+                    int64_t group) {
+  auto type = cast<RankedTensorType>(taps.front().getType());
+  SmallVector<int64_t> shape = {static_cast<int64_t>(Rows)};
+  llvm::append_range(shape, type.getShape());
+  int64_t rank = static_cast<int64_t>(shape.size());
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(b.getContext(), shape);
+  sizes[0] = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  Value result = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  for (size_t r = 0; r < Rows; ++r) {
+    SmallVector<Value> used;
+    SmallVector<double> coefficients;
+    for (size_t a = 0; a < Columns; ++a)
+      if (matrix[r][a] != 0) {
+        assert((matrix[r][a] == 1 || matrix[r][a] == -1) &&
+               "transform coefficients are +1, -1 or 0");
+        used.push_back(taps[a]);
+        coefficients.push_back(matrix[r][a]);
+      }
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+    offsets[0] = b.getIndexAttr(static_cast<int64_t>(r));
+    SmallVector<int64_t> rowShape = shape;
+    rowShape[0] = 1;
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, type.clone(rowShape), result, offsets, sizes, strides);
+    Value row = signedSum(b, loc, used, coefficients, slice);
+    row.getDefiningOp()->setAttr(aotc::kSiblingPartsAttrName,
+                                 b.getI64IntegerAttr(group));
+    result = tensor::InsertSliceOp::create(b, loc, row, result, offsets, sizes,
+                                           strides);
+  }
+  return result;
+}
+
+/// Element `index` of `value`'s leading dimension (a rank-reduced slice).
+Value leadingIndex(OpBuilder &b, Location loc, Value value, int64_t index) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  offsets[0] = b.getIndexAttr(index);
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(b.getContext(), type.getShape());
+  sizes[0] = b.getIndexAttr(1);
+  return tensor::ExtractSliceOp::create(
+      b, loc,
+      RankedTensorType::get(type.getShape().drop_front(),
+                            type.getElementType()),
+      value, offsets, sizes,
+      SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
+}
+
+/// Every other element of `value` along `dim` from `offset`, `count` of
+/// them (a strided view).
+Value everyOther(OpBuilder &b, Location loc, Value value, int64_t dim,
+                 int64_t offset, int64_t count) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  SmallVector<int64_t> shape(type.getShape());
+  offsets[dim] = b.getIndexAttr(offset);
+  strides[dim] = b.getIndexAttr(kTile);
+  shape[dim] = count;
+  return tensor::ExtractSliceOp::create(
+      b, loc, type.clone(shape), value, offsets,
+      getAsIndexOpFoldResult(b.getContext(), shape), strides);
+}
+
+} // namespace
+
+bool aotc::canUseWinograd(linalg::LinalgOp op, int64_t minChannels) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  return generic && matchConvolution(generic, minChannels).has_value();
+}
+
+namespace {
+
+struct WinogradConvolutionsPass
+    : aotc::impl::WinogradConvolutionsBase<WinogradConvolutionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::GenericOp, Shape>, 4> candidates;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::Winograd))
+        return;
+      if (std::optional<Shape> shape = matchConvolution(op, minChannels))
+        candidates.push_back({op, *shape});
+    });
+    IRRewriter rewriter(&getContext());
+    // Each transform's rows are one group of parts, numbered after any the
+    // function has already.
+    int64_t nextGroup = aotc::newSiblingGroup(getOperation());
+    for (auto &[op, shape] : candidates)
+      rewrite(rewriter, op, shape, nextGroup);
+  }
+
+  void rewrite(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape,
+               int64_t &nextGroup) {
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    int64_t k = shape.outputChannels, c = shape.inputChannels;
+    // Tiles cover an odd image's last row or column too: the input is then
+    // padded by one more row or column of zeros, and the output computed
+    // one larger and sliced.
+    int64_t th = llvm::divideCeil(shape.height, kTile);
+    int64_t tw = llvm::divideCeil(shape.width, kTile);
+    int64_t paddedWidth = tw * kTile + kWindow - 1;
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    auto maps = [&](unsigned loops,
+                    ArrayRef<SmallVector<AffineExpr>> operands) {
+      SmallVector<AffineMap> result;
+      for (const SmallVector<AffineExpr> &exprs : operands)
+        result.push_back(AffineMap::get(loops, 0, exprs, ctx));
+      return result;
+    };
+    Value at = matrixConstant(rewriter, loc, kAT);
+
+    // Input transform, on x[c, h, w] (the input without its unit batch and
+    // group dims): columns first, on every padded row, w[nu, c, h, j] =
+    // sum_b BT[nu, b] x[c, h, 2j + b] (stride-2 reads of x), then rows,
+    // contiguous, v[xi, nu, c, i, j] = sum_a BT[xi, a] w[nu, c, 2i + a, j].
+    // Each row of B^T has two nonzero coefficients, +1 or -1: one add or
+    // subtract per element and stage, vectorized along j. (As contractions
+    // over a, with B^T a constant operand, the stages were vectorized as
+    // strided convolutions with 2 x 2 register tiles, slower than the
+    // signed sums.)
+    Value input = op.getDpsInputs()[0];
+    auto inputShape = cast<RankedTensorType>(input.getType()).getShape();
+    Value x = padImage(rewriter, loc, input,
+                       {c, std::max(inputShape[3], th * kTile + kWindow - 1),
+                        std::max(inputShape[4], paddedWidth)});
+    SmallVector<Value> columnTaps, rowTaps;
+    for (int64_t b = 0; b < kAlpha; ++b)
+      columnTaps.push_back(everyOther(rewriter, loc, x, 2, b, tw));
+    Value w = transformRows(rewriter, loc, kBT, columnTaps, nextGroup++);
+    for (int64_t a = 0; a < kAlpha; ++a)
+      rowTaps.push_back(everyOther(rewriter, loc, w, 2, a, th));
+    Value tiles = transformRows(rewriter, loc, kBT, rowTaps, nextGroup++);
+    Value v = tensor::CollapseShapeOp::create(
+        rewriter, loc, tiles,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3, 4}});
+    // The tiles are the contractions' lanes, padded with zeros to whole
+    // registers: a remainder narrower than a register reads all of u again
+    // with partial vectors (49 tiles of a 14 x 14 image on AVX2: a
+    // 1-column remainder). Not to whole register tiles (two registers): the
+    // contractions read v in place (aotc-pack-contraction-operands leaves
+    // shallow run-time right-hand sides unpacked) and a one-register
+    // remainder is a register tile of its own, while padding copies v (784
+    // tiles of a 56 x 56 image padded to 800 on AVX-512), and the padded v
+    // is then packed too: two copies of the whole transformed input.
+    int64_t count = th * tw;
+    int64_t lanes = aotc::registerLanes(vectorBits, 32);
+    int64_t panel = aotc::kContractionRegistersPerRow * lanes;
+    int64_t columns = llvm::alignTo(count, lanes);
+    // When whole registers of tiles would waste more than an eighth of the
+    // contractions (49 tiles of a 14 x 14 image: 64 columns on AVX-512, 31%
+    // more multiply-adds), the output channels are the lanes instead (K a whole
+    // number of register tiles) and the tiles the rows, padded to whole
+    // row tiles (49 -> 54 on AVX2, 10% more): m[e, t, k] = sum_c v[e, c, t]
+    // u[e, c, k], with u laid out [16, C, K] at compile time. The output
+    // transform's last stage then reads k-contiguous rows into the image's
+    // columns (a transpose); only with many input channels do the
+    // contractions save more than that costs (resnet18's 256 channels at
+    // 14 x 14 do, squeezenet1_1's 48 and 64 at 13 x 13 do not), hence
+    // kMinChannelsLast.
+    bool channelsLast = (columns - count) * 8 > count && k % panel == 0 &&
+                        c >= kMinChannelsLast;
+    // The 16 contractions over the input channels: m[e, k, t] = sum_c
+    // u[e, k, c] v[e, c, t], or with channels last m[e, t, k] = sum_c
+    // v[e, c, t] u[e, c, k]; m's part without the padding, as [4, 4, ...].
+    int64_t padded =
+        channelsLast ? llvm::alignTo(count, aotc::contractionRows(vectorBits))
+                     : columns;
+    v = padHigh(rewriter, loc, v, {kAlpha * kAlpha, c, padded});
+    Value u = arith::ConstantOp::create(rewriter, loc,
+                                        transformFilter(shape, channelsLast));
+    Value lhs = u, rhs = v;
+    SmallVector<AffineExpr> lhsExprs = {d(0), d(1), d(3)};
+    SmallVector<int64_t> productShape = {kAlpha, kAlpha, k, th, tw};
+    SmallVector<ReassociationIndices> productGroups = {{0, 1}, {2}, {3, 4}};
+    if (channelsLast) {
+      std::swap(lhs, rhs);
+      lhsExprs = {d(0), d(3), d(1)};
+      productShape = {kAlpha, kAlpha, th, tw, k};
+      productGroups = {{0, 1}, {2, 3}, {4}};
+    }
+    auto contractionShape = [&](int64_t tiles) {
+      return channelsLast ? SmallVector<int64_t>{kAlpha * kAlpha, tiles, k}
+                          : SmallVector<int64_t>{kAlpha * kAlpha, k, tiles};
+    };
+    Value m = multiplyAccumulate(
+        rewriter, loc, lhs, rhs, zeros(rewriter, loc, contractionShape(padded)),
+        maps(4, {lhsExprs, {d(0), d(3), d(2)}, {d(0), d(1), d(2)}}));
+    m = aotc::leadingSlice(rewriter, loc, m, contractionShape(count));
+    Value products = tensor::ExpandShapeOp::create(
+        rewriter, loc,
+        RankedTensorType::get(productShape, rewriter.getF32Type()), m,
+        productGroups);
+
+    // Output transform, rows then columns, accumulated into the
+    // convolution's own init (its bias or zeros): s[p, nu, k, i, j] =
+    // sum_xi AT[p, xi] m[xi, nu, k, i, j] (signed sums of three taps; with
+    // channels last s[p, nu, i, j, k] from m[xi, nu, i, j, k]), then
+    // y[0, 0, k, i, p, j, q] += sum_nu AT[q, nu] s[p, nu, k, i, j].
+    SmallVector<Value> productTaps;
+    for (int64_t xi = 0; xi < kAlpha; ++xi)
+      productTaps.push_back(leadingIndex(rewriter, loc, products, xi));
+    Value half = transformRows(rewriter, loc, kAT, productTaps, nextGroup++);
+    Value init = padInit(rewriter, loc, op.getDpsInits()[0],
+                         {1, 1, k, th * kTile, tw * kTile});
+    auto tiledType = RankedTensorType::get({1, 1, k, th, kTile, tw, kTile},
+                                           rewriter.getF32Type());
+    SmallVector<ReassociationIndices> imageTiles = {
+        {0}, {1}, {2}, {3, 4}, {5, 6}};
+    Value tiledInit = tensor::ExpandShapeOp::create(rewriter, loc, tiledType,
+                                                    init, imageTiles);
+    Value y = multiplyAccumulate(
+        rewriter, loc, at, half, tiledInit,
+        maps(8, {{d(6), d(7)},
+                 channelsLast
+                     ? SmallVector<AffineExpr>{d(4), d(7), d(3), d(5), d(2)}
+                     : SmallVector<AffineExpr>{d(4), d(7), d(2), d(3), d(5)},
+                 {d(0), d(1), d(2), d(3), d(4), d(5), d(6)}}));
+    Value result =
+        tensor::CollapseShapeOp::create(rewriter, loc, y, imageTiles);
+    rewriter.replaceOp(op, aotc::leadingSlice(rewriter, loc, result,
+                                        {1, 1, k, shape.height, shape.width}));
+  }
+};
+
+} // namespace

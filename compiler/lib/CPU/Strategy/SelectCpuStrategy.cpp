@@ -1,0 +1,150 @@
+//===- SelectCpuStrategy.cpp - One path per op ----------------*- C++ -*-===//
+//
+// This file implements the aotc-select-cpu-strategy pass: the convolution
+// path of every windowed op, chosen in one place from the paths'
+// preconditions and recorded as `aotc.strategy`, plus the strategy table
+// that `aotc --dump-dir` writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/CPU/Strategy/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_SELECTCPUSTRATEGY
+#include "aotc/CPU/Strategy/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+using aotc::ConvolutionPath;
+
+namespace {
+
+/// Why each path is taken, one line each (the strategy table's last column;
+/// docs/architecture.md has the full rules).
+llvm::StringRef reasonOf(ConvolutionPath path) {
+  switch (path) {
+  case ConvolutionPath::PointwiseMatmul:
+    return "1x1 window, stride 1: a contraction over input channels";
+  case ConvolutionPath::Winograd:
+    return "3x3 stride 1, enough channels and 2x2 tiles: 16 products per "
+           "tile instead of 36";
+  case ConvolutionPath::ChannelLanes:
+    return "output channels fill register panels and the reduction is "
+           "deep: direct, channels as lanes, no copy";
+  case ConvolutionPath::Im2col:
+    return "the column copy pays: one contraction over C x kh x kw";
+  case ConvolutionPath::StridePhases:
+    return "column stride 2: even and odd columns as two stride-1 "
+           "convolutions";
+  case ConvolutionPath::FlatImage:
+    return "stride 1 over input channels: whole registers of the flattened "
+           "image";
+  case ConvolutionPath::FlatDepthwise:
+    return "small depthwise images: every channel's flattened image at once";
+  case ConvolutionPath::PeeledWindows:
+    return "padded windows: the interior reads the input in place, border "
+           "strips apart";
+  case ConvolutionPath::Direct:
+    return "no path above applies: direct register tiles of the window";
+  case ConvolutionPath::Generic:
+    return "--strategy=generic";
+  }
+  return "";
+}
+
+/// The kind of an op no convolution path concerns, for the table.
+llvm::StringRef kindOf(linalg::LinalgOp op) {
+  if (linalg::isaContractionOpInterface(op))
+    return "contraction";
+  if (op.getNumReductionLoops() > 0)
+    return "reduction";
+  return "elementwise";
+}
+
+struct SelectCpuStrategyPass
+    : aotc::impl::SelectCpuStrategyBase<SelectCpuStrategyPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    // 1. One path per op, recorded on it, function by function.
+    std::string rows;
+    llvm::raw_string_ostream out(rows);
+    getOperation().walk([&](func::FuncOp func) {
+      func.walk([&](linalg::LinalgOp op) {
+        std::optional<ConvolutionPath> path = select(op);
+        if (path)
+          aotc::recordPath(op, *path);
+        printRow(out, func, op, path);
+      });
+    });
+    // 2. The table, when asked for.
+    if (table.empty())
+      return;
+    if (table == "-") {
+      llvm::outs() << rows;
+      return;
+    }
+    std::error_code ec;
+    llvm::raw_fd_ostream os(table, ec);
+    if (ec) {
+      getOperation().emitError() << "cannot write the strategy table '"
+                                 << table << "': " << ec.message();
+      return signalPassFailure();
+    }
+    os << rows;
+  }
+
+  /// The first path whose precondition holds, in the order of preference
+  /// (the order the passes carrying them out run in); Direct for other
+  /// windowed ops; none for ops no convolution path concerns.
+  std::optional<ConvolutionPath> select(linalg::LinalgOp op) {
+    bool windowed = aotc::isWindowedOp(op);
+    auto first = [&]() -> std::optional<ConvolutionPath> {
+      if (aotc::canUsePointwiseMatmul(op))
+        return ConvolutionPath::PointwiseMatmul;
+      if (winograd && aotc::canUseWinograd(op, winogradMinChannels))
+        return ConvolutionPath::Winograd;
+      if (aotc::canUseChannelLanes(op, vectorBits))
+        return ConvolutionPath::ChannelLanes;
+      if (aotc::canUseIm2col(op, vectorBits))
+        return ConvolutionPath::Im2col;
+      if (aotc::canUseStridePhases(op))
+        return ConvolutionPath::StridePhases;
+      if (aotc::canUseFlatImage(op))
+        return ConvolutionPath::FlatImage;
+      if (aotc::canUseFlatDepthwise(op, vectorBits))
+        return ConvolutionPath::FlatDepthwise;
+      if (aotc::canUsePeeledWindows(op, vectorBits))
+        return ConvolutionPath::PeeledWindows;
+      if (windowed)
+        return ConvolutionPath::Direct;
+      return std::nullopt;
+    }();
+    if (generic && first)
+      return ConvolutionPath::Generic;
+    return first;
+  }
+
+  /// function, location, op, loop ranges, path or kind, reason.
+  void printRow(llvm::raw_ostream &os, func::FuncOp func, linalg::LinalgOp op,
+                std::optional<ConvolutionPath> path) {
+    os << "@" << func.getSymName() << "\t";
+    op->getLoc().print(os);
+    os << "\t" << op->getName() << "\t[";
+    llvm::interleave(op.getStaticLoopRanges(), os, ",");
+    os << "]\t";
+    if (path)
+      os << aotc::pathName(*path) << "\t" << reasonOf(*path);
+    else
+      os << kindOf(op) << "\t-";
+    os << "\n";
+  }
+};
+
+} // namespace

@@ -1,0 +1,247 @@
+//===- CPUTarget.cpp - Multicore CPU target ------------------*- C++ -*-===//
+//
+// This file implements the CPU target: OpenMP-parallel, vectorized LLVM code
+// emitted through LLVM's TargetMachine as a position-independent object.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/Common/CpuTarget.h"
+#include "aotc/Pipelines/Pipelines.h"
+#include "aotc/Target/Target.h"
+
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace aotc {
+
+Target::~Target() = default;
+
+namespace {
+
+class CPUTarget : public Target {
+public:
+  CPUTarget(std::unique_ptr<llvm::TargetMachine> machine,
+            CpuTarget description)
+      : machine(std::move(machine)), description(std::move(description)) {}
+
+  std::string infoString() const override { return "cpu"; }
+
+  int64_t vectorBits() const override { return description.vectorBits; }
+
+  const CpuTarget *cpuTarget() const override { return &description; }
+
+  void buildLoweringPipeline(OpPassManager &pm) const override {
+    CPULoweringOptions options;
+    options.target = infoString();
+    options.vectorBits = description.vectorBits;
+    buildCPULoweringPipeline(pm, options);
+  }
+
+  llvm::Expected<TargetArtifacts> emit(ModuleOp module, bool wantIR,
+                                       bool wantAssembly) const override;
+
+private:
+  std::unique_ptr<llvm::TargetMachine> machine;
+  CpuTarget description;
+};
+
+/// The machine model of `subtarget`: the ISA from LLVM's description, the
+/// caches from the options or CpuTarget's documented defaults.
+CpuTarget describe(const llvm::Triple &triple, llvm::StringRef cpu,
+                   const llvm::MCSubtargetInfo &subtarget,
+                   const CPUTargetOptions &options) {
+  CpuTarget target;
+  target.triple = triple.str();
+  target.cpu = cpu.str();
+  auto has = [&](llvm::StringRef feature) {
+    return subtarget.checkFeatures(("+" + feature).str());
+  };
+  llvm::SmallVector<llvm::StringRef> features;
+  if (triple.isX86())
+    features = {"avx2", "avx512bf16", "avx512f", "avx512vnni", "fma"};
+  else if (triple.isAArch64())
+    features = {"neon", "sve"};
+  for (llvm::StringRef feature : features)
+    if (has(feature))
+      target.features.push_back(feature.str());
+  // The register file: AVX-512 has 32 registers of 512 bits, AVX/AVX2 16 of
+  // 256, SSE 16 of 128; AArch64 32 Neon registers of 128 bits (SVE code is
+  // generated for fixed 128-bit vectors as well).
+  target.vectorBits = 128;
+  target.vectorRegisters = triple.isX86() ? 16 : 32;
+  if (triple.isX86() && has("avx512f")) {
+    target.vectorBits = 512;
+    target.vectorRegisters = 32;
+  } else if (triple.isX86() && has("avx")) {
+    target.vectorBits = 256;
+  }
+  auto override = [](int64_t &field, int64_t value) {
+    if (value > 0)
+      field = value;
+  };
+  override(target.l1Bytes, options.l1Bytes);
+  override(target.l1Ways, options.l1Ways);
+  override(target.l2Bytes, options.l2Bytes);
+  override(target.l3Bytes, options.l3Bytes);
+  override(target.lineBytes, options.lineBytes);
+  return target;
+}
+
+/// Runs the LLVM O3 pipeline tuned for the target machine.
+void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(module, mam);
+}
+
+/// Emits an object file or assembly of `module` into a string.
+llvm::Expected<std::string> codegen(llvm::Module &module,
+                                    llvm::TargetMachine &machine,
+                                    llvm::CodeGenFileType type) {
+  llvm::SmallVector<char, 0> bytes;
+  llvm::raw_svector_ostream stream(bytes);
+  llvm::legacy::PassManager pm;
+  if (machine.addPassesToEmitFile(pm, stream, nullptr, type))
+    return llvm::createStringError("the target cannot emit this file type");
+  pm.run(module);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
+                                                bool wantAssembly) const {
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  module.getContext()->appendDialectRegistry(registry);
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context, "aotc");
+  if (!llvmModule)
+    return llvm::createStringError("translation to LLVM IR failed");
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+  // Code is generated for the requested CPU, features included.
+  for (llvm::Function &f : *llvmModule) {
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("target-cpu", machine->getTargetCPU());
+    f.addFnAttr("target-features", machine->getTargetFeatureString());
+  }
+  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
+    return llvm::createStringError("internal error: invalid LLVM IR");
+
+  optimize(*llvmModule, *machine);
+
+  TargetArtifacts artifacts;
+  if (wantIR) {
+    llvm::raw_string_ostream ir(artifacts.llvmIR);
+    llvmModule->print(ir, nullptr);
+  }
+  if (wantAssembly) {
+    // Code generation rewrites the IR it runs on (CodeGenPrepare and the
+    // like): the assembly comes from a copy, so that the object is the same
+    // with or without it (and the assembly shows the object's code).
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvmModule);
+    auto assembly =
+        codegen(*copy, *machine, llvm::CodeGenFileType::AssemblyFile);
+    if (!assembly)
+      return assembly.takeError();
+    artifacts.assembly = std::move(*assembly);
+  }
+  auto object =
+      codegen(*llvmModule, *machine, llvm::CodeGenFileType::ObjectFile);
+  if (!object)
+    return object.takeError();
+  artifacts.object = std::move(*object);
+  return artifacts;
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<Target>>
+createCPUTarget(const CPUTargetOptions &options) {
+  static std::once_flag initialized;
+  std::call_once(initialized, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+
+  llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                                             : options.triple);
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("unknown target triple '" + triple.str() +
+                                   "': " + error);
+
+  std::string cpu = options.cpu;
+  std::string features = options.features;
+  bool host = cpu.empty() || cpu == "native";
+  if (host) {
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures hostFeatures;
+    for (const auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
+      hostFeatures.AddFeature(name, enabled);
+    if (!features.empty())
+      hostFeatures.AddFeature(features);
+    features = hostFeatures.getString();
+  }
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, cpu, features));
+  if (!subtarget || !subtarget->isCPUStringValid(cpu))
+    return llvm::createStringError("unknown CPU '" + cpu + "' for target '" +
+                                   triple.str() + "'");
+
+  llvm::TargetOptions targetOptions;
+  // Multiply-adds become FMAs (one rounding instead of two), as with
+  // -ffp-contract=fast: the contraction lowering emits separate mul/add.
+  targetOptions.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, features, targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return llvm::createStringError("cannot create a target machine for '" +
+                                   triple.str() + "'");
+  return std::make_unique<CPUTarget>(
+      std::move(machine), describe(triple, cpu, *subtarget, options));
+}
+
+} // namespace aotc
