@@ -14,9 +14,12 @@
 #   tiny_mlp                                a smoke test of the whole flow with
 #                                           ops aotc had first (MatMul, Add,
 #                                           Relu), input [1, 64]
-#   shufflenet_v2_x1_0, googlenet           torchvision, weights=None, input
+#   shufflenet_v2_x1_0, googlenet, swin_t   torchvision, weights=None, input
 #                                           [1, 3, 224, 224]: channel shuffles,
-#                                           chained padded pools (ceil_mode)
+#                                           chained padded pools (ceil_mode),
+#                                           shifted-window attention (Mod,
+#                                           ScatterND, Dropout p=0 in training
+#                                           mode)
 #   strided_convs                           convolutions with stride 2 along
 #                                           the columns that stay direct
 #                                           (aotc-split-stride-phases): a
@@ -144,6 +147,7 @@ MODELS = {
     "strided_convs": lambda: (StridedConvs(), (1, 3, 40, 40)),
     "shufflenet_v2_x1_0": lambda: make_torchvision("shufflenet_v2_x1_0"),
     "googlenet": lambda: make_torchvision("googlenet"),
+    "swin_t": lambda: make_torchvision("swin_t"),
 }
 
 

@@ -33,12 +33,10 @@ std::pair<int64_t, int64_t> shapeRange(NodeContext &ctx);
 /// Float dtypes ONNX ops accept.
 inline constexpr int32_t kFloatTypes[] = {kFloat, kDouble, kFloat16,
                                           kBFloat16};
-
-} // namespace aotc::onnx_frontend
-
-#endif // AOTC_FRONTEND_ONNX_OPS_COMMON_H
-
-namespace aotc::onnx_frontend {
+/// Largest tensor (elements) the importer evaluates at compile time (folds
+/// of shape and index arithmetic): 65536, enough for the index tensors of a
+/// 256 x 256 attention mask, a few milliseconds of compile time at most.
+inline constexpr int64_t kFoldLimit = 1 << 16;
 
 /// For each element of `outShape` (row-major), the index of the element of a
 /// tensor of `inShape` that numpy broadcasting reads.
@@ -59,3 +57,5 @@ mlir::DenseElementsAttr intConstant(mlir::MLIRContext *ctx, int32_t dtype,
                                     llvm::ArrayRef<int64_t> values);
 
 } // namespace aotc::onnx_frontend
+
+#endif // AOTC_FRONTEND_ONNX_OPS_COMMON_H

@@ -100,7 +100,7 @@ OpSpec withIntFold(OpSpec spec, std::function<int64_t(int64_t)> f) {
       -> FailureOr<SmallVector<DenseElementsAttr>> {
     const TensorValue &x = ctx.input(0);
     if (isFloatType(x.dtype) || !isSignedInt(x.dtype) ||
-        outputs[0].numElements() > 4096)
+        outputs[0].numElements() > kFoldLimit)
       return failure();
     SmallVector<int64_t> values =
         llvm::map_to_vector(intValues(*x.constant, x.dtype), f);
@@ -315,7 +315,7 @@ FoldFn foldIntBinary(IntFoldFn f) {
              -> FailureOr<SmallVector<DenseElementsAttr>> {
     const TensorValue &a = ctx.input(0), &b = ctx.input(1);
     if (isFloatType(a.dtype) || isFloatType(outputs[0].dtype) ||
-        outputs[0].numElements() > 4096)
+        outputs[0].numElements() > kFoldLimit)
       return failure();
     SmallVector<int64_t> av = intValues(*a.constant, a.dtype);
     SmallVector<int64_t> bv = intValues(*b.constant, b.dtype);
@@ -445,6 +445,68 @@ void registerBinaryOps(OpLibrary &l) {
                             return std::nullopt;
                           return x / y;
                         }));
+
+  // Mod (opset 10): with fmod = 0, the default, the remainder takes the
+  // divisor's sign, as Python's % does (integers only); with fmod = 1 the
+  // dividend's, as C's fmod (which floats require).
+  OpSpec mod = binaryOp(kNumericTypes, -1, nullptr);
+  mod.minOpset = 10;
+  mod.dtype = [dtype = mod.dtype](NodeContext &ctx)
+      -> FailureOr<SmallVector<int32_t>> {
+    int64_t fmod = ctx.intAttr("fmod", 0);
+    if (fmod != 0 && fmod != 1) {
+      ctx.error() << "attribute fmod must be 0 or 1, not " << fmod;
+      return failure();
+    }
+    if (fmod == 0 && ctx.numInputs() > 0 && isFloatType(ctx.input(0).dtype)) {
+      ctx.error() << "a floating-point Mod needs fmod = 1";
+      return failure();
+    }
+    return dtype(ctx);
+  };
+  mod.lower = [](NodeContext &ctx, ArrayRef<TensorValue> outputs)
+      -> FailureOr<SmallVector<Value>> {
+    int32_t t = ctx.input(0).dtype;
+    bool cRemainder = ctx.intAttr("fmod", 0) == 1;
+    Value result = buildElementwise(
+        ctx, {ctx.inputValue(0), ctx.inputValue(1)}, outputs[0].shape, t,
+        [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+          if (isFloatType(t))
+            return arith::RemFOp::create(b, loc, a[0], a[1]);
+          if (isUnsignedType(t))
+            return arith::RemUIOp::create(b, loc, a[0], a[1]);
+          Value r = arith::RemSIOp::create(b, loc, a[0], a[1]);
+          if (cRemainder)
+            return r;
+          // A non-zero remainder of the other sign than the divisor moves
+          // by one divisor.
+          Value zero = arith::ConstantOp::create(
+              b, loc, b.getZeroAttr(r.getType()));
+          Value nonZero =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+          Value signs = arith::XOrIOp::create(b, loc, r, a[1]);
+          Value differ = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::slt, signs, zero);
+          Value moves = arith::AndIOp::create(b, loc, nonZero, differ);
+          Value moved = arith::AddIOp::create(b, loc, r, a[1]);
+          return arith::SelectOp::create(b, loc, moves, moved, r).getResult();
+        });
+    return SmallVector<Value>{result};
+  };
+  mod.fold = [](NodeContext &ctx, ArrayRef<TensorValue> outputs)
+      -> FailureOr<SmallVector<DenseElementsAttr>> {
+    bool cRemainder = ctx.intAttr("fmod", 0) == 1;
+    return foldIntBinary([cRemainder](int64_t x, int64_t y)
+                             -> std::optional<int64_t> {
+      if (y == 0)
+        return std::nullopt;
+      int64_t r = x % y;
+      if (!cRemainder && r != 0 && (r < 0) != (y < 0))
+        r += y;
+      return r;
+    })(ctx, outputs);
+  };
+  l.add("Mod", mod);
 
   // Pow: the output has the base's dtype; base and exponent may each be
   // float or signed integer (opset 12+ allows the mix).
@@ -582,7 +644,7 @@ void registerSelectionOps(OpLibrary &l) {
   where.fold = [](NodeContext &ctx, ArrayRef<TensorValue> outputs)
       -> FailureOr<SmallVector<DenseElementsAttr>> {
     const TensorValue &out = outputs[0];
-    if (isFloatType(out.dtype) || out.numElements() > 4096)
+    if (isFloatType(out.dtype) || out.numElements() > kFoldLimit)
       return failure();
     SmallVector<int64_t> c = intValues(*ctx.input(0).constant, kBool);
     SmallVector<int64_t> x = intValues(*ctx.input(1).constant, out.dtype);
@@ -694,7 +756,8 @@ void registerSelectionOps(OpLibrary &l) {
   cast.fold = [](NodeContext &ctx, ArrayRef<TensorValue> outputs)
       -> FailureOr<SmallVector<DenseElementsAttr>> {
     int32_t from = ctx.input(0).dtype, to = outputs[0].dtype;
-    if (isFloatType(from) || isFloatType(to) || outputs[0].numElements() > 4096)
+    if (isFloatType(from) || isFloatType(to) ||
+        outputs[0].numElements() > kFoldLimit)
       return failure();
     SmallVector<int64_t> v = intValues(*ctx.input(0).constant, from);
     if (to == kBool)

@@ -473,7 +473,8 @@ OpSpec reduceOp(ReduceKind kind, int64_t inputOpset) {
       -> FailureOr<SmallVector<DenseElementsAttr>> {
     const TensorValue &x = ctx.input(0);
     int32_t dtype = x.dtype;
-    if (isFloatType(dtype) || dtype == kUInt64 || x.numElements() > 4096 ||
+    if (isFloatType(dtype) || dtype == kUInt64 ||
+        x.numElements() > kFoldLimit ||
         (kind != ReduceKind::Sum && kind != ReduceKind::Prod &&
          kind != ReduceKind::Max && kind != ReduceKind::Min))
       return failure();

@@ -27,8 +27,6 @@ using namespace mlir;
 namespace aotc::onnx_frontend {
 namespace {
 
-/// Largest tensor (elements) a fold evaluates.
-constexpr int64_t kFoldLimit = 4096;
 
 using Results = FailureOr<SmallVector<Value>>;
 using Folded = FailureOr<SmallVector<DenseElementsAttr>>;
@@ -93,7 +91,7 @@ foldPick(NodeContext &ctx, size_t in, const TensorValue &out,
   // The input is read element by element too: bound it as well (a small
   // slice of a large weight is lowered, not folded).
   if (out.numElements() > kFoldLimit || !ctx.input(in).constant ||
-      ctx.input(in).numElements() > 16 * kFoldLimit)
+      ctx.input(in).numElements() > kFoldLimit)
     return failure();
   SmallVector<Attribute> src = elementsOf(*ctx.input(in).constant);
   SmallVector<Attribute> result;
@@ -1537,6 +1535,138 @@ OpSpec gatherSpec() {
 }
 
 //===----------------------------------------------------------------------===//
+// ScatterND
+//===----------------------------------------------------------------------===//
+
+/// For each element of ScatterND's output (row-major), the flat index of
+/// the update element written there, or -1 where the data's stays: from the
+/// constant `indices` ([..., K], each row the first K coordinates of a slice
+/// of `data`; negative ones count from the end; the last row wins where
+/// rows repeat). An error naming the row when a coordinate is out of range.
+FailureOr<SmallVector<int64_t>> scatterTargets(NodeContext &ctx,
+                                               ArrayRef<int64_t> indices) {
+  const Shape &data = ctx.input(0).shape;
+  const Shape &indexShape = ctx.input(1).shape;
+  int64_t k = indexShape.back();
+  int64_t rows = 1, slice = 1;
+  for (int64_t d : ArrayRef<int64_t>(indexShape).drop_back())
+    rows *= d;
+  for (int64_t d : ArrayRef<int64_t>(data).drop_front(k))
+    slice *= d;
+  int64_t elements = slice;
+  for (int64_t d : ArrayRef<int64_t>(data).take_front(k))
+    elements *= d;
+  SmallVector<int64_t> targets(elements, -1);
+  for (int64_t row = 0; row < rows; ++row) {
+    int64_t base = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t i = indices[row * k + j];
+      if (i < -data[j] || i >= data[j]) {
+        ctx.error() << "index " << i << " of row " << row
+                    << " of input 'indices' is out of range for dimension "
+                    << j << " of size " << data[j];
+        return failure();
+      }
+      base = base * data[j] + (i < 0 ? i + data[j] : i);
+    }
+    for (int64_t e = 0; e < slice; ++e)
+      targets[base * slice + e] = row * slice + e;
+  }
+  return targets;
+}
+
+/// ScatterND (reduction "none"): a copy of `data` with the slices at
+/// `indices` replaced by `updates`. The indices must be known at compile
+/// time (exporters write them as constants); data and updates may be
+/// computed at run time: each output element then reads its data or update
+/// element through a constant map.
+OpSpec scatterNDSpec() {
+  OpSpec spec;
+  spec.minOpset = 11;
+  spec.dtype = [](NodeContext &ctx) -> Dtypes {
+    if (failed(requireDtype(ctx, 1, {kInt64})))
+      return failure();
+    if (ctx.input(2).dtype != ctx.input(0).dtype) {
+      ctx.error() << "input 'updates' must have the dtype of input 'data'";
+      return failure();
+    }
+    std::string reduction = ctx.stringAttr("reduction", "none");
+    if (reduction != "none") {
+      ctx.attributeError("reduction")
+          << "'" << reduction << "' is not supported (only 'none')";
+      return failure();
+    }
+    return SmallVector<int32_t>{ctx.input(0).dtype};
+  };
+  spec.shape = [](NodeContext &ctx) -> Shapes {
+    const Shape &data = ctx.input(0).shape;
+    const Shape &indices = ctx.input(1).shape;
+    const Shape &updates = ctx.input(2).shape;
+    if (indices.empty() || indices.back() < 1 ||
+        indices.back() > static_cast<int64_t>(data.size())) {
+      ctx.error() << "the last dimension of input 'indices' must be between "
+                     "1 and the rank of input 'data' ("
+                  << data.size() << ")";
+      return failure();
+    }
+    Shape expected(indices.begin(), indices.end() - 1);
+    expected.append(data.begin() + indices.back(), data.end());
+    if (updates != expected) {
+      ctx.error() << "input 'updates' must have shape indices.shape[:-1] + "
+                     "data.shape[indices.shape[-1]:]";
+      return failure();
+    }
+    return SmallVector<Shape>{data};
+  };
+  spec.lower = [](NodeContext &ctx, ArrayRef<TensorValue> outputs) -> Results {
+    FailureOr<SmallVector<int64_t>> indices =
+        ctx.constantInts(1, "input 'indices'");
+    if (failed(indices))
+      return failure();
+    FailureOr<SmallVector<int64_t>> targets = scatterTargets(ctx, *indices);
+    if (failed(targets))
+      return failure();
+    const Shape &shape = outputs[0].shape;
+    MLIRContext *mctx = ctx.context();
+    OpBuilder &b = ctx.builder();
+    Location loc = ctx.loc();
+    Value map = arith::ConstantOp::create(
+        b, loc, intConstant(mctx, kInt64, shape, *targets));
+    Value updates = ctx.inputValue(2);
+    auto updatesType = cast<RankedTensorType>(updates.getType());
+    int64_t count = updatesType.getNumElements();
+    ReassociationIndices all =
+        llvm::to_vector(llvm::seq<int64_t>(0, updatesType.getRank()));
+    Value flat =
+        updatesType.getRank() == 1
+            ? updates
+            : tensor::CollapseShapeOp::create(
+                  b, loc,
+                  RankedTensorType::get({count},
+                                        updatesType.getElementType()),
+                  updates, SmallVector<ReassociationIndices>{all})
+                  .getResult();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(shape.size(), mctx);
+    Value result = buildIndexGeneric(
+        ctx, shape, outputs[0].dtype, {ctx.inputValue(0), map}, {id, id},
+        [&](OpBuilder &nb, Location nloc, ArrayRef<Value>,
+            ValueRange a) -> Value {
+          Value target =
+              arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), a[1]);
+          Value zero = indexConst(nb, nloc, 0);
+          Value updated = arith::CmpIOp::create(
+              nb, nloc, arith::CmpIPredicate::sge, target, zero);
+          Value at = arith::MaxSIOp::create(nb, nloc, target, zero);
+          Value update = tensor::ExtractOp::create(nb, nloc, flat, at);
+          return arith::SelectOp::create(nb, nloc, updated, update, a[0])
+              .getResult();
+        });
+    return SmallVector<Value>{result};
+  };
+  return spec;
+}
+
+//===----------------------------------------------------------------------===//
 // Pad
 //===----------------------------------------------------------------------===//
 
@@ -2153,12 +2283,22 @@ OpSpec dropoutSpec() {
   spec.dtype = [](NodeContext &ctx) -> Dtypes {
     if (failed(requireDtype(ctx, 0, kFloatTypes)))
       return failure();
+    // Training mode drops nothing at a constant ratio of 0 (exporters
+    // write such nodes for an F.dropout(p=0) called in training mode).
+    auto zeroRatio = [&] {
+      std::optional<DenseElementsAttr> r =
+          ctx.hasInput(1) ? ctx.constantInput(1) : std::nullopt;
+      return r && isa<FloatType>(r->getElementType()) &&
+             llvm::all_of(r->getValues<APFloat>(),
+                          [](const APFloat &v) { return v.isZero(); });
+    };
     if (ctx.opset() >= 12 && ctx.hasInput(2)) {
       std::optional<DenseElementsAttr> c = ctx.constantInput(2);
       if (!c || ctx.input(2).numElements() != 1 ||
-          intValues(*c, ctx.input(2).dtype)[0] != 0) {
+          (intValues(*c, ctx.input(2).dtype)[0] != 0 && !zeroRatio())) {
         ctx.error() << "input 'training_mode' must be absent or a constant "
-                       "false (only inference is supported)";
+                       "false, or 'ratio' a constant 0 (only inference is "
+                       "supported)";
         return failure();
       }
     }
@@ -2260,6 +2400,7 @@ void registerShapeOps(OpLibrary &library) {
   library.add("Size", requireInput0(sizeSpec()));
   add("ConstantOfShape", constantOfShapeSpec());
   add("Range", rangeSpec());
+  add("ScatterND", scatterNDSpec());
   add("Expand", expandSpec());
   add("Tile", tileSpec());
   add("Reshape", reshapeSpec());

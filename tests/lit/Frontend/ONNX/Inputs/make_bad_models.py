@@ -135,6 +135,33 @@ def write_conv_auto_pad(path):
          path)
 
 
+def write_scatternd_runtime_indices(path):
+    # ScatterND whose indices are a graph input (known only at run time).
+    node = helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")
+    save(model([node], [vi("x", [4, 3]), vi("i", [2, 1], TensorProto.INT64),
+                        vi("u", [2, 3])], [vi("y", [4, 3])]), path)
+
+
+def write_scatternd_out_of_range(path):
+    i = helper.make_tensor("I", TensorProto.INT64, [2, 1], [1, 4])
+    node = helper.make_node("ScatterND", ["x", "I", "u"], ["y"], name="scatter")
+    save(model([node], [vi("x", [4, 3]), vi("u", [2, 3])], [vi("y", [4, 3])],
+               [i]), path)
+
+
+def write_scatternd_reduction(path):
+    i = helper.make_tensor("I", TensorProto.INT64, [2, 1], [1, 3])
+    node = helper.make_node("ScatterND", ["x", "I", "u"], ["y"], name="scatter",
+                            reduction="add")
+    save(model([node], [vi("x", [4, 3]), vi("u", [2, 3])], [vi("y", [4, 3])],
+               [i], opset=16), path)
+
+
+def write_mod_float_fmod0(path):
+    node = helper.make_node("Mod", ["x", "z"], ["y"], name="mod")
+    save(model([node], [vi("x", [4]), vi("z", [4])], [vi("y", [4])]), path)
+
+
 def write_symbolic(path):
     node = helper.make_node("Relu", ["x"], ["y"], name="relu")
     save(model([node], [vi("x", ["N", 4])], [vi("y", ["N", 4])]), path)
@@ -253,6 +280,10 @@ CASES = {
     "lstm": write_lstm,
     "unknown_domain": write_unknown_domain,
     "conv_auto_pad": write_conv_auto_pad,
+    "scatternd_runtime_indices": write_scatternd_runtime_indices,
+    "scatternd_out_of_range": write_scatternd_out_of_range,
+    "scatternd_reduction": write_scatternd_reduction,
+    "mod_float_fmod0": write_mod_float_fmod0,
     "symbolic": write_symbolic,
     "symbolic_guard": write_symbolic_guard,
     "symbolic_argmax": write_symbolic_argmax,
