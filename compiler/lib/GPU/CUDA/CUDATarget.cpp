@@ -7,18 +7,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/GPU/Common/GPUChips.h"
 #include "aotc/Pipelines/GPUPipelines.h"
 #include "aotc/Target/Target.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -138,24 +136,13 @@ createCUDATarget(const GPUTargetOptions &options) {
   if (!host)
     return host.takeError();
 
-  std::vector<std::string> chips = options.chips;
-  if (chips.empty())
-    chips = {"sm_80", "sm_90"};
-  llvm::Triple triple("nvptx64-nvidia-cuda");
-  std::string error;
-  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!nvptx)
-    return llvm::createStringError("this LLVM has no NVPTX backend: " + error);
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      nvptx->createMCSubtargetInfo(triple, "", ""));
-  for (const std::string &chip : chips) {
-    if (!llvm::StringRef(chip).starts_with("sm_") || !subtarget ||
-        !subtarget->isCPUStringValid(chip))
-      return llvm::createStringError("unknown CUDA chip '" + chip +
-                                     "' (expected sm_XX, e.g. sm_80, sm_90)");
-  }
-  llvm::sort(chips);
-  chips.erase(std::unique(chips.begin(), chips.end()), chips.end());
+  static constexpr llvm::StringRef kDefaults[] = {"sm_80", "sm_90"};
+  auto selected = selectGPUChips({"nvptx64-nvidia-cuda", "NVPTX", "CUDA", "sm_",
+                                  "sm_XX, e.g. sm_80, sm_90", kDefaults},
+                                 options.chips);
+  if (!selected)
+    return selected.takeError();
+  std::vector<std::string> chips = std::move(*selected);
 
   // The toolkit's assembler and packager are needed before any work.
   for (llvm::StringRef tool : {"ptxas", "fatbinary"}) {

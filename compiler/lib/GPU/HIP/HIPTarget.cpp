@@ -8,15 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/GPU/Common/GPUChips.h"
 #include "aotc/Pipelines/GPUPipelines.h"
 #include "aotc/Target/Target.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 
@@ -127,24 +125,13 @@ createHIPTarget(const GPUTargetOptions &options) {
   if (!host)
     return host.takeError();
 
-  std::vector<std::string> chips = options.chips;
-  if (chips.empty())
-    chips = {"gfx90a", "gfx942"};
-  llvm::Triple triple("amdgcn-amd-amdhsa");
-  std::string error;
-  const llvm::Target *amdgpu =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!amdgpu)
-    return llvm::createStringError("this LLVM has no AMDGPU backend: " + error);
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      amdgpu->createMCSubtargetInfo(triple, "", ""));
-  for (const std::string &chip : chips)
-    if (!llvm::StringRef(chip).starts_with("gfx") || !subtarget ||
-        !subtarget->isCPUStringValid(chip))
-      return llvm::createStringError("unknown HIP chip '" + chip +
-                                     "' (expected gfxNNN, e.g. gfx90a, gfx942)");
-  llvm::sort(chips);
-  chips.erase(std::unique(chips.begin(), chips.end()), chips.end());
+  static constexpr llvm::StringRef kDefaults[] = {"gfx90a", "gfx942"};
+  auto selected = selectGPUChips({"amdgcn-amd-amdhsa", "AMDGPU", "HIP", "gfx",
+                                  "gfxNNN, e.g. gfx90a, gfx942", kDefaults},
+                                 options.chips);
+  if (!selected)
+    return selected.takeError();
+  std::vector<std::string> chips = std::move(*selected);
 
   // The linker and the device libraries are needed before any work.
   llvm::SmallString<256> lld(options.lldPath);
