@@ -40,6 +40,8 @@ aotc_install_deps() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# Builds everything, or only the targets AOTC_BUILD_TARGETS names
+# (space-separated; their dependencies come along).
 aotc_build() {
   echo "== configuring in $AOTC_BUILD"
   cmake -G Ninja -S "$AOTC_ROOT" -B "$AOTC_BUILD" \
@@ -47,5 +49,6 @@ aotc_build() {
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     "$@" >/dev/null
   echo "== building"
-  ninja -C "$AOTC_BUILD"
+  # shellcheck disable=SC2086  # a list of target names
+  ninja -C "$AOTC_BUILD" ${AOTC_BUILD_TARGETS:-}
 }
