@@ -87,7 +87,7 @@ bool placeInThreadSlots(memref::AllocOp alloc, scf::ForallOp loop,
 /// forall's im2col columns of a contraction's tile, 27 x 333 f32 = 36 KB
 /// for SqueezeNet's stem) become stack allocations, each tile's buffer the
 /// same stack memory, still in cache from the previous tile, freed by the
-/// loop's allocation scope; larger ones up to aotc::kMaxThreadSlotBytes
+/// loop's allocation scope; larger ones up to aotc::maxThreadSlotBytes
 /// (aotc-distribute-to-forall's copy of a run-time right-hand side's panels
 /// into each column tile of a GEMM, 768 KiB for 384x3072x768) go to pool
 /// slots of the threads (placeInThreadSlots). Others are left to the pool

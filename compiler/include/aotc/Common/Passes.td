@@ -373,10 +373,11 @@ def PlanMemory : Pass<"aotc-plan-memory", "mlir::func::FuncOp"> {
     by symbolic dimensions is planned at their bounds; its view keeps the
     dynamic sizes and names its buffer (`aotc.slot`). A static scratch
     buffer in the body of a thread loop goes on the thread's stack (at most
-    64 KiB) or, up to 768 KiB, into a pool buffer of one slot per tile,
-    viewed at the tile's slot and marked `aotc.thread_slot` for
-    aotc-partition-omp-loops to make it the thread's. An allocation whose
-    size depends on anything else, or inside any other loop, is an error.
+    64 KiB) or, up to three quarters of the target's L2 (768 KiB of 1 MiB),
+    into a pool buffer of one slot per tile, viewed at the tile's slot and
+    marked `aotc.thread_slot` for aotc-partition-omp-loops to make it the
+    thread's. An allocation whose size depends on anything else, or inside
+    any other loop, is an error.
 
     Before:
     ```mlir
