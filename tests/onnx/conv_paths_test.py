@@ -52,6 +52,14 @@ CASES = [
      "peeled-windows"),
     ("pointwise", (1, 24, 10, 10), (24, 40, 1, 1, 0, 1, 1),
      "pointwise-matmul"),
+    # Taps that only ever read the zero padding are dropped at import: a
+    # dilation beyond the image (DeepLabV3's atrous rates) leaves the centre
+    # tap, a 1x1 convolution; a 5x5 window dilated by 6 with padding 12 on a
+    # 10 x 10 image keeps its middle 3x3 taps and padding 6.
+    ("dilated_beyond_image", (1, 64, 14, 14), (64, 32, 3, 1, 20, 20, 1),
+     "pointwise-matmul"),
+    ("dilated_outer_taps", (1, 16, 10, 10), (16, 24, 5, 1, 12, 6, 1),
+     "flat-image"),
     # Depthwise on every channel's flattened image (images of at most four
     # registers with rows narrower than one, AVX-512): 3x3, 5x5 over 64
     # pixels, dilation 2; one with infinities (a tap that leaves the image

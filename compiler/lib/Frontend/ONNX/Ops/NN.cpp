@@ -970,6 +970,97 @@ FailureOr<int64_t> checkConvOperands(NodeContext &ctx, bool transposed) {
   return group;
 }
 
+/// The taps of each spatial dimension of a convolution that read its
+/// unpadded input for at least one output, as a range [first, end): the
+/// others multiply only padding. Empty when some dimension has no such tap.
+SmallVector<std::pair<int64_t, int64_t>>
+tapsReadingInput(ArrayRef<int64_t> spatial, const Window &win) {
+  SmallVector<std::pair<int64_t, int64_t>> ranges;
+  for (size_t i = 0; i < spatial.size(); ++i) {
+    int64_t first = -1, last = -1;
+    for (int64_t k = 0; k < win.kernel[i]; ++k)
+      for (int64_t o = 0; o < win.out[i]; ++o) {
+        int64_t at = o * win.strides[i] - win.padBegin[i] +
+                     k * win.dilations[i];
+        if (at >= 0 && at < spatial[i]) {
+          if (first < 0)
+            first = k;
+          last = k;
+          break;
+        }
+      }
+    if (first < 0)
+      return {};
+    ranges.push_back({first, last + 1});
+  }
+  return ranges;
+}
+
+/// A convolution with zero padding whose outer taps only ever read the
+/// padding (a dilation at least the image's size: DeepLabV3's atrous
+/// rates 24 and 36 on a 14 x 14 map) drops them: its constant, finite
+/// filter is cut to the taps that read the input and its padding shrinks
+/// by the dropped taps' reach, which leaves every output the same (the
+/// dropped products were 0 * w). Nothing changes when every tap reads the
+/// input for some output, the filter is not a finite constant, or a pad
+/// would become negative. Returns the (possibly cut) filter value.
+Value dropPaddingTaps(NodeContext &ctx, ArrayRef<int64_t> spatial,
+                      Window &win) {
+  Value filter = ctx.inputValue(1);
+  std::optional<DenseElementsAttr> weights = ctx.constantInput(1);
+  if (!weights || !isa<FloatType>(weights->getElementType()))
+    return filter;
+  SmallVector<std::pair<int64_t, int64_t>> taps =
+      tapsReadingInput(spatial, win);
+  size_t s = spatial.size();
+  bool cut = false;
+  for (size_t i = 0; i < taps.size(); ++i) {
+    auto [first, end] = taps[i];
+    int64_t padBegin = win.padBegin[i] - first * win.dilations[i];
+    int64_t padEnd = win.padEnd[i] - (win.kernel[i] - end) * win.dilations[i];
+    if (padBegin < 0 || padEnd < 0)
+      return filter;
+    cut |= end - first < win.kernel[i];
+  }
+  if (taps.size() != s || !cut ||
+      !llvm::all_of(weights->getValues<APFloat>(),
+                    [](const APFloat &v) { return v.isFinite(); }))
+    return filter;
+  // The filter [M, C, K...] cut to [M, C, end - first...].
+  auto type = cast<RankedTensorType>(weights->getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> cutShape(shape.take_front(2));
+  for (auto [first, end] : taps)
+    cutShape.push_back(end - first);
+  SmallVector<Attribute> all(weights->getValues<Attribute>());
+  SmallVector<Attribute> kept;
+  int64_t outer = shape[0] * shape[1];
+  SmallVector<int64_t> index(s, 0);
+  for (int64_t mc = 0; mc < outer; ++mc) {
+    std::fill(index.begin(), index.end(), 0);
+    while (true) {
+      int64_t flat = mc;
+      for (size_t i = 0; i < s; ++i)
+        flat = flat * shape[2 + i] + taps[i].first + index[i];
+      kept.push_back(all[flat]);
+      size_t i = s;
+      while (i > 0 && ++index[i - 1] == cutShape[2 + i - 1])
+        index[--i] = 0;
+      if (i == 0)
+        break;
+    }
+  }
+  for (size_t i = 0; i < s; ++i) {
+    auto [first, end] = taps[i];
+    win.padBegin[i] -= first * win.dilations[i];
+    win.padEnd[i] -= (win.kernel[i] - end) * win.dilations[i];
+    win.kernel[i] = end - first;
+  }
+  return arith::ConstantOp::create(
+      ctx.builder(), ctx.loc(),
+      DenseElementsAttr::get(type.clone(cutShape), kept));
+}
+
 OpSpec convSpec() {
   OpSpec spec;
   spec.dtype = convDtype;
@@ -997,6 +1088,9 @@ OpSpec convSpec() {
     int64_t group = ctx.intAttr("group", 1);
     int32_t dtype = outputs[0].dtype, acc = computeDtype(dtype);
     size_t s = x.size() - 2;
+    // Taps that only ever read the padding are left out.
+    Value filter = dropPaddingTaps(ctx, ArrayRef<int64_t>(x).drop_front(2),
+                                   *win);
     // Zero padding, then groups as a separate dimension.
     Value xp = padSpatial(ctx, ctx.inputValue(0), win->padBegin, win->padEnd,
                           ctx.scalarConstant(0.0, dtype));
@@ -1009,12 +1103,12 @@ OpSpec convSpec() {
     for (size_t i = 0; i < s; ++i) {
       x5.push_back(xpShape[2 + i]);
       xRe.push_back({static_cast<int64_t>(3 + i)});
-      w5.push_back(w[2 + i]);
+      w5.push_back(win->kernel[i]);
       wRe.push_back({static_cast<int64_t>(3 + i)});
       out5.push_back(win->out[i]);
     }
     Value xg = expandTo(ctx, xp, x5, xRe);
-    Value wg = expandTo(ctx, ctx.inputValue(1), w5, wRe);
+    Value wg = expandTo(ctx, filter, w5, wRe);
     Value init = convInit(ctx, out5, acc);
     Value result = buildConvGeneric(ctx, xg, dtype, wg, dtype,
                                     /*weightsCM=*/false, init, acc,
