@@ -283,6 +283,15 @@ matchPadding(Value padded) {
                          fill.getInputs()[0]);
 }
 
+/// True when `expand` (of a rank-`rank` result) expands only outer
+/// dimensions: the image's two trailing ones stay single groups.
+bool keepsImageDims(tensor::ExpandShapeOp expand, int64_t rank) {
+  SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
+  return groups.size() >= 2 &&
+         groups[groups.size() - 1] == ReassociationIndices{rank - 1} &&
+         groups[groups.size() - 2] == ReassociationIndices{rank - 2};
+}
+
 PaddedImage unpad(RewriterBase &rewriter, Value x) {
   PaddedImage result{x};
   auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
@@ -295,14 +304,11 @@ PaddedImage unpad(RewriterBase &rewriter, Value x) {
   result.chain.push_back((expand ? expand.getSrc() : x).getDefiningOp());
   if (expand) {
     // Only outer dims may be expanded: the image dims stay single groups.
+    auto xType = cast<RankedTensorType>(x.getType());
+    if (!keepsImageDims(expand, xType.getRank()))
+      return result;
     SmallVector<ReassociationIndices> groups =
         expand.getReassociationIndices();
-    auto xType = cast<RankedTensorType>(x.getType());
-    int64_t xRank = xType.getRank();
-    if (groups.size() < 2 ||
-        groups[groups.size() - 1] != ReassociationIndices{xRank - 1} ||
-        groups[groups.size() - 2] != ReassociationIndices{xRank - 2})
-      return result;
     auto sourceType = cast<RankedTensorType>(source.getType());
     SmallVector<int64_t> shape = replaceTrailing(
         xType.getShape(), 2, sourceType.getShape().take_back(2));
@@ -382,13 +388,8 @@ bool hasFlatPaddedInput(linalg::GenericOp op, const FlatDepthwise &d) {
   auto sourceType = cast<RankedTensorType>(source.getType());
   SmallVector<int64_t> shape(sourceType.getShape());
   if (expand) {
-    SmallVector<ReassociationIndices> groups =
-        expand.getReassociationIndices();
     auto xType = cast<RankedTensorType>(x.getType());
-    int64_t xRank = xType.getRank();
-    if (groups.size() < 2 ||
-        groups[groups.size() - 1] != ReassociationIndices{xRank - 1} ||
-        groups[groups.size() - 2] != ReassociationIndices{xRank - 2})
+    if (!keepsImageDims(expand, xType.getRank()))
       return false;
     shape = replaceTrailing(xType.getShape(), 2,
                             sourceType.getShape().take_back(2));
