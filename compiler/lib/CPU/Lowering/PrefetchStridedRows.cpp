@@ -60,15 +60,17 @@ struct PrefetchStridedRowsPass
       if (isa_and_nonnull<scf::ForOp>(read->getParentOp()))
         reads.push_back(read);
     });
+    // One prefetch per cache line of a register's row.
+    int64_t lineBytes = aotc::CpuTarget::of(getOperation()).lineBytes;
     for (vector::TransferReadOp read : reads)
-      prefetch(read);
+      prefetch(read, lineBytes);
   }
 
   /// Prefetches the row `read` reads kReadsAhead reads further along its
   /// innermost dimension, when it is one contiguous row of a static buffer
   /// larger than kMinBufferBytes and its loop's induction variable steps a
   /// dimension at least `minRowBytes` apart.
-  void prefetch(vector::TransferReadOp read) {
+  void prefetch(vector::TransferReadOp read, int64_t lineBytes) {
     auto loop = cast<scf::ForOp>(read->getParentOp());
     auto type = dyn_cast<MemRefType>(read.getBase().getType());
     if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
@@ -100,8 +102,6 @@ struct PrefetchStridedRowsPass
               static_cast<int64_t>(minRowBytes))
         steppedRows = true;
     }
-    // One prefetch per cache line of the register's row.
-    int64_t lineBytes = aotc::CpuTarget::of(read).lineBytes;
     if (!steppedRows || lanes * elementBytes < lineBytes)
       return;
 

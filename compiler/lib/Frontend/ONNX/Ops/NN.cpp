@@ -1003,13 +1003,12 @@ tapsReadingInput(ArrayRef<int64_t> spatial, const Window &win) {
 /// by the dropped taps' reach, which leaves every output the same (the
 /// dropped products were 0 * w). Nothing changes when every tap reads the
 /// input for some output, the filter is not a finite constant, or a pad
-/// would become negative. Returns the (possibly cut) filter value.
+/// would become negative. Returns the cut filter, null when nothing is cut.
 Value dropPaddingTaps(NodeContext &ctx, ArrayRef<int64_t> spatial,
                       Window &win) {
-  Value filter = ctx.inputValue(1);
   std::optional<DenseElementsAttr> weights = ctx.constantInput(1);
   if (!weights || !isa<FloatType>(weights->getElementType()))
-    return filter;
+    return {};
   SmallVector<std::pair<int64_t, int64_t>> taps =
       tapsReadingInput(spatial, win);
   size_t s = spatial.size();
@@ -1019,13 +1018,13 @@ Value dropPaddingTaps(NodeContext &ctx, ArrayRef<int64_t> spatial,
     int64_t padBegin = win.padBegin[i] - first * win.dilations[i];
     int64_t padEnd = win.padEnd[i] - (win.kernel[i] - end) * win.dilations[i];
     if (padBegin < 0 || padEnd < 0)
-      return filter;
+      return {};
     cut |= end - first < win.kernel[i];
   }
   if (taps.size() != s || !cut ||
       !llvm::all_of(weights->getValues<APFloat>(),
                     [](const APFloat &v) { return v.isFinite(); }))
-    return filter;
+    return {};
   // The filter [M, C, K...] cut to [M, C, end - first...].
   auto type = cast<RankedTensorType>(weights->getType());
   ArrayRef<int64_t> shape = type.getShape();
@@ -1089,8 +1088,8 @@ OpSpec convSpec() {
     int32_t dtype = outputs[0].dtype, acc = computeDtype(dtype);
     size_t s = x.size() - 2;
     // Taps that only ever read the padding are left out.
-    Value filter = dropPaddingTaps(ctx, ArrayRef<int64_t>(x).drop_front(2),
-                                   *win);
+    Value cutFilter = dropPaddingTaps(
+        ctx, ArrayRef<int64_t>(x).drop_front(2), *win);
     // Zero padding, then groups as a separate dimension.
     Value xp = padSpatial(ctx, ctx.inputValue(0), win->padBegin, win->padEnd,
                           ctx.scalarConstant(0.0, dtype));
@@ -1108,7 +1107,8 @@ OpSpec convSpec() {
       out5.push_back(win->out[i]);
     }
     Value xg = expandTo(ctx, xp, x5, xRe);
-    Value wg = expandTo(ctx, filter, w5, wRe);
+    Value wg =
+        expandTo(ctx, cutFilter ? cutFilter : ctx.inputValue(1), w5, wRe);
     Value init = convInit(ctx, out5, acc);
     Value result = buildConvGeneric(ctx, xg, dtype, wg, dtype,
                                     /*weightsCM=*/false, init, acc,
