@@ -8,7 +8,7 @@
  * Global state (all of it guarded by g_mutex for writes):
  *   - the driver: tried once per process (dlopen, dlsym, cuInit(0),
  *     cuDeviceGetCount). Success or failure is published with a release
- *     store of g_driver_state, so later calls take one acquire load; a
+ *     store (aot_gpu_driver_once_t), so later calls take one acquire load; a
  *     failure is remembered (AOT_ERROR_NO_DEVICE on a machine without a
  *     driver or device costs one load per call, not a dlopen).
  *   - the primary context of device 0, retained at most once per process,
@@ -36,16 +36,11 @@
 /* State */
 /*===----------------------------------------------------------------------===*/
 
-enum { DRIVER_UNTRIED = 0, DRIVER_READY = 1, DRIVER_FAILED = 2 };
-
 static pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
-/* UNTRIED, READY or FAILED; atomic (release store, acquire load). */
-static int g_driver_state = DRIVER_UNTRIED;
+/* The one attempt to bring the driver up, and its outcome. */
+static aot_gpu_driver_once_t g_once;
 /* The table in use; valid once READY. */
 static const aot_cuda_driver_t *g_driver;
-/* The remembered failure and its text; valid once FAILED. */
-static aot_status_t g_driver_failure;
-static char g_driver_failure_text[AOT_GPU_ERROR_TEXT_BYTES];
 /* The table filled by dlsym, and the test seam's replacement for it. */
 static aot_cuda_driver_t g_real_table;
 static const aot_cuda_driver_t *g_test_table;
@@ -150,13 +145,6 @@ static void *resolve_with_dlsym(void *handle, const char *symbol) {
   return dlsym(handle, symbol);
 }
 
-/* Records a failure of driver initialisation (g_mutex held). */
-static void init_failed(aot_status_t status, const char *text) {
-  g_driver_failure = status;
-  snprintf(g_driver_failure_text, sizeof(g_driver_failure_text), "%s", text);
-  __atomic_store_n(&g_driver_state, DRIVER_FAILED, __ATOMIC_RELEASE);
-}
-
 /* The one attempt to bring the driver up (g_mutex held, state UNTRIED). */
 static void init_driver_locked(void) {
   const aot_cuda_driver_t *driver = g_test_table;
@@ -170,14 +158,14 @@ static void init_driver_locked(void) {
       const char *why = dlerror();
       snprintf(text, sizeof(text), "dlopen(\"libcuda.so.1\") failed: %s",
                why ? why : "unknown error");
-      init_failed(AOT_ERROR_NO_DEVICE, text);
+      aot_gpu_driver_failed(&g_once, AOT_ERROR_NO_DEVICE, text);
       return;
     }
     const char *missing = aot_cuda_load_driver_table(resolve_with_dlsym,
                                                      g_library, &g_real_table);
     if (missing) {
       snprintf(text, sizeof(text), "libcuda.so.1 has no symbol %s", missing);
-      init_failed(AOT_ERROR_NO_DEVICE, text);
+      aot_gpu_driver_failed(&g_once, AOT_ERROR_NO_DEVICE, text);
       return;
     }
     driver = &g_real_table;
@@ -186,38 +174,26 @@ static void init_driver_locked(void) {
   result = driver->init(0);
   if (result != AOT_CUDA_SUCCESS) {
     aot_status_t status = fail("cuInit", result);
-    init_failed(status, t_last_error);
+    aot_gpu_driver_failed(&g_once, status, t_last_error);
     return;
   }
   result = driver->device_get_count(&count);
   if (result != AOT_CUDA_SUCCESS) {
     aot_status_t status = fail("cuDeviceGetCount", result);
-    init_failed(status, t_last_error);
+    aot_gpu_driver_failed(&g_once, status, t_last_error);
     return;
   }
   if (count <= 0) {
-    init_failed(AOT_ERROR_NO_DEVICE, "cuDeviceGetCount: no CUDA device");
+    aot_gpu_driver_failed(&g_once, AOT_ERROR_NO_DEVICE, "cuDeviceGetCount: no CUDA device");
     return;
   }
-  __atomic_store_n(&g_driver_state, DRIVER_READY, __ATOMIC_RELEASE);
+  aot_gpu_driver_ready(&g_once);
 }
 
 /* AOT_OK once the driver is usable; otherwise the remembered failure. */
 static aot_status_t ensure_driver(void) {
-  int state = __atomic_load_n(&g_driver_state, __ATOMIC_ACQUIRE);
-  if (state == DRIVER_READY)
-    return AOT_OK;
-  if (state == DRIVER_UNTRIED) {
-    pthread_mutex_lock(&g_mutex);
-    if (__atomic_load_n(&g_driver_state, __ATOMIC_RELAXED) == DRIVER_UNTRIED)
-      init_driver_locked();
-    pthread_mutex_unlock(&g_mutex);
-    state = __atomic_load_n(&g_driver_state, __ATOMIC_ACQUIRE);
-    if (state == DRIVER_READY)
-      return AOT_OK;
-  }
-  set_error_text(g_driver_failure_text);
-  return g_driver_failure;
+  return aot_gpu_driver_ensure(&g_once, &g_mutex, init_driver_locked,
+                               t_last_error, sizeof(t_last_error));
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -283,11 +259,9 @@ static aot_status_t fill_globals(aot_cu_module_t module,
       return fail(function, result);
     }
     if ((uint64_t)size < globals[i].bytes) {
-      snprintf(t_last_error, sizeof(t_last_error),
-               "cuModuleGetGlobal: global \"%s\" has %llu bytes, "
-               "%llu expected",
-               globals[i].name, (unsigned long long)size,
-               (unsigned long long)globals[i].bytes);
+      aot_gpu_global_size_error(t_last_error, sizeof(t_last_error),
+                                "cuModuleGetGlobal", globals[i].name, size,
+                                globals[i].bytes);
       return AOT_ERROR_DEVICE;
     }
     if (!globals[i].bytes)
@@ -405,13 +379,10 @@ aot_status_t aot_cuda_memcpy_htod_async(void *dst_device, const void *src_host,
                                         size_t bytes, aot_stream_t stream) {
   aot_cu_result_t result;
   aot_status_t status;
-  if (bytes && (!dst_device || !src_host)) {
-    set_error_text("aot_cuda_memcpy_htod_async: NULL pointer");
-    return AOT_ERROR_INVALID_ARGUMENT;
-  }
-  if (!bytes)
-    return AOT_OK;
-  if ((status = ensure_driver()) != AOT_OK)
+  if ((status = aot_gpu_check_copy("aot_cuda_memcpy_htod_async", dst_device, src_host,
+                                   bytes, t_last_error,
+                                   sizeof(t_last_error))) != AOT_OK ||
+      !bytes || (status = ensure_driver()) != AOT_OK)
     return status;
   result = g_driver->memcpy_htod_async(
       (aot_cu_deviceptr_t)(uintptr_t)dst_device, src_host, bytes, stream);
@@ -424,13 +395,10 @@ aot_status_t aot_cuda_memcpy_dtoh_async(void *dst_host, const void *src_device,
                                         size_t bytes, aot_stream_t stream) {
   aot_cu_result_t result;
   aot_status_t status;
-  if (bytes && (!dst_host || !src_device)) {
-    set_error_text("aot_cuda_memcpy_dtoh_async: NULL pointer");
-    return AOT_ERROR_INVALID_ARGUMENT;
-  }
-  if (!bytes)
-    return AOT_OK;
-  if ((status = ensure_driver()) != AOT_OK)
+  if ((status = aot_gpu_check_copy("aot_cuda_memcpy_dtoh_async", dst_host, src_device,
+                                   bytes, t_last_error,
+                                   sizeof(t_last_error))) != AOT_OK ||
+      !bytes || (status = ensure_driver()) != AOT_OK)
     return status;
   result = g_driver->memcpy_dtoh_async(
       dst_host, (aot_cu_deviceptr_t)(uintptr_t)src_device, bytes, stream);
@@ -458,9 +426,7 @@ void aot_cuda_set_driver_for_testing(const aot_cuda_driver_t *table) {
   pthread_mutex_lock(&g_mutex);
   g_test_table = table;
   g_driver = NULL;
-  g_driver_failure = AOT_OK;
-  g_driver_failure_text[0] = '\0';
   __atomic_store_n(&g_primary_context, NULL, __ATOMIC_RELEASE);
-  __atomic_store_n(&g_driver_state, DRIVER_UNTRIED, __ATOMIC_RELEASE);
+  aot_gpu_driver_reset(&g_once);
   pthread_mutex_unlock(&g_mutex);
 }

@@ -20,6 +20,7 @@
 #include "aot_abi/aot_runtime_gpu.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 /** Size of the per-thread and remembered error texts (truncated to fit). */
@@ -96,6 +97,102 @@ aot_gpu_cache_get(aot_gpu_module_cache_t *cache, pthread_mutex_t *mutex,
   }
   pthread_mutex_unlock(mutex);
   return status;
+}
+
+/*===----------------------------------------------------------------------===*/
+/* The driver, brought up once per process */
+/*===----------------------------------------------------------------------===*/
+
+enum {
+  AOT_GPU_DRIVER_UNTRIED = 0,
+  AOT_GPU_DRIVER_READY = 1,
+  AOT_GPU_DRIVER_FAILED = 2
+};
+
+/** A back end's one attempt to bring its driver up. Success or failure is
+ *  published with a release store of `state`, so later calls take one
+ *  acquire load; a failure is remembered with its text (a machine without a
+ *  driver or device costs one load per call, not a dlopen). Written only
+ *  with the back end's mutex held. */
+typedef struct aot_gpu_driver_once_t {
+  int state; /* AOT_GPU_DRIVER_*; atomic */
+  aot_status_t failure;
+  char failure_text[AOT_GPU_ERROR_TEXT_BYTES];
+} aot_gpu_driver_once_t;
+
+/** Records a failure to bring the driver up (mutex held). */
+static inline void aot_gpu_driver_failed(aot_gpu_driver_once_t *once,
+                                         aot_status_t status,
+                                         const char *text) {
+  once->failure = status;
+  snprintf(once->failure_text, sizeof(once->failure_text), "%s", text);
+  __atomic_store_n(&once->state, AOT_GPU_DRIVER_FAILED, __ATOMIC_RELEASE);
+}
+
+/** Records that the driver is usable (mutex held). */
+static inline void aot_gpu_driver_ready(aot_gpu_driver_once_t *once) {
+  __atomic_store_n(&once->state, AOT_GPU_DRIVER_READY, __ATOMIC_RELEASE);
+}
+
+/** Forgets the attempt, so the next call tries again (mutex held; the test
+ *  seams). */
+static inline void aot_gpu_driver_reset(aot_gpu_driver_once_t *once) {
+  once->failure = AOT_OK;
+  once->failure_text[0] = '\0';
+  __atomic_store_n(&once->state, AOT_GPU_DRIVER_UNTRIED, __ATOMIC_RELEASE);
+}
+
+/** AOT_OK once the driver is usable. The first caller runs `init` with
+ *  `mutex` held (it ends with aot_gpu_driver_ready or _failed); every
+ *  caller after a failure gets the remembered status, its text copied to
+ *  `error_text` (the thread's last error). */
+static inline aot_status_t aot_gpu_driver_ensure(aot_gpu_driver_once_t *once,
+                                                 pthread_mutex_t *mutex,
+                                                 void (*init)(void),
+                                                 char *error_text,
+                                                 size_t error_bytes) {
+  int state = __atomic_load_n(&once->state, __ATOMIC_ACQUIRE);
+  if (state == AOT_GPU_DRIVER_READY)
+    return AOT_OK;
+  if (state == AOT_GPU_DRIVER_UNTRIED) {
+    pthread_mutex_lock(mutex);
+    if (__atomic_load_n(&once->state, __ATOMIC_RELAXED) ==
+        AOT_GPU_DRIVER_UNTRIED)
+      init();
+    pthread_mutex_unlock(mutex);
+    state = __atomic_load_n(&once->state, __ATOMIC_ACQUIRE);
+    if (state == AOT_GPU_DRIVER_READY)
+      return AOT_OK;
+  }
+  snprintf(error_text, error_bytes, "%s", once->failure_text);
+  return once->failure;
+}
+
+/** Checks a host/device copy's pointers: AOT_ERROR_INVALID_ARGUMENT when
+ *  `bytes` is non-zero and either is NULL, with "<function>: NULL pointer"
+ *  in `error_text`; AOT_OK otherwise. */
+static inline aot_status_t aot_gpu_check_copy(const char *function,
+                                              const void *dst,
+                                              const void *src, size_t bytes,
+                                              char *error_text,
+                                              size_t error_bytes) {
+  if (bytes && (!dst || !src)) {
+    snprintf(error_text, error_bytes, "%s: NULL pointer", function);
+    return AOT_ERROR_INVALID_ARGUMENT;
+  }
+  return AOT_OK;
+}
+
+/** Writes the error of a global whose size in the module is below the
+ *  bytes given for it. */
+static inline void aot_gpu_global_size_error(char *error_text,
+                                             size_t error_bytes,
+                                             const char *get_global,
+                                             const char *name, uint64_t size,
+                                             uint64_t expected) {
+  snprintf(error_text, error_bytes,
+           "%s: global \"%s\" has %llu bytes, %llu expected", get_global, name,
+           (unsigned long long)size, (unsigned long long)expected);
 }
 
 /** Converts a dlsym() result to a function pointer without the ISO C

@@ -79,6 +79,10 @@ CpuTarget CpuTarget::of(Operation *op) {
   return fromAttr(module->getAttrOfType<DictionaryAttr>(kCpuTargetAttrName));
 }
 
+int64_t vectorBitsOf(Operation *op, int64_t option) {
+  return option ? option : CpuTarget::of(op).vectorBits;
+}
+
 void CpuTarget::print(llvm::raw_ostream &os) const {
   os << "triple: " << triple << "\n"
      << "cpu: " << cpu << "\n"

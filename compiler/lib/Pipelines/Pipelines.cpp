@@ -76,7 +76,7 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   // The strategy: one convolution path per windowed op, recorded on it; the
   // passes below carry the paths out (docs/architecture.md).
   SelectCpuStrategyOptions select;
-  select.vectorBits = options.vectorBits;
+  select.vectorBitsOption = options.vectorBits;
   select.winograd = options.winograd;
   select.generic = options.genericStrategy;
   select.table = options.strategyTable;
@@ -92,30 +92,30 @@ void buildConvolutionAndTilingPipeline(OpPassManager &fpm,
   // F(2x2, 3x3), whose 16 contractions take the matmul path below.
   if (options.winograd) {
     WinogradConvolutionsOptions winograd;
-    winograd.vectorBits = options.vectorBits;
+    winograd.vectorBitsOption = options.vectorBits;
     fpm.addPass(createWinogradConvolutions(winograd));
   }
   // Other convolutions over enough input channels: direct, output channels
   // as lanes (blocks of them), the input read in place.
   ChannelLaneConvolutionsOptions channelLanes;
-  channelLanes.vectorBits = options.vectorBits;
+  channelLanes.vectorBitsOption = options.vectorBits;
   fpm.addPass(createChannelLaneConvolutions(channelLanes));
   // Convolutions with fewer channels or awkward widths: an im2col copy, then
   // the same matmul path.
   Im2colConvolutionsOptions im2col;
-  im2col.vectorBits = options.vectorBits;
+  im2col.vectorBitsOption = options.vectorBits;
   fpm.addPass(createIm2colConvolutions(im2col));
   // Direct stride-2 convolutions read the column phases of their input.
   fpm.addPass(createSplitStridePhases());
   // The remaining stride-1 convolutions over input channels on flattened
   // images: whole registers of output whatever the image width.
   FlattenConvolutionImagesOptions flatten;
-  flatten.vectorBits = options.vectorBits;
+  flatten.vectorBitsOption = options.vectorBits;
   fpm.addPass(createFlattenConvolutionImages(flatten));
   // Depthwise convolutions and pools left direct read their input in place
   // but for border strips (no copy of the whole padded input).
   PeelPaddedWindowsOptions peel;
-  peel.vectorBits = options.vectorBits;
+  peel.vectorBitsOption = options.vectorBits;
   fpm.addPass(createPeelPaddedWindows(peel));
   // Reshaped weights fold into constants (packed below at compile time).
   addPasses(fpm, "canonicalize");
@@ -125,28 +125,28 @@ void buildConvolutionAndTilingPipeline(OpPassManager &fpm,
   // The generic strategy leaves both out.
   if (!options.genericStrategy) {
     SplitRowReductionsOptions rows;
-    rows.vectorBits = options.vectorBits;
+    rows.vectorBitsOption = options.vectorBits;
     fpm.addPass(createSplitRowReductions(rows));
     // Right-hand sides of matmuls in register-tile panels (weights at
     // compile time).
     PackContractionOperandsOptions pack;
-    pack.vectorBits = options.vectorBits;
+    pack.vectorBitsOption = options.vectorBits;
     fpm.addPass(createPackContractionOperands(pack));
   }
   // Threads: one scf.forall per op with enough work.
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;
   distribute.maxTiles = options.maxParallelTiles;
-  distribute.vectorBits = options.vectorBits;
+  distribute.vectorBitsOption = options.vectorBits;
   fpm.addPass(createDistributeToForall(distribute));
   // Registers: convolutions and pools as direct vectorized convolutions
   // (rows x lanes of output, window loops unit), then every other op as
   // static register tiles, vectorized.
   VectorizeConvolutionsOptions convolutions;
-  convolutions.vectorBits = options.vectorBits;
+  convolutions.vectorBitsOption = options.vectorBits;
   fpm.addPass(createVectorizeConvolutions(convolutions));
   TileAndVectorizeOptions vectorize;
-  vectorize.vectorBits = options.vectorBits;
+  vectorize.vectorBitsOption = options.vectorBits;
   fpm.addPass(createTileAndVectorize(vectorize));
   // Accumulators live in registers: the read/write pair of an output tile
   // inside a reduction loop becomes a vector loop-carried value. No CSE here:
@@ -206,7 +206,7 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   fpm.addPass(createPrefetchStridedRows());
   // Vectors down to 1-D, transcendental math to polynomials.
   LowerVectorOpsOptions lowerVectors;
-  lowerVectors.vectorBits = options.vectorBits;
+  lowerVectors.vectorBitsOption = options.vectorBits;
   fpm.addPass(createLowerVectorOps(lowerVectors));
   addPasses(fpm, "convert-vector-to-scf{full-unroll=1},canonicalize");
   fpm.addPass(createLowerVectorOps(lowerVectors));

@@ -402,7 +402,10 @@ int compile() {
   frontend.entryName = name;
   frontend.maxDims = std::vector<std::string>(maxDimValues.begin(), maxDimValues.end());
   aotc::TensorOptions tensor;
-  tensor.vectorBits = (*target)->vectorBits();
+  // CPU passes read the width from aotc.cpu_target; GPU targets, which
+  // record none, give theirs.
+  if (!(*target)->cpuTarget())
+    tensor.vectorBits = (*target)->vectorBits();
   tensor.winograd = winograd;
   tensor.genericStrategy = strategy == "generic";
   if (!dumpDir.empty()) {

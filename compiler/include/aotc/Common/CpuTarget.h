@@ -70,6 +70,11 @@ struct CpuTarget {
   void print(llvm::raw_ostream &os) const;
 };
 
+/// The vector register width a pass works with: `option` when it is set
+/// (non-zero: a lit test's `vector-bits=`, or a GPU's 32-bit lanes), else
+/// that of the CpuTarget recorded on `op`'s module.
+int64_t vectorBitsOf(mlir::Operation *op, int64_t option);
+
 } // namespace aotc
 
 #endif // AOTC_COMMON_CPUTARGET_H

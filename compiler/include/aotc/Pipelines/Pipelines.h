@@ -42,9 +42,11 @@ struct TensorOptions : mlir::PassPipelineOptions<TensorOptions> {
       *this, "max-parallel-tiles",
       llvm::cl::desc("Upper bound on parallel tiles per op"),
       llvm::cl::init(64)};
-  Option<int64_t> vectorBits{*this, "vector-bits",
-                             llvm::cl::desc("Vector register width in bits"),
-                             llvm::cl::init(512)};
+  Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width in bits (0: the module's "
+                     "aotc.cpu_target)"),
+      llvm::cl::init(0)};
   Option<bool> winograd{
       *this, "winograd",
       llvm::cl::desc("3x3 stride-1 convolutions as Winograd F(2x2, 3x3)"),
@@ -92,9 +94,11 @@ struct CPULoweringOptions : mlir::PassPipelineOptions<CPULoweringOptions> {
   Option<std::string> target{*this, "target",
                              llvm::cl::desc("Target string of the info struct"),
                              llvm::cl::init("cpu")};
-  Option<int64_t> vectorBits{*this, "vector-bits",
-                             llvm::cl::desc("Vector register width in bits"),
-                             llvm::cl::init(512)};
+  Option<int64_t> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width in bits (0: the module's "
+                     "aotc.cpu_target)"),
+      llvm::cl::init(0)};
 };
 void buildCPULoweringPipeline(mlir::OpPassManager &pm,
                               const CPULoweringOptions &options);

@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
@@ -296,7 +297,12 @@ struct ChannelLaneConvolutionsPass
     : aotc::impl::ChannelLaneConvolutionsBase<ChannelLaneConvolutionsPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     int64_t block =
         aotc::kContractionRegistersPerRow * aotc::registerLanes(vectorBits, 32);
     SmallVector<Candidate, 2> candidates;

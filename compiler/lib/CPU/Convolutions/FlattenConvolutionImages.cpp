@@ -48,6 +48,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
@@ -475,7 +476,12 @@ struct FlattenConvolutionImagesPass
     : aotc::impl::FlattenConvolutionImagesBase<FlattenConvolutionImagesPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     SmallVector<std::pair<linalg::GenericOp, aotc::ConvolutionLoops>, 4>
         candidates;
     getOperation().walk([&](linalg::GenericOp op) {

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
@@ -136,7 +137,12 @@ struct Im2colConvolutionsPass
     : aotc::impl::Im2colConvolutionsBase<Im2colConvolutionsPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     SmallVector<std::pair<linalg::GenericOp, aotc::ConvolutionLoops>, 4> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::Im2col))

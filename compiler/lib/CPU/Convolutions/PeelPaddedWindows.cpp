@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
@@ -332,7 +333,12 @@ struct PeelPaddedWindowsPass
     : aotc::impl::PeelPaddedWindowsBase<PeelPaddedWindowsPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     // 1. The candidates, producers first.
     SmallVector<Operation *> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
@@ -413,7 +414,12 @@ struct VectorizeConvolutionsPass
     : aotc::impl::VectorizeConvolutionsBase<VectorizeConvolutionsPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> aligned;
     getOperation().walk([&](linalg::LinalgOp op) {

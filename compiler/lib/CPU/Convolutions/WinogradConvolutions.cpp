@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
@@ -401,7 +402,12 @@ struct WinogradConvolutionsPass
     : aotc::impl::WinogradConvolutionsBase<WinogradConvolutionsPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     SmallVector<std::pair<linalg::GenericOp, Shape>, 4> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::Winograd))

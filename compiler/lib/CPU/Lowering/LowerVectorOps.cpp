@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Lowering/Passes.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -872,7 +873,12 @@ struct LowerVectorOpsPass
     : aotc::impl::LowerVectorOpsBase<LowerVectorOpsPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     MLIRContext *ctx = &getContext();
     func::FuncOp func = getOperation();
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Convolutions/Paths.h"
 #include "aotc/CPU/Strategy/Passes.h"
 
@@ -71,7 +72,12 @@ struct SelectCpuStrategyPass
     : aotc::impl::SelectCpuStrategyBase<SelectCpuStrategyPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     // 1. One path per op, recorded on it, function by function.
     std::string rows;
     llvm::raw_string_ostream out(rows);

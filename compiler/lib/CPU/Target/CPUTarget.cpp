@@ -52,8 +52,7 @@ public:
 
   void buildLoweringPipeline(OpPassManager &pm) const override {
     CPULoweringOptions options;
-    options.target = infoString();
-    options.vectorBits = description.vectorBits;
+    options.target = infoString(); // the width: aotc.cpu_target
     buildCPULoweringPipeline(pm, options);
   }
 

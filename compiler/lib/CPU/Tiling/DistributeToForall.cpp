@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/Analysis/BufferLifetimes.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Tiling/Passes.h"
@@ -1435,7 +1436,12 @@ struct DistributeToForallPass
     return tiled;
   }
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     func::FuncOp func = getOperation();
     IRRewriter rewriter(&getContext());
     // Only ops directly in the function body: one level of parallelism.

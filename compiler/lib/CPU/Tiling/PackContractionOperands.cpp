@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/Analysis/BufferLifetimes.h"
 #include "aotc/CPU/Tiling/Passes.h"
 #include "aotc/Common/TilingUtils.h"
@@ -557,7 +558,12 @@ struct PackContractionOperandsPass
     : aotc::impl::PackContractionOperandsBase<PackContractionOperandsPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     int64_t panel = aotc::kContractionRegistersPerRow *
                     aotc::registerLanes(vectorBits, 32);
     IRRewriter rewriter(&getContext());

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Tiling/Passes.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -135,7 +136,12 @@ struct SplitRowReductionsPass
     : aotc::impl::SplitRowReductionsBase<SplitRowReductionsPass> {
   using Base::Base;
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     // Only ops directly in the function body: the partial results must be
     // function-level buffers (the pool planner rejects allocations inside
     // loops, such as those of aotc-tile-symbolic-dims).

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Tiling/Passes.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -428,7 +429,12 @@ struct TileAndVectorizePass
     return ops;
   }
 
+  /// The vector register width: the option when set, else the module's
+  /// CpuTarget's.
+  int64_t vectorBits = 0;
+
   void runOnOperation() override {
+    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     IRRewriter rewriter(&getContext());
     // Contractions first split into parts of whole register tiles.
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> contractions;

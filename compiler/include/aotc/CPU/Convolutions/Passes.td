@@ -106,8 +106,9 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
   let options = [
     Option<"minChannels", "min-channels", "int64_t", /*default=*/"32",
            "Fewest input and output channels of a rewritten convolution">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
@@ -155,8 +156,9 @@ def ChannelLaneConvolutions : Pass<"aotc-channel-lane-convolutions",
     ```
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
@@ -204,8 +206,9 @@ def Im2colConvolutions : Pass<"aotc-im2col-convolutions",
     ```
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
@@ -301,8 +304,9 @@ def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
     ```
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
@@ -353,8 +357,9 @@ def PeelPaddedWindows : Pass<"aotc-peel-padded-windows", "mlir::func::FuncOp"> {
     from pad(%x[..., 1:112, 0:2]) (111 x 3).
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
@@ -416,8 +421,9 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
     ```
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect",

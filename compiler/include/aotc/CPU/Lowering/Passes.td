@@ -120,8 +120,9 @@ def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
     transposed in before the loop and back after it, with the same sums.
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits (register tiles whose "
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target; register tiles whose "
            "rows fill whole registers and whose lanes do not are "
            "accumulated transposed)">,
   ];

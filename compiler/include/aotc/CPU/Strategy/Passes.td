@@ -51,8 +51,9 @@ def SelectCpuStrategy : Pass<"aotc-select-cpu-strategy", "mlir::ModuleOp"> {
     NAME.strategy.txt).
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Vector register width in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the module's "
+           "aotc.cpu_target)">,
     Option<"winograd", "winograd", "bool", /*default=*/"true",
            "Consider Winograd F(2x2, 3x3) for 3x3 stride-1 convolutions">,
     Option<"winogradMinChannels", "winograd-min-channels", "int64_t",

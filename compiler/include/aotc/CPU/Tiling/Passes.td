@@ -55,8 +55,9 @@ def SplitRowReductions : Pass<"aotc-split-row-reductions", "mlir::func::FuncOp">
     ```
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",
@@ -134,8 +135,9 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     ```
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
@@ -248,8 +250,9 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
            "Iterations below which an op is not distributed">,
     Option<"maxTiles", "max-tiles", "int64_t", /*default=*/"64",
            "Upper bound on the number of parallel tiles">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits (contractions' thread "
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target; contractions' thread "
            "tiles hold whole register tiles of aotc::contractionRows)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
@@ -305,8 +308,9 @@ def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
     ```
   }];
   let options = [
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
-           "Width of one vector register in bits">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect",
