@@ -6,18 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/Pipelines/Pipelines.h"
 #include "aotc/ABI/Passes.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Lowering/Passes.h"
-#include "aotc/CPU/Strategy/Passes.h"
 #include "aotc/CPU/OpenMP/Passes.h"
+#include "aotc/CPU/Strategy/Passes.h"
 #include "aotc/CPU/Tiling/Passes.h"
 #include "aotc/Common/Passes.h"
 #include "aotc/GPU/CUDA/Passes.h"
 #include "aotc/GPU/Common/Passes.h"
 #include "aotc/GPU/HIP/Passes.h"
 #include "aotc/Input/Passes.h"
+#include "aotc/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"

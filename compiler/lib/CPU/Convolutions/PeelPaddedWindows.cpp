@@ -16,10 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

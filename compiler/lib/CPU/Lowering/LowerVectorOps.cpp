@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Lowering/Passes.h"
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Convolutions/Paths.h"
 #include "aotc/CPU/Strategy/Passes.h"
+#include "aotc/Common/CpuTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"

@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/Common/CpuTarget.h"
 #include "aotc/Analysis/BufferLifetimes.h"
 #include "aotc/CPU/Tiling/Passes.h"
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/Common/CpuTarget.h"
 #include "aotc/CPU/Tiling/Passes.h"
+#include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -39,6 +39,14 @@ int64_t widestTypeLanes(linalg::LinalgOp op, int64_t vectorBits) {
   return bits ? vectorBits / bits : 0;
 }
 
+/// True when `op`'s body reads a loop index (linalg.index: a padding or
+/// gather fused into the op). linalg::splitReduction keeps such a body as
+/// it is, so the index of the split loop would name the wrong loop: those
+/// ops keep a scalar accumulator.
+bool readsLoopIndices(linalg::LinalgOp op) {
+  return !op->getRegion(0).getOps<linalg::IndexOp>().empty();
+}
+
 /// Lanes of one vector register for `op`'s widest element type; 0 when the
 /// op is not a row reduction this pass splits: one output, every loop
 /// parallel but the innermost, which is a reduction over at least two whole
@@ -48,7 +56,7 @@ int64_t widestTypeLanes(linalg::LinalgOp op, int64_t vectorBits) {
 int64_t rowReductionLanes(linalg::LinalgOp op, int64_t vectorBits) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
-      op.getNumLoops() < 1)
+      op.getNumLoops() < 1 || readsLoopIndices(op))
     return 0;
   unsigned last = op.getNumLoops() - 1;
   if (op.getIteratorTypesArray()[last] != utils::IteratorType::reduction)
@@ -77,14 +85,15 @@ int64_t rowReductionLanes(linalg::LinalgOp op, int64_t vectorBits) {
 /// reads them reads them as its innermost indices in loop order (one
 /// contiguous range: a global average pool's [..., 13, 13] image is 169
 /// elements), together they span two registers at least (a row this pass
-/// then splits) and `op` is not a contraction; `op` itself otherwise.
+/// then splits), `op` is not a contraction and reads no loop index (which
+/// the split could not carry); `op` itself otherwise.
 linalg::LinalgOp collapseTrailingReductions(RewriterBase &rewriter,
                                             linalg::LinalgOp op,
                                             int64_t vectorBits) {
   if (!isa<linalg::GenericOp>(op.getOperation()) ||
       !op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       op.getNumDpsInits() != 1 || aotc::contractionTileDims(op) ||
-      linalg::isaContractionOpInterface(op))
+      linalg::isaContractionOpInterface(op) || readsLoopIndices(op))
     return op;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   unsigned loops = op.getNumLoops();

@@ -226,3 +226,34 @@ func.func @transposed_image(%x: tensor<1x8x13x13xf32>, %init: tensor<1x8xf32>) -
   } -> tensor<1x8xf32>
   return %0 : tensor<1x8xf32>
 }
+
+// -----
+
+// A row sum whose body reads the reduction's loop index (a padding fused
+// into an average pool): linalg::splitReduction would keep the body, whose
+// linalg.index 1 would then name the outer part of the split loop only. The
+// op is left as it is (a scalar accumulator).
+
+// CHECK-LABEL: func.func @row_sum_reading_index
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK:           linalg.index 1
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @row_sum_reading_index(%x: tensor<4x64xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %k = linalg.index 1 : index
+    %inside = arith.cmpi uge, %k, %c3 : index
+    %v = arith.select %inside, %in, %zero : f32
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
