@@ -21,7 +21,9 @@ Outcomes (one line per case, then a summary):
 - UNSUPPORTED: aotc exited with 1 and printed `error:` (counted, not a
   failure: the op or attribute is documented as unsupported);
 - EXPORT_FAILED: PyTorch could not run or export the case (a generated
-  shape PyTorch rejects; not aotc's).
+  shape PyTorch rejects), or the exported graph declares other output
+  shapes than PyTorch computes (the graph means something else; not
+  aotc's).
 A MISMATCH or CRASH fails the run. Each failure prints the command that
 reproduces it. REGRESSIONS below lists cases the sweep once failed on, run
 first every time.
@@ -34,14 +36,15 @@ Usage:
 
 import argparse
 import ctypes
+import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import time
 
 import numpy as np
+import onnx
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -142,11 +145,14 @@ def pool_case(rng):
     ceil = bool(rng.random() < 0.3)
     if kind == "max":
         pool = nn.MaxPool2d(k, stride, padding, ceil_mode=ceil)
+        counted = ""
     else:
+        include = bool(rng.random() < 0.5)
         pool = nn.AvgPool2d(k, stride, padding, ceil_mode=ceil,
-                            count_include_pad=bool(rng.random() < 0.5))
-    desc = "%s_pool %dx%dx%dx%d k%s s%s p%s ceil=%d" % (
-        kind, batch, c, h, w, k, stride, padding, ceil)
+                            count_include_pad=include)
+        counted = " pad_counted=%d" % include
+    desc = "%s_pool %dx%dx%dx%d k%s s%s p%s ceil=%d%s" % (
+        kind, batch, c, h, w, k, stride, padding, ceil, counted)
     return desc, pool, [(batch, c, h, w)]
 
 
@@ -278,13 +284,6 @@ def make_case(seed, index):
 # ===----------------------------------------------------------------------=== #
 
 
-def pool_bytes(header):
-    """SWEEP_POOL_BYTES of a generated header."""
-    with open(header) as f:
-        match = re.search(r"#define SWEEP_POOL_BYTES (\d+)u", f.read())
-    return int(match.group(1))
-
-
 def run_case(args, seed, index, generic):
     """(outcome, detail) of one case."""
     desc, module, shapes = make_case(seed, index)
@@ -305,7 +304,17 @@ def run_case(args, seed, index, generic):
                               model, opset_version=13)
         except Exception as e:  # noqa: BLE001 - PyTorch rejects the case
             return desc, "EXPORT_FAILED", str(e).strip().splitlines()[-1]
-    command = [args.aotc, model, "--name=sweep", "-o", work]
+    # The exporter can declare other output shapes than PyTorch computes
+    # (an AvgPool counting its padding with ceil_mode becomes Pad +
+    # AveragePool, whose ONNX shape keeps a last window PyTorch drops):
+    # such a graph means something else than the module.
+    declared = [[d.dim_value for d in o.type.tensor_type.shape.dim]
+                for o in onnx.load(model).graph.output]
+    if declared != [list(w.shape) for w in wants]:
+        return desc, "EXPORT_FAILED", "the graph declares outputs %s, " \
+            "PyTorch computes %s" % (declared, [list(w.shape) for w in wants])
+    command = [args.aotc, model, "--name=sweep", "--emit=obj,header,json",
+               "-o", work]
     if generic:
         command.append("--strategy=generic")
     try:
@@ -322,6 +331,12 @@ def run_case(args, seed, index, generic):
         tail = compiled.stderr.strip().splitlines()[-3:]
         return desc, "CRASH", "aotc exit %d: %s\n  %s" % (
             compiled.returncode, " ".join(command), "\n  ".join(tail))
+    with open(os.path.join(work, "sweep.json")) as f:
+        entry = json.load(f)["entry_points"][0]
+    shapes = [o["shape"] for o in entry["outputs"]]
+    if shapes != [list(w.shape) for w in wants]:
+        return desc, "MISMATCH", "output shapes %s, PyTorch's %s" % (
+            shapes, [list(w.shape) for w in wants])
     so = os.path.join(work, "sweep.so")
     subprocess.run([args.cc, "-shared", "-o", so, obj, args.runtime,
                     args.omp, "-Wl,-rpath," + os.path.dirname(args.omp)],
@@ -331,8 +346,7 @@ def run_case(args, seed, index, generic):
     np.savez(os.path.join(work, "io.npz"), *inputs)
     call = subprocess.run(
         [sys.executable, "-B", os.path.abspath(__file__), "--call", so,
-         os.path.join(work, "io.npz"), str(pool_bytes(
-             os.path.join(work, "sweep.h")))] +
+         os.path.join(work, "io.npz"), str(entry["pool_bytes"])] +
         [",".join(map(str, w.shape)) for w in wants],
         capture_output=True, text=True, timeout=args.timeout)
     if call.returncode != 0:

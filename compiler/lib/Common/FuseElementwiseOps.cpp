@@ -50,6 +50,12 @@ bool isTranspose(linalg::LinalgOp op) {
   return in.isPermutation() && out.isIdentity() && !in.isIdentity();
 }
 
+/// Largest payload (ops in the body) a fusion may make. Each fusion clones
+/// both payloads whole, so without a bound a chain of N elementwise ops
+/// fused into one costs O(N^2) (10,000 ops: minutes); with it, O(N). No
+/// payload of the model corpus comes near it.
+constexpr size_t kMaxFusedPayloadOps = 256;
+
 /// Whether the producer of `fusedOperand` may be fused into its owner. As
 /// upstream, only single-use producers are fused (nothing is duplicated).
 /// When the consumer reads the producer's result through a map that leaves
@@ -63,7 +69,8 @@ bool isTranspose(linalg::LinalgOp op) {
 ///     lose the matmul path).
 /// A broadcast operand of an all-parallel consumer (a bias), or a row
 /// statistic read inside that same row's reduction, still fuses. A
-/// transpose is not fused into a contraction (see below).
+/// transpose is not fused into a contraction (see below), and no fusion
+/// makes a payload larger than kMaxFusedPayloadOps.
 bool shouldFuse(OpOperand *fusedOperand) {
   Operation *producer = fusedOperand->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
@@ -72,6 +79,10 @@ bool shouldFuse(OpOperand *fusedOperand) {
   auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
   if (!producerOp || !consumer)
     return true;
+  if (producerOp.getBlock()->getOperations().size() +
+          consumer.getBlock()->getOperations().size() >
+      kMaxFusedPayloadOps)
+    return false;
   // A transpose feeding a contraction stays a copy: fused, the contraction
   // would read that operand across its rows (one gather per register),
   // once per register tile instead of once.
