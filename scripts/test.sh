@@ -2,8 +2,10 @@
 #===- scripts/test.sh - Install, build, run every test -------------------===#
 #
 # Usage: scripts/test.sh [ctest arguments...]
-# Runs unit, lit, e2e and sample tests with ctest; exits non-zero on any
-# failure.
+# Runs unit, lit, e2e and sample tests with ctest, then each libFuzzer
+# target of tests/fuzz for AOTC_FUZZ_SECONDS (default 60; 0 skips it) from
+# a fixed seed (scripts/fuzz.sh, its own sanitized build in build-fuzz/);
+# exits non-zero on any failure or finding.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -14,3 +16,6 @@ aotc_build
 echo "== testing"
 cd "$AOTC_BUILD"
 ctest --output-on-failure -j"$(nproc)" --timeout 1500 "$@"
+if [ "${AOTC_FUZZ_SECONDS:-60}" != 0 ]; then
+  "$AOTC_ROOT/scripts/fuzz.sh" "${AOTC_FUZZ_SECONDS:-60}" 1
+fi

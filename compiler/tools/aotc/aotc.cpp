@@ -11,6 +11,7 @@
 #include "aotc/ABI/EntryPoint.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Frontend/ONNX/ONNXImporter.h"
+#include "aotc/Input/ParseProgram.h"
 #include "aotc/Pipelines/GPUPipelines.h"
 #include "aotc/Pipelines/Pipelines.h"
 #include "aotc/Target/Target.h"
@@ -385,7 +386,7 @@ int compile() {
     if (!file)
       return fail("cannot read '" + inputFilename + "': " + errorMessage);
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    module = aotc::parseProgram(sourceMgr, &context);
   }
   if (!module)
     return 1;

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+#===- scripts/fuzz.sh - libFuzzer campaigns on aotc's input paths --------===#
+#
+# Usage: scripts/fuzz.sh [SECONDS [SEED]] [TARGET...]
+#   e.g. scripts/fuzz.sh 3600 7 onnx_import_fuzzer
+#
+# Configures build-fuzz/ (clang-22, AOTC_FUZZ=ON,
+# AOTC_SANITIZE=address,undefined: libFuzzer coverage, ASan and UBSan in
+# every aotc library) and builds the fuzz targets of tests/fuzz, then runs
+# each (default: all) for SECONDS (default 60) from SEED (default 1):
+#   onnx_import_fuzzer  seeds: every model.onnx of ONNX's backend test data
+#                       (libonnx-testdata) and tests/fuzz/regressions/onnx
+#   mlir_input_fuzzer   seeds: the e2e programs, samples/*.mlir and
+#                       tests/fuzz/regressions/mlir
+# First every regression input is run once (a fixed crash stays fixed).
+# New corpus units go to build-fuzz/corpus/TARGET, crashing inputs to
+# build-fuzz/findings/ (copy each to tests/fuzz/regressions/ once fixed).
+# Prints executions and coverage per target; exits non-zero on a finding.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+seconds=${1:-60}
+seed=${2:-1}
+shift $(( $# < 2 ? $# : 2 ))
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(onnx_import_fuzzer mlir_input_fuzzer)
+
+aotc_install_deps
+AOTC_BUILD="$AOTC_ROOT/build-fuzz" AOTC_BUILD_TARGETS="${targets[*]}" \
+  aotc_build -DAOTC_FUZZ=ON -DAOTC_SANITIZE=address,undefined \
+  -DAOTC_ENABLE_TESTS=OFF -DAOTC_BUILD_BENCH=OFF -DAOTC_BUILD_SAMPLES=OFF
+build="$AOTC_ROOT/build-fuzz"
+regressions="$AOTC_ROOT/tests/fuzz/regressions"
+
+seeds_of() {
+  local dir="$build/seeds/$1"
+  rm -rf "$dir" && mkdir -p "$dir"
+  case "$1" in
+    onnx_import_fuzzer)
+      local i=0
+      for f in /usr/include/onnx/backend/test/data/node/*/model.onnx; do
+        [ -f "$f" ] && cp "$f" "$dir/$i.onnx" && i=$((i + 1))
+      done ;;
+    mlir_input_fuzzer)
+      cp "$AOTC_ROOT"/tests/e2e/*.mlir "$AOTC_ROOT"/samples/*.mlir "$dir/" ;;
+  esac
+  echo "$dir"
+}
+
+regressions_of() {
+  case "$1" in
+    onnx_import_fuzzer) echo "$regressions/onnx" ;;
+    mlir_input_fuzzer) echo "$regressions/mlir" ;;
+  esac
+}
+
+status=0
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+for target in "${targets[@]}"; do
+  binary="$build/tests/fuzz/$target"
+  known=$(regressions_of "$target")
+  mkdir -p "$build/corpus/$target" "$build/findings" "$known"
+  if compgen -G "$known/*" >/dev/null; then
+    echo "== $target: regression inputs"
+    "$binary" "$known"/* 2>&1 | tail -1 || status=1
+  fi
+  echo "== $target: $seconds s from seed $seed"
+  log="$build/findings/$target.log"
+  if ! "$binary" -seed="$seed" -max_total_time="$seconds" -max_len=65536 \
+      -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+      -artifact_prefix="$build/findings/$target-" \
+      "$build/corpus/$target" "$(seeds_of "$target")" "$known" \
+      >"$log" 2>&1; then
+    status=1
+    echo "FINDING: $target (log: $log)"
+    grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -5 || true
+  fi
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "$log" |
+    tail -3 || true
+done
+exit $status
