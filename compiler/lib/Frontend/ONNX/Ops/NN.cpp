@@ -780,16 +780,13 @@ FailureOr<Window> resolveWindow(NodeContext &ctx, ArrayRef<int64_t> spatial,
     }
     int64_t out = (ceilMode ? ceilDiv(span, s) : span / s) + 1;
     if (ceilMode && out != span / s + 1) {
-      // Implementations disagree on a last window that starts in the end
-      // padding; reject that case rather than guess.
-      if ((out - 1) * s >= in + w.padBegin[i]) {
-        ctx.attributeError("ceil_mode")
-            << "the last window would start in the end padding along "
-               "spatial dimension "
-            << i << ", which is not supported";
-        return failure();
-      }
-      w.extraEnd[i] = (out - 1) * s + effK - (in + w.padBegin[i] + w.padEnd[i]);
+      // A last window that would start in the end padding is dropped, as
+      // PyTorch, ONNX Runtime and the ONNX spec since 1.16 do ("sliding
+      // windows that would start in the right padded region are ignored").
+      if ((out - 1) * s >= in + w.padBegin[i])
+        --out;
+      w.extraEnd[i] = std::max<int64_t>(
+          0, (out - 1) * s + effK - (in + w.padBegin[i] + w.padEnd[i]));
     }
     w.out.push_back(out);
   }
