@@ -296,6 +296,13 @@ function(aot_add_test name)
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang|GNU")
     target_compile_options(${name} PRIVATE -Wall -Wextra)
   endif()
+  # The concurrency tests also call from the driver's own OpenMP region;
+  # clang's -fopenmp uses the same libomp as the compiled code (GCC's would
+  # bring libgomp beside it, so the region test is left out there).
+  if(ARG_CONCURRENCY AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    target_compile_options(${name} PRIVATE -fopenmp)
+    target_link_options(${name} PRIVATE -fopenmp)
+  endif()
 
   # The reference is read when the test runs, not when it builds; this
   # custom target only makes the build produce it (if a custom command in

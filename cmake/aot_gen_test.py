@@ -10,7 +10,9 @@
 #   * checks the ABI: pool too small, NULL and misaligned pointers, bad stream
 #     struct -> the documented status, and no output written on any error;
 #   * checks E_info() and the header's pool macros against the manifest;
-#   * optionally calls the entry point from 4 threads at once (--concurrency).
+#   * optionally (--concurrency) calls the entry point from 8 std::threads at
+#     once, each with its own pool, and from every thread of the caller's own
+#     OpenMP parallel region (when the driver is built with OpenMP).
 #
 # Usage (from aot_add_test() in AotcFunctions.cmake):
 #   aot_gen_test.py --manifest N.json --out T.cpp [--entry e] [--suite S]
@@ -170,6 +172,9 @@ TEMPLATE = string.Template(r'''$banner
 #include <string>
 #include <thread>
 #include <vector>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace {
 using namespace aot::test;
@@ -649,7 +654,7 @@ CONCURRENCY_TEMPLATE = string.Template(r'''
 
 TEST($suite, Concurrency) {
   REQUIRE_REFERENCE();
-  constexpr int kThreads = 4;
+  constexpr int kThreads = 8;
   constexpr int kIterations = $iterations;
   // Even threads run with one OpenMP thread, odd ones with the default team.
   // Each thread's results must be bit-identical to a call made here, alone,
@@ -717,6 +722,72 @@ TEST($suite, Concurrency) {
     EXPECT_TRUE(problems[size_t(t)].empty())
         << "thread " << t << ", " << problems[size_t(t)];
 }
+
+#ifdef _OPENMP
+/// Threads of this process (Linux: /proc/self/status), 0 if unknown.
+static int processThreads() {
+  std::FILE *f = std::fopen("/proc/self/status", "r");
+  int threads = 0;
+  char line[256];
+  while (f && std::fgets(line, sizeof(line), f))
+    if (std::sscanf(line, "Threads: %d", &threads) == 1)
+      break;
+  if (f)
+    std::fclose(f);
+  return threads;
+}
+
+// Callers inside the caller's own OpenMP parallel region: each of a team of
+// 4 calls with its own pool, with the default stream. Nested regions are
+// inactive by default (max-active-levels 1), so each call runs on its
+// caller's thread alone: the results are bit-identical to a one-thread call
+// and the process gains no threads beyond the team's.
+TEST($suite, CallsFromOpenMPRegion) {
+  REQUIRE_REFERENCE();
+  constexpr int kTeam = 4;
+  constexpr int kIterations = $iterations / 10 + 1;
+  aot_cpu_stream_t oneThread{sizeof(aot_cpu_stream_t), 1};
+  const InputPtrs in = inputPtrs(reference().inputs);
+  Outputs baseline;
+  {
+    AlignedBuffer pool = makePool();
+    baseline.fill(kOutputSentinel);
+    ASSERT_EQ(callEntry(in, baseline.ptrs(), poolArg(pool), kPoolBytes,
+                        &oneThread),
+              AOT_OK);
+  }
+  ASSERT_EQ(omp_get_max_active_levels(), 1);
+  int before = processThreads();
+  std::vector<std::string> problems(kTeam);
+  std::vector<AlignedBuffer> pools;
+  for (int t = 0; t < kTeam; ++t)
+    pools.push_back(makePool());
+#pragma omp parallel num_threads(kTeam)
+  {
+    int t = omp_get_thread_num();
+    Outputs outs;
+    for (int it = 0; it < kIterations && problems[size_t(t)].empty(); ++it) {
+      outs.fill(kOutputSentinel);
+      aot_status_t status = callEntry(in, outs.ptrs(), poolArg(pools[size_t(t)]),
+                                      kPoolBytes, nullptr);
+      if (status != AOT_OK)
+        problems[size_t(t)] = "returned " + std::string(statusName(status));
+      for (size_t i = 0; i < kNumOutputs && problems[size_t(t)].empty(); ++i)
+        if (std::memcmp(outs.buffers[i].data(), baseline.buffers[i].data(),
+                        outs.buffers[i].size()) != 0)
+          problems[size_t(t)] = "output " + std::to_string(i) +
+                                " differs from a one-thread call";
+    }
+  }
+  int after = processThreads();
+  for (int t = 0; t < kTeam; ++t)
+    EXPECT_TRUE(problems[size_t(t)].empty())
+        << "OpenMP thread " << t << ": " << problems[size_t(t)];
+  if (before > 0 && after > 0)
+    EXPECT_LE(after, before + kTeam - 1)
+        << "the calls inside the region started threads of their own";
+}
+#endif
 ''')
 
 
