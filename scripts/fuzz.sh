@@ -44,7 +44,7 @@ seeds_of() {
         [ -f "$f" ] && cp "$f" "$dir/$i.onnx" && i=$((i + 1))
       done ;;
     mlir_input_fuzzer)
-      cp "$AOTC_ROOT"/tests/e2e/*.mlir "$AOTC_ROOT"/samples/*.mlir "$dir/" ;;
+      cp "$AOTC_ROOT"/tests/e2e/programs/*.mlir "$AOTC_ROOT"/samples/*.mlir "$dir/" ;;
   esac
   echo "$dir"
 }
@@ -65,7 +65,14 @@ for target in "${targets[@]}"; do
   mkdir -p "$build/corpus/$target" "$build/findings" "$known"
   if compgen -G "$known/*" >/dev/null; then
     echo "== $target: regression inputs"
-    "$binary" "$known"/* 2>&1 | tail -1 || status=1
+    if "$binary" "$known"/* >"$build/findings/$target-regressions.log" 2>&1
+    then
+      echo "$(find "$known" -type f | wc -l) replayed, no crash"
+    else
+      status=1
+      echo "FINDING: a regression input crashes again" \
+           "(log: $build/findings/$target-regressions.log)"
+    fi
   fi
   echo "== $target: $seconds s from seed $seed"
   log="$build/findings/$target.log"
