@@ -2,10 +2,12 @@
 #===- scripts/test.sh - Install, build, run every test -------------------===#
 #
 # Usage: scripts/test.sh [ctest arguments...]
-# Runs unit, lit, e2e and sample tests with ctest, then each libFuzzer
-# target of tests/fuzz for AOTC_FUZZ_SECONDS (default 60; 0 skips it) from
-# a fixed seed (scripts/fuzz.sh, its own sanitized build in build-fuzz/);
-# exits non-zero on any failure or finding.
+# Runs unit, lit, e2e and sample tests with ctest, then, in a second build
+# tree with ASan and UBSan (build-fuzz/): each libFuzzer target of
+# tests/fuzz for AOTC_FUZZ_SECONDS (default 60) from a fixed seed
+# (scripts/fuzz.sh), and the sanitized aotc on the e2e programs and the four
+# tuned models (scripts/sanitize.sh). AOTC_SANITIZED=0 skips both. Exits
+# non-zero on any failure or finding.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -16,6 +18,7 @@ aotc_build
 echo "== testing"
 cd "$AOTC_BUILD"
 ctest --output-on-failure -j"$(nproc)" --timeout 1500 "$@"
-if [ "${AOTC_FUZZ_SECONDS:-60}" != 0 ]; then
+if [ "${AOTC_SANITIZED:-1}" != 0 ]; then
   "$AOTC_ROOT/scripts/fuzz.sh" "${AOTC_FUZZ_SECONDS:-60}" 1
+  "$AOTC_ROOT/scripts/sanitize.sh"
 fi

@@ -1078,6 +1078,12 @@ LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
   return applyOpPatternsGreedily(pads, std::move(patterns));
 }
 
+/// Records the ops a rewriter erases.
+struct ErasedOps : RewriterBase::Listener {
+  llvm::SmallPtrSet<Operation *, 8> ops;
+  void notifyOperationErased(Operation *op) override { ops.insert(op); }
+};
+
 struct DistributeToForallPass
     : aotc::impl::DistributeToForallBase<DistributeToForallPass> {
   using Base::Base;
@@ -1461,10 +1467,16 @@ struct DistributeToForallPass
     for (linalg::LinalgOp op : topLevelOps())
       recomposeTilePad(rewriter, op);
     // Contractions that would have a few thread tiles in an odd count are
-    // split first (their parts then tile evenly).
-    if (maxTiles >= 2)
+    // split first (their parts then tile evenly). A split erases the op's
+    // elementwise consumer, which may come later in the list: ops the
+    // splits erased are skipped.
+    if (maxTiles >= 2) {
+      ErasedOps erased;
+      IRRewriter splitter(&getContext(), &erased);
       for (linalg::LinalgOp op : topLevelOps())
-        splitForEvenTiles(rewriter, op);
+        if (!erased.ops.contains(op))
+          splitForEvenTiles(splitter, op);
+    }
     // Parts of one op (aotc::kSiblingPartsAttrName), in order: distributed
     // together when the interior has the work for it.
     llvm::MapVector<int64_t, SmallVector<linalg::LinalgOp>> groups;
