@@ -184,7 +184,8 @@ static void init_driver_locked(void) {
     return;
   }
   if (count <= 0) {
-    aot_gpu_driver_failed(&g_once, AOT_ERROR_NO_DEVICE, "cuDeviceGetCount: no CUDA device");
+    aot_gpu_driver_failed(&g_once, AOT_ERROR_NO_DEVICE,
+                          "cuDeviceGetCount: no CUDA device");
     return;
   }
   aot_gpu_driver_ready(&g_once);
@@ -379,8 +380,8 @@ aot_status_t aot_cuda_memcpy_htod_async(void *dst_device, const void *src_host,
                                         size_t bytes, aot_stream_t stream) {
   aot_cu_result_t result;
   aot_status_t status;
-  if ((status = aot_gpu_check_copy("aot_cuda_memcpy_htod_async", dst_device, src_host,
-                                   bytes, t_last_error,
+  if ((status = aot_gpu_check_copy("aot_cuda_memcpy_htod_async", dst_device,
+                                   src_host, bytes, t_last_error,
                                    sizeof(t_last_error))) != AOT_OK ||
       !bytes || (status = ensure_driver()) != AOT_OK)
     return status;
@@ -395,8 +396,8 @@ aot_status_t aot_cuda_memcpy_dtoh_async(void *dst_host, const void *src_device,
                                         size_t bytes, aot_stream_t stream) {
   aot_cu_result_t result;
   aot_status_t status;
-  if ((status = aot_gpu_check_copy("aot_cuda_memcpy_dtoh_async", dst_host, src_device,
-                                   bytes, t_last_error,
+  if ((status = aot_gpu_check_copy("aot_cuda_memcpy_dtoh_async", dst_host,
+                                   src_device, bytes, t_last_error,
                                    sizeof(t_last_error))) != AOT_OK ||
       !bytes || (status = ensure_driver()) != AOT_OK)
     return status;

@@ -172,9 +172,8 @@ static inline aot_status_t aot_gpu_driver_ensure(aot_gpu_driver_once_t *once,
  *  `bytes` is non-zero and either is NULL, with "<function>: NULL pointer"
  *  in `error_text`; AOT_OK otherwise. */
 static inline aot_status_t aot_gpu_check_copy(const char *function,
-                                              const void *dst,
-                                              const void *src, size_t bytes,
-                                              char *error_text,
+                                              const void *dst, const void *src,
+                                              size_t bytes, char *error_text,
                                               size_t error_bytes) {
   if (bytes && (!dst || !src)) {
     snprintf(error_text, error_bytes, "%s: NULL pointer", function);

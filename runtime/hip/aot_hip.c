@@ -172,7 +172,8 @@ static void init_driver_locked(void) {
     return;
   }
   if (count <= 0) {
-    aot_gpu_driver_failed(&g_once, AOT_ERROR_NO_DEVICE, "hipGetDeviceCount: no HIP device");
+    aot_gpu_driver_failed(&g_once, AOT_ERROR_NO_DEVICE,
+                          "hipGetDeviceCount: no HIP device");
     return;
   }
   aot_gpu_driver_ready(&g_once);
@@ -331,8 +332,8 @@ aot_status_t aot_hip_memcpy_htod_async(void *dst_device, const void *src_host,
   aot_hip_error_t result;
   aot_status_t status;
   void *src;
-  if ((status = aot_gpu_check_copy("aot_hip_memcpy_htod_async", dst_device, src_host,
-                                   bytes, t_last_error,
+  if ((status = aot_gpu_check_copy("aot_hip_memcpy_htod_async", dst_device,
+                                   src_host, bytes, t_last_error,
                                    sizeof(t_last_error))) != AOT_OK ||
       !bytes || (status = ensure_driver()) != AOT_OK)
     return status;
@@ -349,8 +350,8 @@ aot_status_t aot_hip_memcpy_dtoh_async(void *dst_host, const void *src_device,
   aot_hip_error_t result;
   aot_status_t status;
   void *src;
-  if ((status = aot_gpu_check_copy("aot_hip_memcpy_dtoh_async", dst_host, src_device,
-                                   bytes, t_last_error,
+  if ((status = aot_gpu_check_copy("aot_hip_memcpy_dtoh_async", dst_host,
+                                   src_device, bytes, t_last_error,
                                    sizeof(t_last_error))) != AOT_OK ||
       !bytes || (status = ensure_driver()) != AOT_OK)
     return status;
