@@ -8,7 +8,7 @@ convolutions with random kernel (square or not), stride, padding, dilation
 and groups, channel counts that are not multiples of 8, odd and tiny images,
 batch > 1; transposed convolutions; max and average pools (with and without
 ceil mode and padding counted); MatMul and Gemm of odd sizes with batch
-broadcasting; and chains of these with reshapes, transposes, concatenations,
+broadcasting; nearest and bilinear resizes; and chains of these with reshapes, transposes, concatenations,
 activations and reductions between them. Every case is reproducible from
 (seed, index): `--only INDEX` reruns one.
 
@@ -156,6 +156,32 @@ def pool_case(rng):
     return desc, pool, [(batch, c, h, w)]
 
 
+class Interpolate(nn.Module):
+    def __init__(self, size, mode, align):
+        super().__init__()
+        self.size, self.mode, self.align = size, mode, align
+
+    def forward(self, x):
+        return F.interpolate(x, size=self.size, mode=self.mode,
+                             align_corners=self.align)
+
+
+def resize_case(rng):
+    """Upsampling (Resize): nearest or bilinear, to a random size or by an
+    integer scale, align_corners or not (segmentation heads, FPNs)."""
+    batch, c = int(rng.choice([1, 2])), odd_channels(rng, 1, 24)
+    h, w = int(rng.integers(1, 20)), int(rng.integers(1, 20))
+    mode = str(rng.choice(["nearest", "bilinear"]))
+    if rng.random() < 0.5:
+        size = (h * int(rng.integers(1, 5)), w * int(rng.integers(1, 5)))
+    else:
+        size = (int(rng.integers(1, 48)), int(rng.integers(1, 48)))
+    align = bool(rng.random() < 0.5) if mode == "bilinear" else None
+    desc = "resize %s %dx%dx%dx%d -> %s align_corners=%s" % (
+        mode, batch, c, h, w, size, align)
+    return desc, Interpolate(size, mode, align), [(batch, c, h, w)]
+
+
 class MatMul(nn.Module):
     def forward(self, a, b):
         return torch.matmul(a, b)
@@ -266,7 +292,7 @@ def chain_case(rng):
 
 
 KINDS = [(conv_case, 5), (conv_transpose_case, 1), (pool_case, 2),
-         (matmul_case, 2), (chain_case, 2)]
+         (matmul_case, 2), (chain_case, 2), (resize_case, 1)]
 
 
 def make_case(seed, index):
