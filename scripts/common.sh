@@ -52,3 +52,18 @@ aotc_build() {
   # shellcheck disable=SC2086  # a list of target names
   ninja -C "$AOTC_BUILD" ${AOTC_BUILD_TARGETS:-}
 }
+
+# The sanitized tree scripts/fuzz.sh and scripts/sanitize.sh share: every
+# aotc library with libFuzzer coverage, ASan and UBSan (one configuration,
+# so that neither script reconfigures the other's build).
+AOTC_SANITIZED_BUILD="$AOTC_ROOT/build-fuzz"
+
+# Builds the targets given as arguments in AOTC_SANITIZED_BUILD, and sets the
+# sanitizer options their runs use (unless the caller set them).
+aotc_build_sanitized() {
+  AOTC_BUILD="$AOTC_SANITIZED_BUILD" AOTC_BUILD_TARGETS="$*" \
+    aotc_build -DAOTC_FUZZ=ON -DAOTC_SANITIZE=address,undefined \
+    -DAOTC_ENABLE_TESTS=OFF -DAOTC_BUILD_BENCH=OFF -DAOTC_BUILD_SAMPLES=OFF
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+}

@@ -28,10 +28,8 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(onnx_import_fuzzer mlir_input_fuzzer)
 
 aotc_install_deps
-AOTC_BUILD="$AOTC_ROOT/build-fuzz" AOTC_BUILD_TARGETS="${targets[*]}" \
-  aotc_build -DAOTC_FUZZ=ON -DAOTC_SANITIZE=address,undefined \
-  -DAOTC_ENABLE_TESTS=OFF -DAOTC_BUILD_BENCH=OFF -DAOTC_BUILD_SAMPLES=OFF
-build="$AOTC_ROOT/build-fuzz"
+aotc_build_sanitized "${targets[@]}"
+build="$AOTC_SANITIZED_BUILD"
 regressions="$AOTC_ROOT/tests/fuzz/regressions"
 
 seeds_of() {
@@ -57,8 +55,6 @@ regressions_of() {
 }
 
 status=0
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 for target in "${targets[@]}"; do
   binary="$build/tests/fuzz/$target"
   known=$(regressions_of "$target")

@@ -20,14 +20,10 @@ models=(resnet18 mobilenet_v2 squeezenet1_1 bert_encoder)
 [ "${1:-}" = "--all" ] && models+=(googlenet shufflenet_v2_x1_0 swin_t)
 
 aotc_install_deps
-AOTC_BUILD="$AOTC_ROOT/build-fuzz" AOTC_BUILD_TARGETS="aotc" \
-  aotc_build -DAOTC_FUZZ=ON -DAOTC_SANITIZE=address,undefined \
-  -DAOTC_ENABLE_TESTS=OFF -DAOTC_BUILD_BENCH=OFF -DAOTC_BUILD_SAMPLES=OFF
-aotc="$AOTC_ROOT/build-fuzz/compiler/tools/aotc/aotc"
-out="$AOTC_ROOT/build-fuzz/sanitize"
+aotc_build_sanitized aotc
+aotc="$AOTC_SANITIZED_BUILD/compiler/tools/aotc/aotc"
+out="$AOTC_SANITIZED_BUILD/sanitize"
 rm -rf "$out" && mkdir -p "$out"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 
 inputs=("$AOTC_ROOT"/tests/e2e/programs/*.mlir)
 for m in "${models[@]}"; do

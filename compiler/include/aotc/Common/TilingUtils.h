@@ -14,8 +14,17 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace aotc {
+
+/// Records the ops a rewriter erases, for loops over a list of ops that
+/// their own rewrites may erase (skip those: their memory is freed).
+struct ErasedOps : mlir::RewriterBase::Listener {
+  void notifyOperationErased(mlir::Operation *op) override { ops.insert(op); }
+  llvm::DenseSet<mlir::Operation *> ops;
+};
 
 /// Vector registers per row of a contraction's register tile.
 constexpr int64_t kContractionRegistersPerRow = 2;

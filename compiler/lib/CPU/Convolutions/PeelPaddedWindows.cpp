@@ -323,12 +323,6 @@ clippedBoxesOf(OpBuilder &b, linalg::LinalgOp op, ArrayRef<PaddedDim> dims) {
   return boxes;
 }
 
-/// The ops a rewriter erased.
-struct ErasedOps : RewriterBase::Listener {
-  void notifyOperationErased(Operation *op) override { ops.insert(op); }
-  llvm::DenseSet<Operation *> ops;
-};
-
 struct PeelPaddedWindowsPass
     : aotc::impl::PeelPaddedWindowsBase<PeelPaddedWindowsPass> {
   using Base::Base;
@@ -350,7 +344,7 @@ struct PeelPaddedWindowsPass
     // left it: a candidate can read another's result through its padding
     // (a pool after a pool), whose op that peel replaced; one a peel erased
     // is skipped.
-    ErasedOps erased;
+    aotc::ErasedOps erased;
     IRRewriter rewriter(&getContext(), &erased);
     int64_t group = aotc::newSiblingGroup(getOperation());
     for (Operation *op : candidates) {

@@ -1078,12 +1078,6 @@ LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
   return applyOpPatternsGreedily(pads, std::move(patterns));
 }
 
-/// Records the ops a rewriter erases.
-struct ErasedOps : RewriterBase::Listener {
-  llvm::SmallPtrSet<Operation *, 8> ops;
-  void notifyOperationErased(Operation *op) override { ops.insert(op); }
-};
-
 struct DistributeToForallPass
     : aotc::impl::DistributeToForallBase<DistributeToForallPass> {
   using Base::Base;
@@ -1471,7 +1465,7 @@ struct DistributeToForallPass
     // elementwise consumer, which may come later in the list: ops the
     // splits erased are skipped.
     if (maxTiles >= 2) {
-      ErasedOps erased;
+      aotc::ErasedOps erased;
       IRRewriter splitter(&getContext(), &erased);
       for (linalg::LinalgOp op : topLevelOps())
         if (!erased.ops.contains(op))

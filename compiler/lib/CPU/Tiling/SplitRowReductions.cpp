@@ -39,16 +39,10 @@ int64_t widestTypeLanes(linalg::LinalgOp op, int64_t vectorBits) {
   return bits ? vectorBits / bits : 0;
 }
 
-/// True when `op`'s body reads a loop index (linalg.index: a padding or
-/// gather fused into the op). linalg::splitReduction keeps such a body as
-/// it is, so the index of the split loop would name the wrong loop: those
-/// ops keep a scalar accumulator.
-bool readsLoopIndices(linalg::LinalgOp op) {
-  return !op->getRegion(0).getOps<linalg::IndexOp>().empty();
-}
-
 /// Lanes of one vector register for `op`'s widest element type; 0 when the
-/// op is not a row reduction this pass splits: one output, every loop
+/// op is not a row reduction this pass splits (nor one whose body reads a
+/// loop index: linalg::splitReduction keeps the body as it is, so the index
+/// of the split loop would name the wrong loop): one output, every loop
 /// parallel but the innermost, which is a reduction over at least two whole
 /// registers, read contiguously (the reduction loop is, where an input uses
 /// it, that input's innermost index), and not a contraction (those take the
@@ -56,7 +50,7 @@ bool readsLoopIndices(linalg::LinalgOp op) {
 int64_t rowReductionLanes(linalg::LinalgOp op, int64_t vectorBits) {
   if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1 ||
-      op.getNumLoops() < 1 || readsLoopIndices(op))
+      op.getNumLoops() < 1 || op.hasIndexSemantics())
     return 0;
   unsigned last = op.getNumLoops() - 1;
   if (op.getIteratorTypesArray()[last] != utils::IteratorType::reduction)
@@ -93,7 +87,7 @@ linalg::LinalgOp collapseTrailingReductions(RewriterBase &rewriter,
   if (!isa<linalg::GenericOp>(op.getOperation()) ||
       !op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       op.getNumDpsInits() != 1 || aotc::contractionTileDims(op) ||
-      linalg::isaContractionOpInterface(op) || readsLoopIndices(op))
+      linalg::isaContractionOpInterface(op) || op.hasIndexSemantics())
     return op;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   unsigned loops = op.getNumLoops();
