@@ -10,6 +10,7 @@
 
 #include "aotc/Analysis/BufferLifetimes.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
+#include "aotc/CPU/Strategy/Tiles.h"
 #include "aotc/CPU/Tiling/Passes.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
@@ -26,235 +27,28 @@ namespace aotc {
 
 using namespace mlir;
 using aotc::largestDivisorAtMost;
+using aotc::workOf;
 
 namespace {
 
-/// Smallest thread tile of a contraction along its register-tile row and
-/// lane loops: 64 rows share each cache block of the right-hand side, and
-/// 256 columns are one whole cache block (see aotc-tile-and-vectorize).
-/// A contraction these would leave in one piece (64 x 256 outputs, as in a
-/// transformer's projections) takes half-blocks of 128 columns instead.
-constexpr int64_t kMinContractionRows = 64;
-constexpr int64_t kMinContractionColumns = 256;
-/// A contraction whose right-hand side holds at least kMinTallRhsBytes takes
-/// thread tiles of at least kTallTileRows rows (all of them when fewer):
-/// each tile reads all of the right-hand side's packed panels it spans
-/// once per tile of rows (its rows go through every cache block of them),
-/// so 64-row tiles of a 2048 x 2048 x 2048 GEMM read its 16 MB of panels 32
-/// times; 256-row tiles read them 8 times. 384 x 3072 x 768 (9.4 MB) takes
-/// whole rows: 12 tiles of 256 columns instead of 48 of 64 x 384. A
-/// right-hand side of 4 MB (1024^3) gains nothing, and the models'
-/// right-hand sides are smaller.
-constexpr int64_t kMinTallRhsBytes = 8 << 20;
-constexpr int64_t kTallTileRows = 256;
-constexpr int64_t kMinContractionHalfColumns = 128;
-/// Smallest thread tile along the innermost loop of any other op: four
-/// 512-bit registers of f32.
-constexpr int64_t kMinInnermost = 64;
-/// Smallest thread tile along the loop of a transposed input's innermost
-/// dimension: one square register tile of f32 (aotc-tile-and-vectorize).
-constexpr int64_t kMinTransposed = 16;
-
-/// A contraction's register tile: accumulator rows, and lanes per register.
-struct RegisterTile {
-  int64_t rows, lanes, vectorBits;
-};
-
-/// Bytes of the contraction `op`'s right-hand side: its inputs that no row
-/// loop (`row`, and `rowPanel` when the rows are in panels) indexes.
-int64_t rightHandSideBytes(linalg::LinalgOp op, unsigned row,
-                           std::optional<unsigned> rowPanel) {
-  int64_t bytes = 0;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    auto type = dyn_cast<RankedTensorType>(input->get().getType());
-    if (!type || !type.hasStaticShape() || map.isFunctionOfDim(row) ||
-        (rowPanel && map.isFunctionOfDim(*rowPanel)))
-      continue;
-    bytes += type.getNumElements() * aotc::elementBytes(type);
-  }
-  return bytes;
-}
-
-/// Tile sizes that split the parallel loops of `op` into about `targetTiles`
-/// static tiles, outermost loops first; 0 leaves a loop untiled, as every
-/// loop `whole` marks. For a contraction the register-tile row loop is split
-/// first, then the lane loop, each into tiles no smaller than the minimums
-/// above, the lane loop's of whole registers (half registers with
-/// `halfRegisters`) when the columns are.
-SmallVector<int64_t>
-computeForallTileSizes(linalg::LinalgOp op, int64_t targetTiles,
-                       RegisterTile registerTile,
-                       int64_t minColumns = kMinContractionColumns,
-                       int64_t minRows = kMinContractionRows,
-                       ArrayRef<bool> whole = {}, bool halfRegisters = false) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<int64_t> sizes(ranges.size(), 0);
-  SmallVector<int64_t> minSizes(ranges.size(), 1);
-  // Tiles along loop i hold a whole number of multiples[i] iterations.
-  SmallVector<int64_t> multiples(ranges.size(), 1);
-  SmallVector<unsigned> order = llvm::to_vector(
-      llvm::seq<unsigned>(0, static_cast<unsigned>(ranges.size())));
-  // The innermost loop is the vector dimension: no thread tile narrower
-  // than kMinInnermost elements (the lanes of a split row reduction stay
-  // whole, and a 1 x N op is not cut into scalar strips).
-  if (!ranges.empty())
-    minSizes.back() = kMinInnermost;
-  if (auto dims = aotc::contractionTileDims(op)) {
-    auto [row, lane] = *dims;
-    std::optional<unsigned> rowPanel = aotc::contractionPanelLoop(op, row);
-    if (minRows == kMinContractionRows &&
-        rightHandSideBytes(op, row, rowPanel) >= kMinTallRhsBytes)
-      minRows = kTallTileRows;
-    minSizes[row] = minRows;
-    // Below the cache-block minimum, tiles hold whole register tiles.
-    if (minRows < kMinContractionRows)
-      multiples[row] = registerTile.rows;
-    // Columns in panels: whole panels, as many as make the minimum columns.
-    unsigned columns = lane;
-    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane)) {
-      minSizes[lane] = ranges[lane];
-      llvm::erase(order, lane);
-      columns = *panel;
-      minSizes[columns] = std::max<int64_t>(1, minColumns / ranges[lane]);
-    } else {
-      minSizes[lane] = minColumns;
-      // Whole registers, when the columns are (784 Winograd tiles: not two
-      // tiles of 392 = 24.5 registers, each ending in half a register);
-      // with `halfRegisters`, half registers (the last resort before tiles
-      // of rows, see distribute).
-      SmallVector<int64_t> laneMultiples = {aotc::kContractionRegistersPerRow *
-                                                registerTile.lanes,
-                                            registerTile.lanes};
-      if (halfRegisters)
-        laneMultiples = {registerTile.lanes / 2};
-      for (int64_t multiple : laneMultiples)
-        if (ranges[lane] % multiple == 0) {
-          multiples[lane] = multiple;
-          break;
-        }
-    }
-    // Rows in row panels: whole panels, as many as make the minimum rows.
-    unsigned rows = row;
-    if (rowPanel) {
-      llvm::erase(order, row);
-      rows = *rowPanel;
-      minSizes[rows] = llvm::divideCeil(minRows, ranges[row]);
-    }
-    // Batch loops (outer) first, then rows, then columns.
-    llvm::erase(order, rows);
-    llvm::erase(order, columns);
-    order.push_back(rows);
-    order.push_back(columns);
-  } else if (std::optional<unsigned> channel =
-                 aotc::convolutionChannelRowLoop(op)) {
-    // Whole register tiles (aotc-vectorize-convolutions): rows of output
-    // channels, registers of grid rows, lanes never split.
-    minSizes[*channel] = aotc::kConvolutionChannelRows;
-    if (ranges[*channel] % aotc::kConvolutionChannelRows == 0)
-      multiples[*channel] = aotc::kConvolutionChannelRows;
-    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    ArrayRef<AffineExpr> results = outMap.getResults();
-    unsigned lane = cast<AffineDimExpr>(results.back()).getPosition();
-    multiples[lane] = ranges[lane];
-    if (results.size() >= 2) {
-      unsigned gridRow =
-          cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
-      // A row-aligned grid's rows stay whole (aotc-vectorize-convolutions
-      // splits them into register tiles of three rows and the rest).
-      if (gridRow != *channel)
-        multiples[gridRow] =
-            aotc::isRowAlignedConvolution(op)
-                ? ranges[gridRow]
-                : aotc::convolutionThreadRowMultiple(ranges[gridRow]);
-    }
-  } else if (std::optional<unsigned> lane =
-                 aotc::convolutionChannelLaneLoop(op)) {
-    // Whole register tiles (aotc-vectorize-convolutions): the lanes (a block
-    // of output channels) whole, the pixels of an output row in whole rows
-    // of register tiles.
-    multiples[*lane] = ranges[*lane];
-    if (std::optional<unsigned> row =
-            aotc::convolutionChannelLanePixelLoop(op))
-      multiples[*row] =
-          aotc::channelLaneRowTile(ranges[*row], registerTile.vectorBits);
-  } else {
-    // Transposes: read in square register tiles along both loops.
-    for (unsigned minor : aotc::transposedInputLoops(op))
-      minSizes[minor] = std::max(minSizes[minor], kMinTransposed);
-  }
-  SmallVector<bool> nonMonotonic = aotc::nonMonotonicLoops(op);
-  int64_t tiles = 1;
-  for (unsigned i : order) {
-    int64_t range = ranges[i];
-    if (tiles >= targetTiles)
-      break;
-    if (iterators[i] != utils::IteratorType::parallel || range <= 1 ||
-        nonMonotonic[i] || (!whole.empty() && whole[i]))
-      continue;
-    // Never more than the target: tiles stay static (divisors) and the
-    // count stays bounded even for prime dimensions.
-    int64_t limit = std::min(targetTiles / tiles,
-                             std::max<int64_t>(1, range / minSizes[i]));
-    int64_t count = largestDivisorAtMost(range / multiples[i], limit);
-    if (count <= 1)
-      continue;
-    sizes[i] = range / count;
-    tiles *= count;
-  }
-  return sizes;
-}
-
 /// Splits an op other than a contraction whose outermost parallel loop has
-/// no divisor near `targetTiles` (197 rows, a prime) into a bulk that
-/// divides evenly and a remainder (196 + 1 rows), so the bulk still gets
-/// static thread tiles; returns the parts, or the op alone. Contractions
-/// keep their own rules (tiles of at least 64 rows).
+/// no divisor near `targetTiles` into a bulk that divides evenly and a
+/// remainder (aotc::ThreadTiling::remainderSplit), so the bulk still gets
+/// static thread tiles; returns the parts, or the op alone.
 SmallVector<linalg::LinalgOp> splitRemainder(RewriterBase &rewriter,
+                                             const aotc::ThreadTiling &tiling,
                                              linalg::LinalgOp op,
                                              int64_t targetTiles) {
-  if (targetTiles < 2 || aotc::contractionTileDims(op))
+  std::optional<aotc::LoopSplit> split =
+      tiling.remainderSplit(op, targetTiles);
+  if (!split)
     return {op};
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<bool> nonMonotonic = aotc::nonMonotonicLoops(op);
-  for (auto [dim, range] : llvm::enumerate(ranges)) {
-    if (iterators[dim] != utils::IteratorType::parallel || range <= 1 ||
-        nonMonotonic[dim])
-      continue;
-    int64_t count = std::min(targetTiles, range);
-    if (largestDivisorAtMost(range, count) * 2 > count)
-      return {op};
-    int64_t bulk = range / count * count;
-    rewriter.setInsertionPoint(op);
-    auto [head, tail] = linalg::splitOp(
-        rewriter, cast<TilingInterface>(op.getOperation()),
-        static_cast<unsigned>(dim), rewriter.getIndexAttr(bulk));
-    return {cast<linalg::LinalgOp>(head.getOperation()),
-            cast<linalg::LinalgOp>(tail.getOperation())};
-  }
-  return {op};
-}
-
-/// Thread tiles that tile sizes `sizes` make of `op` (0: untiled loop).
-int64_t tileCount(linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
-  int64_t count = 1;
-  for (auto [range, size] : llvm::zip_equal(op.getStaticLoopRanges(), sizes))
-    if (size != 0)
-      count *= llvm::divideCeil(range, size);
-  return count;
-}
-
-/// Odd tile counts below this are made even when the op allows it.
-constexpr int64_t kMaxEvenedTiles = 16;
-
-/// Iterations of `op`'s loop nest.
-int64_t workOf(linalg::LinalgOp op) {
-  int64_t work = 1;
-  for (int64_t r : op.getStaticLoopRanges())
-    work *= r;
-  return work;
+  rewriter.setInsertionPoint(op);
+  auto [head, tail] = linalg::splitOp(
+      rewriter, cast<TilingInterface>(op.getOperation()), split->dim,
+      rewriter.getIndexAttr(split->at));
+  return {cast<linalg::LinalgOp>(head.getOperation()),
+          cast<linalg::LinalgOp>(tail.getOperation())};
 }
 
 
@@ -1082,272 +876,51 @@ struct DistributeToForallPass
     : aotc::impl::DistributeToForallBase<DistributeToForallPass> {
   using Base::Base;
 
-  /// A contraction's register tile with this pass's registers (f32 lanes,
-  /// as aotc-tile-and-vectorize makes it).
-  RegisterTile registerTile() const {
-    return {aotc::contractionRows(vectorBits),
-            aotc::registerLanes(vectorBits, 32), vectorBits};
-  }
+  /// The thread-tile decisions (aotc/CPU/Strategy/Tiles.h), from this
+  /// pass's options and the function's ops.
+  aotc::ThreadTiling tiling{0, 0, 0};
 
-  /// Fewest iterations for which `op` is threaded: min-work, a
-  /// kNonReducingMinWorkDivisor-th of it without reduction loops in a
-  /// function with ops of min-work iterations (a parallel region to join).
-  int64_t minWorkOf(linalg::LinalgOp op) const {
-    return regionsToJoin && op.getNumReductionLoops() == 0
-               ? minWork / aotc::kNonReducingMinWorkDivisor
-               : minWork;
-  }
-
-  /// Whether the function has an op of min-work iterations, threaded
-  /// whatever its neighbours. Without one, a small op given threads would
-  /// fork them for itself, gaining little on two threads and losing
-  /// several times that when the other vCPU answers late (a softmax of
-  /// 64 x 256 floats).
-  bool regionsToJoin = false;
-
-  /// Thread tiles of an op with `work` iterations: about min-work
-  /// iterations each, at most max-tiles, and two at least for an op other
-  /// than a contraction (one tile would leave it sequential).
-  int64_t tilesFor(int64_t work, bool contraction) const {
-    return std::min<int64_t>(
-        maxTiles, std::max<int64_t>(contraction ? 1 : 2, work / minWork));
-  }
-
-  /// `sizes` for `op`, unless they make a few tiles in an odd count, which
-  /// leave a thread idle for a whole tile on an even number of threads (3
-  /// tiles take as long as 4 on 2 threads): then the first of more tiles
-  /// (one more; twice as many; for a contraction then column tiles of half
-  /// the minimum; then one more tile along the same loops with row tiles of
-  /// half the minimum rows, in whole register tiles: MobileNetV2's 28 x 28
-  /// expansions onto 192 channels, 3 tiles of 64 rows, become 4 of 48; last
-  /// one tile fewer) that makes an even count, even when its tiles hold less
-  /// than min-work iterations (never more than max-tiles). Loops `whole`
-  /// marks stay untiled.
-  SmallVector<int64_t>
-  evenTileSizes(linalg::LinalgOp op, SmallVector<int64_t> sizes,
-                bool contraction, RegisterTile registerTile, int64_t minColumns,
-                int64_t minRows, ArrayRef<bool> whole = {}) const {
-    int64_t count = tileCount(op, sizes);
-    if (count <= 1 || count % 2 == 0 || count >= kMaxEvenedTiles)
-      return sizes;
-    int64_t more = std::min<int64_t>(maxTiles, count + 1);
-    int64_t twice = std::min<int64_t>(maxTiles, 2 * count);
-    struct Try {
-      int64_t target, columns, rows;
-      // The tiles must split the loops `sizes` splits, no other.
-      bool sameLoops;
-      // Fewest tiles taken (a smaller divisor of the loops than `target`
-      // may come back).
-      int64_t atLeast = 0;
-    };
-    SmallVector<Try> tries = {{more, minColumns, minRows, false},
-                              {twice, minColumns, minRows, false}};
-    if (contraction) {
-      tries.push_back(
-          {twice, std::max<int64_t>(1, minColumns / 2), minRows, false});
-      // Fewer rows than 64 make the right-hand side's column block (in L2)
-      // serve fewer rows: only instead of a thread left idle. Tiles along
-      // other loops as well (two row tiles times five column tiles of a
-      // 55 x 55 image instead of 11 column tiles) gained nothing.
-      tries.push_back({more, minColumns,
-                       std::max<int64_t>(registerTile.rows, minRows / 2),
-                       true});
-    }
-    // Last, fewer tiles along the same loops, at most a quarter fewer:
-    // MobileNetV2's 14 x 14 expansions onto 576 channels, 9 tiles of 8 row
-    // panels (72 panels: no even count from 10 up to the 18 its minimum
-    // rows allow, none at half of them), become 8 tiles of 9. (13 tiles of
-    // a loop of 26 would otherwise become 2, idling a third thread.)
-    if (count > 2)
-      tries.push_back({count - 1, minColumns, minRows, true,
-                       /*atLeast=*/(3 * count + 3) / 4});
-    for (const Try &t : tries) {
-      SmallVector<int64_t> even = computeForallTileSizes(
-          op, t.target, registerTile, t.columns, t.rows, whole);
-      int64_t evenCount = tileCount(op, even);
-      if (evenCount % 2 != 0 || evenCount < t.atLeast)
-        continue;
-      if (t.sameLoops &&
-          llvm::any_of(llvm::zip_equal(sizes, even), [](auto pair) {
-            return (std::get<0>(pair) == 0) != (std::get<1>(pair) == 0);
-          }))
-        continue;
-      return even;
-    }
-    return sizes;
-  }
-
-  /// Thread tile sizes of `op` for about `targetTiles` tiles, before
-  /// evenTileSizes; for a contraction, when the minimums leave it whole:
-  /// column tiles of half the minimum, then of half registers (a 1x1
-  /// convolution onto 32 channels at 28 x 28: two tiles of 392 = 24.5
-  /// registers, rather than tiles of register-tile rows: a row tile reads the
-  /// whole right-hand side, the 602 KB image, half of it last written by the
-  /// other thread, a column tile its own columns of it), then tiles of row
-  /// panels, or of single column panels for fewer rows than two register
-  /// tiles (a classifier's 1 x 1280 x 1000 layer, matrix-vector: nothing is
-  /// reused across columns; 31 panels of 32 columns, a prime, have no tiles
-  /// of four panels), or two tiles of column panels for more columns than
-  /// rows (MobileNetV2's 960 -> 160 projection at 7 x 7 with 256-bit panels:
-  /// 49 pixels x 10 panels of 16; each half of the 614 KB of weights read
-  /// once, where each of eight tiles of six rows read all of them).
-  /// `minColumns` and `minRows` are set to the minimums used. None when the
-  /// tiles must be register-tile rows after the rows beyond the last whole
-  /// register tile are split off (splitRowRemainder, a rewrite left to the
-  /// caller).
-  std::optional<SmallVector<int64_t>> plannedTileSizes(linalg::LinalgOp op,
-                                                       int64_t targetTiles,
-                                                       int64_t &minColumns,
-                                                       int64_t &minRows) const {
-    RegisterTile registerTile = this->registerTile();
-    auto none = [](ArrayRef<int64_t> sizes) {
-      return llvm::all_of(sizes, [](int64_t s) { return s == 0; });
-    };
-    SmallVector<int64_t> sizes =
-        computeForallTileSizes(op, targetTiles, registerTile);
-    std::optional<std::pair<unsigned, unsigned>> dims =
-        aotc::contractionTileDims(op);
-    if (!dims || !none(sizes))
-      return sizes;
-    sizes = computeForallTileSizes(op, targetTiles, registerTile,
-                                   minColumns = kMinContractionHalfColumns);
-    if (!none(sizes))
-      return sizes;
-    sizes = computeForallTileSizes(op, targetTiles, registerTile, minColumns,
-                                   minRows, {}, /*halfRegisters=*/true);
-    if (!none(sizes))
-      return sizes;
-    auto [row, lane] = *dims;
-    int64_t registerRows = registerTile.rows;
-    if (std::optional<unsigned> rowPanels =
-            aotc::contractionPanelLoop(op, row)) {
-      SmallVector<int64_t> panelTiles = computeForallTileSizes(
-          op, targetTiles, registerTile, minColumns, minRows = registerRows);
-      // One row panel (a classifier's 125th, split off for even tiles of the
-      // other 124): tiles of whole register tiles of its columns, which it
-      // would otherwise compute on one thread while the others wait
-      // (SqueezeNet's: 5 tiles of 32 of its 160).
-      if (!none(panelTiles) || op.getStaticLoopRanges()[*rowPanels] != 1)
-        return panelTiles;
-      return computeForallTileSizes(op, targetTiles, registerTile,
-                                    minColumns = 1, minRows);
-    }
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    int64_t rows = ranges[row];
-    std::optional<unsigned> panels = aotc::contractionPanelLoop(op, lane);
-    if (rows / registerRows >= 2) {
-      // More columns than rows: the right-hand side is the larger operand,
-      // and tiles of register-tile rows would each read all of it. Two
-      // column tiles of whole panels read it once (each its half, which can
-      // stay in the core's L2) and the rows twice.
-      if (panels && ranges[*panels] * ranges[lane] > rows) {
-        SmallVector<bool> whole(ranges.size(), true);
-        whole[*panels] = false;
-        SmallVector<int64_t> halves = computeForallTileSizes(
-            op, std::min<int64_t>(targetTiles, 2), registerTile,
-            /*minColumns=*/1, minRows, whole);
-        if (!none(halves)) {
-          minColumns = 1;
-          return halves;
-        }
-      }
-      return std::nullopt;
-    }
-    if (panels)
-      return computeForallTileSizes(op, targetTiles, registerTile,
-                                    minColumns = 1);
-    return sizes;
-  }
-
-  /// A contraction whose thread tiles would be a few in an odd count along
-  /// one loop (3 tiles of 243 columns of a 27 x 27 image, 5 tiles of 25 row
-  /// panels of a 1000-channel classifier) leaves a thread idle for a whole
-  /// tile on an even number of threads (3 tiles take as long as 4 on 2):
-  /// split that loop where the bulk holds the nearest even count of tiles
-  /// of whole units (registers of columns, panels, register tiles of rows),
-  /// when what is left is less than half a tile, or a tile of columns (729 =
-  /// 704 + 25: two tiles of 352 columns; 125 = 124 + 1 panels: four tiles of
-  /// 31; 3025 = 2880 + 145: ten tiles of 288, not 11 of 275). Each part
-  /// computes its own init and activation (aotc::splitWithOwnInits,
-  /// aotc::splitElementwiseConsumer) and is distributed on its own. (With
-  /// less than half a tile of columns left only, SqueezeNet's 1x1 layers at
-  /// 55 x 55 kept 11 tiles, an odd count; split, they take 10 and a part.)
+  /// Splits a contraction whose thread tiles would be a few in an odd count
+  /// along one loop where aotc::ThreadTiling::evenSplit says (its bulk then
+  /// tiles evenly). Each part computes its own init and activation
+  /// (aotc::splitWithOwnInits, aotc::splitElementwiseConsumer) and is
+  /// distributed on its own.
   void splitForEvenTiles(RewriterBase &rewriter, linalg::LinalgOp op) const {
-    std::optional<std::pair<unsigned, unsigned>> dims =
-        aotc::contractionTileDims(op);
-    int64_t work = workOf(op);
-    if (!dims || work < minWork)
+    std::optional<aotc::LoopSplit> split = tiling.evenSplit(op);
+    if (!split)
       return;
-    int64_t targetTiles = tilesFor(work, /*contraction=*/true);
-    int64_t minColumns = kMinContractionColumns;
-    int64_t minRows = kMinContractionRows;
-    std::optional<SmallVector<int64_t>> planned =
-        plannedTileSizes(op, targetTiles, minColumns, minRows);
-    if (!planned)
-      return;
-    RegisterTile registerTile = this->registerTile();
-    SmallVector<int64_t> sizes = evenTileSizes(
-        op, *planned, /*contraction=*/true, registerTile, minColumns, minRows);
-    int64_t count = tileCount(op, sizes);
-    std::optional<unsigned> dim;
-    for (auto [i, size] : llvm::enumerate(sizes))
-      if (size != 0) {
-        if (dim)
-          return;
-        dim = i;
-      }
-    if (!dim || count < 3 || count % 2 == 0 || count >= kMaxEvenedTiles ||
-        aotc::nonMonotonicLoops(op)[*dim])
-      return;
-    auto [row, lane] = *dims;
-    int64_t unit = 1;
-    if (*dim == lane)
-      unit = registerTile.lanes;
-    else if (*dim == row)
-      unit = registerTile.rows;
-    int64_t range = op.getStaticLoopRanges()[*dim];
-    int64_t bulk = 0;
-    for (int64_t even : {count - 1, count + 1}) {
-      int64_t step = even * unit;
-      bulk = std::max(bulk, range / step * step);
-    }
-    int64_t rest = range - bulk;
-    // Less than a tile left along the columns, less than half a tile along
-    // rows or panels: the bulk's row tiles, sized again, need not stay
-    // whole register tiles (832 = 13 x 64 rows: 784 + 48 would make 8
-    // tiles of 98 rows).
-    int64_t restTiles = *dim == lane ? 1 : 2;
-    if (bulk == 0 || rest == 0 || restTiles * count * rest >= range)
-      return;
-    auto [head, tail] = aotc::splitWithOwnInits(rewriter, op, *dim, bulk);
+    auto [head, tail] =
+        aotc::splitWithOwnInits(rewriter, op, split->dim, split->at);
     aotc::splitElementwiseConsumer(rewriter, {head, tail});
   }
+
 
   /// Splits `whole` into thread tiles (an scf.forall); the tiled op, null
   /// when nothing was tiled or `whole` was first split into parts.
   FailureOr<Operation *> distribute(RewriterBase &rewriter,
                                     linalg::LinalgOp whole) {
     Operation *tiledWhole = nullptr;
-    if (workOf(whole) < minWorkOf(whole))
+    if (workOf(whole) < tiling.minWorkOf(whole))
       return tiledWhole;
     // Tiles of about min-work iterations; an op other than a contraction
     // (a copy, a pack, an elementwise op) with min-work iterations or more
     // gets two tiles at least (one tile would leave it sequential).
     bool contraction = aotc::contractionTileDims(whole).has_value();
-    RegisterTile registerTile = this->registerTile();
+    aotc::RegisterTile registerTile = tiling.registerTile();
     int64_t registerRows = registerTile.rows;
     SmallVector<linalg::LinalgOp> parts =
-        splitRemainder(rewriter, whole, tilesFor(workOf(whole), contraction));
+        splitRemainder(rewriter, tiling, whole,
+                       tiling.tilesFor(workOf(whole), contraction));
     bool split = false;
     for (linalg::LinalgOp op : parts) {
       int64_t work = workOf(op);
-      if (work < minWorkOf(op))
+      if (work < tiling.minWorkOf(op))
         continue;
-      int64_t targetTiles = tilesFor(work, contraction);
-      int64_t minColumns = kMinContractionColumns;
-      int64_t minRows = kMinContractionRows;
+      int64_t targetTiles = tiling.tilesFor(work, contraction);
+      int64_t minColumns = aotc::kMinContractionColumns;
+      int64_t minRows = aotc::kMinContractionRows;
       std::optional<SmallVector<int64_t>> planned =
-          plannedTileSizes(op, targetTiles, minColumns, minRows);
+          tiling.plannedTileSizes(op, targetTiles, minColumns, minRows);
       SmallVector<int64_t> sizes;
       if (planned) {
         sizes = std::move(*planned);
@@ -1360,10 +933,11 @@ struct DistributeToForallPass
         assert(bulk && "no planned sizes only with two register tiles of rows");
         split |= bulk->getOperation() != op.getOperation();
         op = *bulk;
-        sizes = computeForallTileSizes(op, targetTiles, registerTile,
+        sizes = aotc::computeForallTileSizes(op, targetTiles, registerTile,
                                        minColumns, minRows = registerRows);
       }
-      sizes = evenTileSizes(op, sizes, contraction, registerTile, minColumns,
+      sizes = tiling.evenTileSizes(op, sizes, contraction, registerTile,
+                                   minColumns,
                             minRows);
       if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         continue;
@@ -1377,51 +951,9 @@ struct DistributeToForallPass
     return tiledWhole;
   }
 
-  /// Thread tiles for the parts of one op (aotc-peel-padded-windows: the
-  /// interior, then its border strips; aotc-winograd-convolutions: the rows
-  /// of a transform) along the loops they all span whole (a depthwise
-  /// convolution's channels, not the rows and columns the strips cut),
-  /// chosen for the interior (the first part) and the parts' total work:
-  /// every part then loops over the same tiles, so that one thread loop
-  /// computes them all (fuseBoxedParts) instead of one loop per part, the
-  /// small parts running sequentially (four transform rows of 8192
-  /// iterations each at 13 x 13: one loop of 32768, not four sequential
-  /// ones). None when the parts together hold less than min-work iterations,
-  /// or when these tiles are fewer
-  /// than half of those the interior alone would get (an image of 3
-  /// channels): the parts are then distributed one by one.
-  std::optional<SmallVector<int64_t>>
-  partTileSizes(ArrayRef<linalg::LinalgOp> parts) const {
-    linalg::LinalgOp interior = parts.front();
-    int64_t work = 0;
-    for (linalg::LinalgOp part : parts)
-      work += workOf(part);
-    if (work < minWorkOf(interior) || aotc::contractionTileDims(interior))
-      return std::nullopt;
-    SmallVector<int64_t> ranges = interior.getStaticLoopRanges();
-    SmallVector<bool> cut(ranges.size(), false);
-    for (linalg::LinalgOp part : parts.drop_front())
-      for (auto [i, range] : llvm::enumerate(part.getStaticLoopRanges()))
-        cut[i] = cut[i] || range != ranges[i];
-    RegisterTile registerTile = this->registerTile();
-    int64_t targetTiles = tilesFor(work, /*contraction=*/false);
-    auto sizesFor = [&](ArrayRef<bool> whole) {
-      return evenTileSizes(interior,
-                           computeForallTileSizes(interior, targetTiles,
-                                                  registerTile,
-                                                  kMinContractionColumns,
-                                                  kMinContractionRows, whole),
-                           /*contraction=*/false, registerTile,
-                           kMinContractionColumns, kMinContractionRows, whole);
-    };
-    SmallVector<int64_t> sizes = sizesFor(cut);
-    int64_t tiles = tileCount(interior, sizes);
-    if (tiles <= 1 || 2 * tiles < tileCount(interior, sizesFor({})))
-      return std::nullopt;
-    return sizes;
-  }
 
-  /// `parts` tiled by `sizes` (partTileSizes); the tiled parts.
+  /// `parts` tiled by `sizes` (aotc::ThreadTiling::partTileSizes); the
+  /// tiled parts.
   FailureOr<SmallVector<Operation *>>
   distributeParts(RewriterBase &rewriter, ArrayRef<linalg::LinalgOp> parts,
                   ArrayRef<int64_t> sizes) {
@@ -1436,12 +968,9 @@ struct DistributeToForallPass
     return tiled;
   }
 
-  /// The vector register width: the option when set, else the module's
-  /// CpuTarget's.
-  int64_t vectorBits = 0;
-
   void runOnOperation() override {
-    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
+    tiling = {minWork, maxTiles,
+              aotc::vectorBitsOf(getOperation(), vectorBitsOption)};
     func::FuncOp func = getOperation();
     IRRewriter rewriter(&getContext());
     // Only ops directly in the function body: one level of parallelism.
@@ -1454,7 +983,7 @@ struct DistributeToForallPass
             ops.push_back(linalgOp);
       return ops;
     };
-    regionsToJoin = llvm::any_of(topLevelOps(), [&](linalg::LinalgOp op) {
+    tiling.regionsToJoin = llvm::any_of(topLevelOps(), [&](linalg::LinalgOp op) {
       return workOf(op) >= minWork;
     });
     // Padded inputs of convolutions with channel lanes: padded per tile.
@@ -1464,7 +993,7 @@ struct DistributeToForallPass
     // split first (their parts then tile evenly). A split erases the op's
     // elementwise consumer, which may come later in the list: ops the
     // splits erased are skipped.
-    if (maxTiles >= 2) {
+    {
       aotc::ErasedOps erased;
       IRRewriter splitter(&getContext(), &erased);
       for (linalg::LinalgOp op : topLevelOps())
@@ -1481,7 +1010,7 @@ struct DistributeToForallPass
     llvm::SmallDenseMap<int64_t, SmallVector<int64_t>> groupSizes;
     llvm::SmallDenseMap<Operation *, int64_t> groupOf;
     for (auto &[group, parts] : groups) {
-      std::optional<SmallVector<int64_t>> sizes = partTileSizes(parts);
+      std::optional<SmallVector<int64_t>> sizes = tiling.partTileSizes(parts);
       if (!sizes)
         continue;
       groupSizes[group] = std::move(*sizes);
@@ -1489,7 +1018,7 @@ struct DistributeToForallPass
         groupOf[part] = group;
     }
     auto threaded = [&](linalg::LinalgOp op) {
-      return workOf(op) >= minWorkOf(op) || groupOf.contains(op);
+      return workOf(op) >= tiling.minWorkOf(op) || groupOf.contains(op);
     };
     // The fill or bias broadcast init of a contraction (or of any op that
     // reduces: convolutions, pooling) is computed in the op's thread tiles,

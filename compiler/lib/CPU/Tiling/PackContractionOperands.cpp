@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "aotc/Analysis/BufferLifetimes.h"
+#include "aotc/CPU/Strategy/Tiles.h"
 #include "aotc/CPU/Tiling/Passes.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
@@ -29,41 +30,9 @@ namespace aotc {
 } // namespace aotc
 
 using namespace mlir;
+using aotc::kPackRowBlock;
 
 namespace {
-
-/// Fewest rows for which packing a right-hand side computed at run time
-/// pays: each packed element is then read by at least this many rows.
-constexpr int64_t kMinRowsToPack = 64;
-/// The same when the right-hand side's rows are a multiple of 4 KiB or
-/// 2 KiB apart: a register tile's panel, one cache line per reduction step,
-/// then falls into one or two of the 64 sets of a 32 KiB 8-way L1 (8 or 16
-/// of its lines stay there) and every row tile reads it again from L2, so
-/// fewer rows repay the copy: 32 with rows a multiple of 4 KiB apart (one
-/// set), 48 with 2 KiB (two sets); 12 rows do not, nor do rows 3 KiB apart,
-/// which spread over the sets.
-constexpr int64_t kMinRowsToPackAliased4K = 32;
-constexpr int64_t kMinRowsToPackAliased2K = 48;
-/// Rows of a right-hand side computed at run time that its copy into
-/// panels reads one after the other before the next panel: each panel's
-/// part of them is one contiguous run (4 cache lines with 16-lane panels,
-/// 8 with 32-lane ones), and the rows are read as whole rows rather than one
-/// cache line of every row per panel (a new page per line for rows 4 KiB or
-/// more apart). Two or eight rows at a time do no better than four,
-/// sixteen worse.
-constexpr int64_t kPackRowBlock = 4;
-/// Deepest reduction over a right-hand side computed at run time that is
-/// read in place, unpacked: a register tile's columns over at most 128
-/// steps (16 KiB of f32 with 32 lanes) stay in L1 once the first row tile
-/// has read them, whatever the distance between its rows, so packing would
-/// only add a copy of the whole operand (ResNet-18's Winograd contractions
-/// over 64 and 128 input channels, MobileNetV2's 24 -> 144 1x1
-/// convolution).
-constexpr int64_t kMaxUnpackedDepth = 128;
-
-/// Fewest output columns for which packing such a left-hand side pays:
-/// two column blocks of aotc-tile-and-vectorize (256 columns each).
-constexpr int64_t kMinColumnsToPackLhs = 512;
 
 /// The constant `v` holds, when it is one or the leading part of one along
 /// dimension `dim` (an extract_slice at offset 0 of that dimension only, as
@@ -91,18 +60,6 @@ DenseElementsAttr constantColumns(Value v, int64_t &columns) {
                         columns);
 }
 
-/// Fewest rows of a contraction for which its right-hand side `rhs`
-/// ([..., K, N], computed at run time) is packed: fewer when its rows alias
-/// in L1.
-int64_t minRowsToPack(Value rhs, const aotc::CpuTarget &target) {
-  auto type = cast<RankedTensorType>(rhs.getType());
-  int64_t rowBytes = type.getShape().back() * aotc::elementBytes(type);
-  if (rowBytes % target.l1SetStride() == 0)
-    return kMinRowsToPackAliased4K;
-  if (rowBytes % (target.l1SetStride() / 2) == 0)
-    return kMinRowsToPackAliased2K;
-  return kMinRowsToPack;
-}
 
 /// The register tile's row and lane loops and the reduction loop of a
 /// contraction this pass can rewrite: static, on f32 tensors, with two
@@ -161,13 +118,16 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
       return Candidate{op, i, lane, depth, /*transposed=*/true};
     if (map.getDimPosition(n - 1) != lane || map.getDimPosition(n - 2) != depth)
       return std::nullopt;
-    // A right-hand side computed at run time is copied once: enough rows
-    // must reuse it, over a reduction too deep to stay in L1.
+    // A right-hand side computed at run time is copied once, when the
+    // strategy says it pays (aotc::packsRuntimeRhs).
+    Value rhs = op.getDpsInputs()[i];
+    auto rhsType = cast<RankedTensorType>(rhs.getType());
     int64_t columns;
-    if (!constantColumns(op.getDpsInputs()[i], columns) &&
-        (ranges[row] < minRowsToPack(op.getDpsInputs()[i],
-                                      aotc::CpuTarget::of(op)) ||
-         ranges[depth] <= kMaxUnpackedDepth))
+    if (!constantColumns(rhs, columns) &&
+        !aotc::packsRuntimeRhs(
+            ranges[row], ranges[depth],
+            rhsType.getShape().back() * aotc::elementBytes(rhsType),
+            aotc::CpuTarget::of(op)))
       return std::nullopt;
     return Candidate{op, i, lane, depth};
   }
@@ -625,18 +585,10 @@ struct PackContractionOperandsPass
     int64_t tile;
   };
 
-  /// A contraction whose left-hand side is read as (batch..., row, k), with
-  /// at least two register tiles of rows, either a constant (the weights of
-  /// a convolution: packed at compile time) or computed at run time with at
-  /// least kMinColumnsToPackLhs output columns (each row panel is read again
-  /// for every column block), and either
-  /// - rows a whole multiple of 4 KiB apart (K = 1024 f32 and multiples): a
-  ///   register tile's rows then fall in one L1 set and evict each other,
-  ///   or
-  /// - rows that are a whole number of register tiles: one stream instead
-  ///   of t. With rows left over, the split-off remainder reads the whole
-  ///   right-hand side once more, outside the cache blocks of the rest
-  ///   (197 x 3072 x 768), which only the aliased rows repay.
+  /// A contraction whose left-hand side is read as (batch..., row, k),
+  /// either a constant (the weights of a convolution: packed at compile
+  /// time) or computed at run time, when the strategy says row panels pay
+  /// (aotc::packsLhs).
   std::optional<LhsCandidate> matchLhsCandidate(linalg::LinalgOp op) {
     std::optional<PackableLoops> loops = packableContraction(op);
     if (!loops)
@@ -644,11 +596,6 @@ struct PackContractionOperandsPass
     auto [row, lane, depth] = *loops;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     int64_t tile = aotc::contractionRowTile(ranges[row], vectorBits);
-    bool aliased =
-        (ranges[depth] * 4) % aotc::CpuTarget::of(op).l1SetStride() == 0;
-    bool wholePanels = ranges[row] % tile == 0;
-    if (ranges[row] < 2 * tile || (!aliased && !wholePanels))
-      return std::nullopt;
     int64_t columns = ranges[lane];
     if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane))
       columns *= ranges[*panel];
@@ -661,12 +608,15 @@ struct PackContractionOperandsPass
       unsigned n = map.getNumResults();
       if (!map.isFunctionOfDim(row))
         continue;
-      int64_t unused;
       if (!map.isProjectedPermutation() || n < 2 ||
           map.getDimPosition(n - 1) != depth ||
-          map.getDimPosition(n - 2) != row || map.isFunctionOfDim(lane) ||
-          (!constantPrefix(op.getDpsInputs()[i], n - 2, unused) &&
-           columns < kMinColumnsToPackLhs))
+          map.getDimPosition(n - 2) != row || map.isFunctionOfDim(lane))
+        return std::nullopt;
+      int64_t unused;
+      bool constant = constantPrefix(op.getDpsInputs()[i], n - 2, unused) !=
+                      DenseElementsAttr();
+      if (!aotc::packsLhs(ranges[row], ranges[depth], columns, tile, constant,
+                          aotc::CpuTarget::of(op)))
         return std::nullopt;
       return LhsCandidate{op, i, row, tile};
     }

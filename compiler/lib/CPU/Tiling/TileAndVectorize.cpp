@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/CPU/Strategy/Tiles.h"
 #include "aotc/CPU/Tiling/Passes.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
@@ -20,137 +21,12 @@ namespace aotc {
 
 using namespace mlir;
 using aotc::largestDivisorAtMost;
+using aotc::kContractionRegistersPerRow;
+using aotc::kWholeRowRegisters;
+using aotc::partialRowLoop;
+using aotc::rowPanelSpan;
 
 namespace {
-
-using aotc::kContractionRegistersPerRow;
-/// Cache block of a contraction: at most cacheDepth reduction steps and
-/// kCacheLanes columns, or as many more columns as a shallower reduction
-/// leaves room for, so the right-hand block stays in L2 while every row of
-/// the left-hand side streams past it.
-constexpr int64_t kCacheLanes = 256;
-/// Reduction steps of that block: 256 (256 x 256 f32 = 256 KiB, within the
-/// 256 KiB to 512 KiB L2 of AVX2 cores), 512 with 512-bit registers (512
-/// KiB, within the 1 MiB or more L2 of AVX-512 server cores and Zen 4 / 5):
-/// a deeper block halves the passes over the output per reduction, and the
-/// models' contractions of 257 to 512 reduced elements are no longer split,
-/// so their bias and activation join the register tiles.
-inline int64_t cacheDepth(int64_t vectorBits) {
-  return vectorBits >= 512 ? 512 : 256;
-}
-/// Bytes of the rows' block that register tiles read again for each panel
-/// (aotc::rereadRowBytesPerStep) at most: three quarters of the L1 data
-/// cache, the rest for a panel next to it (24 KiB of 32 KiB); and the
-/// fewest reduction steps that bound may allow for a block to be cut to it.
-int64_t l1RowBlockBytes(const aotc::CpuTarget &target) {
-  return target.l1Bytes * 3 / 4;
-}
-constexpr int64_t kMinRowBlockDepth = 128;
-
-/// The largest divisor of `size` that is a multiple of `step` and at most
-/// `limit`; `size` when there is none.
-int64_t largestMultipleDivisorAtMost(int64_t size, int64_t step,
-                                     int64_t limit) {
-  for (int64_t d = limit / step * step; d >= step; d -= step)
-    if (size % d == 0)
-      return d;
-  return size;
-}
-
-/// A row of at most this many registers that is not a whole number of them
-/// (a 55-wide image row: 3 registers and 7 lanes) is one vector: whole
-/// registers and one part register (which LLVM moves as 4 + 2 + 1 lanes),
-/// not a divisor of the row (5 vectors of 11 lanes, each moved as 8 + 2 +
-/// 1). Masked AVX-512 moves for the part register were slower: a masked
-/// store does not forward to a load of the same cache line (an in-place
-/// update of the next row).
-constexpr int64_t kWholeRowRegisters = 4;
-
-/// The innermost loop of `op` when it is a parallel loop along which a
-/// vector reads and writes contiguous elements (not a contraction or a
-/// transpose), with a range that is not a whole number of `lanes`.
-std::optional<unsigned> partialRowLoop(linalg::LinalgOp op, int64_t lanes) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (ranges.empty() || aotc::contractionTileDims(op) ||
-      !aotc::transposedInputLoops(op).empty())
-    return std::nullopt;
-  unsigned inner = ranges.size() - 1;
-  if (!linalg::isParallelIterator(op.getIteratorTypesArray()[inner]) ||
-      ShapedType::isDynamic(ranges[inner]) || ranges[inner] % lanes == 0)
-    return std::nullopt;
-  return inner;
-}
-
-/// Row panels a register tile of the contraction `op` spans (before
-/// dividing the panels): more than one when its lanes are one register or
-/// less on rows in row panels (the columns past the last whole panel of a
-/// 13 x 13 image: 169 = 10 x 16 + 9), whose one-panel tile would leave too
-/// few accumulators, too few FMA chains to hide the FMAs' latency: as many
-/// panels as the accumulators of a full tile allow (2 x 5 rows with 256-bit
-/// registers, 2 x 8 with 512-bit ones). 1 otherwise, or without row panels.
-int64_t rowPanelSpan(linalg::LinalgOp op, int64_t lanes, int64_t vectorBits) {
-  auto [row, lane] = *aotc::contractionTileDims(op);
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (!aotc::contractionPanelLoop(op, row) ||
-      largestDivisorAtMost(ranges[lane], kContractionRegistersPerRow *
-                                             lanes) > lanes)
-    return 1;
-  int64_t rows = largestDivisorAtMost(
-      ranges[row], aotc::contractionRowTile(ranges[row], vectorBits));
-  int64_t accumulators =
-      aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
-  return std::max<int64_t>(1, accumulators / rows);
-}
-
-/// Register tile sizes for `op`: one vector register along the innermost
-/// loop (a whole row of up to kWholeRowRegisters registers when it is not a
-/// number of registers), a register accumulator block of
-/// aotc::contractionRowTile rows x kContractionRegistersPerRow registers
-/// for contractions (`vectorBits`-wide registers), a square lanes x lanes
-/// block for transposes, 1 elsewhere.
-SmallVector<int64_t> computeVectorTileSizes(linalg::LinalgOp op, int64_t lanes,
-                                            int64_t vectorBits) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<int64_t> sizes(ranges.size(), 1);
-  if (ranges.empty())
-    return sizes;
-  if (auto dims = aotc::contractionTileDims(op)) {
-    auto [row, lane] = *dims;
-    sizes[row] = largestDivisorAtMost(
-        ranges[row], aotc::contractionRowTile(ranges[row], vectorBits));
-    sizes[lane] = largestDivisorAtMost(ranges[lane],
-                                       kContractionRegistersPerRow * lanes);
-    int64_t accumulators =
-        aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
-    // Lanes of one register or less on rows in row panels: the register
-    // tile spans several row panels (rowPanelSpan).
-    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, row))
-      sizes[*panel] = largestDivisorAtMost(ranges[*panel],
-                                           rowPanelSpan(op, lanes, vectorBits));
-    // One row whose lanes are one column panel (the row past the last whole
-    // register tile of 49 = 8 x 6 + 1 rows) would leave as few accumulators,
-    // each FMA waiting on the one before: the register tile spans as many
-    // column panels as the accumulators of a full one allow.
-    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane);
-        panel && sizes[row] == 1 && sizes[lane] == ranges[lane]) {
-      int64_t registers = llvm::divideCeil(sizes[lane], lanes);
-      sizes[*panel] = largestDivisorAtMost(
-          ranges[*panel], std::max<int64_t>(1, accumulators / registers));
-    }
-    return sizes;
-  }
-  unsigned inner = ranges.size() - 1;
-  sizes[inner] = largestDivisorAtMost(ranges[inner], lanes);
-  if (partialRowLoop(op, lanes) && ranges[inner] <= kWholeRowRegisters * lanes)
-    sizes[inner] = ranges[inner];
-  // Transposes: an input read along the lanes with a stride (its innermost
-  // dimension is another parallel loop) would be gathered element by
-  // element; a square tile reads whole rows of it instead and transposes
-  // them in registers.
-  for (unsigned minor : aotc::transposedInputLoops(op))
-    sizes[minor] = largestDivisorAtMost(ranges[minor], lanes);
-  return sizes;
-}
 
 /// Makes a generic that reads its init through an input as well (the same
 /// value at the same indexing map: a residual add written in place on a
@@ -181,73 +57,6 @@ void readInitInPlace(RewriterBase &rewriter, linalg::GenericOp op) {
     });
   }
 }
-
-/// Cache tile sizes of a contraction (0: loop not tiled): column blocks of
-/// whole register tiles and reduction blocks; empty when the op fits.
-SmallVector<int64_t> computeCacheTileSizes(linalg::LinalgOp op,
-                                           ArrayRef<int64_t> registerSizes,
-                                           int64_t vectorBits) {
-  auto dims = aotc::contractionTileDims(op);
-  if (!dims)
-    return {};
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  unsigned lane = dims->second;
-  unsigned depth = linalg::inferContractionDims(op)->k.back();
-  SmallVector<int64_t> sizes(ranges.size(), 0);
-  int64_t blockDepth = cacheDepth(vectorBits);
-  int64_t steps = largestDivisorAtMost(ranges[depth], blockDepth);
-  // Register tiles that loop over the panels outside the rows read the
-  // rows' block again for each panel: a block of fewer steps keeps it in L1
-  // (MobileNetV2's 960 -> 320 projection on 7 x 7 pixels: 240 steps x 48
-  // rows = 45 KiB, 120 steps = 22.5 KiB). Only for a reduction split
-  // anyway (a whole one keeps its init in the register tiles, see below),
-  // and only to a divisor at least half the bound (1048 = 8 x 131 steps
-  // would go to 8).
-  if (int64_t perStep = aotc::rereadRowBytesPerStep(op);
-      perStep && steps < ranges[depth]) {
-    int64_t limit = l1RowBlockBytes(aotc::CpuTarget::of(op)) / perStep;
-    if (steps > limit && limit >= kMinRowBlockDepth) {
-      int64_t cut = largestDivisorAtMost(ranges[depth], limit);
-      if (2 * cut >= limit)
-        steps = cut;
-    }
-  }
-  // A shallow reduction (64 channels) fits wider blocks: fewer of them, and
-  // none at all keeps the accumulators' fill or bias in their register
-  // tiles (see runOnOperation) instead of a pass over the output before.
-  int64_t columns = largestMultipleDivisorAtMost(
-      ranges[lane], registerSizes[lane], kCacheLanes * blockDepth / steps);
-  if (columns < ranges[lane])
-    sizes[lane] = columns;
-  // Panels (aotc-pack-contraction-operands): the lanes are one panel, the
-  // column block is a number of panels along the panel loop just outside.
-  std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane);
-  if (panel && ranges[lane] <= registerSizes[lane]) {
-    int64_t panels = std::max<int64_t>(1, kCacheLanes / ranges[lane]);
-    int64_t block = largestMultipleDivisorAtMost(ranges[*panel],
-                                                 registerSizes[*panel], panels);
-    if (block < ranges[*panel])
-      sizes[*panel] = block;
-  }
-  if (steps < ranges[depth] && steps > 1)
-    sizes[depth] = steps;
-  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-    return {};
-  return sizes;
-}
-
-/// True when a contraction's cache blocks (computeCacheTileSizes) split its
-/// reduction and nothing else: one loop of reduction blocks around the
-/// whole thread tile, whose first block can start its accumulators from
-/// the init producer in registers (TileAndVectorizePass::tileAndVectorize).
-bool splitsOnlyReduction(linalg::LinalgOp op, ArrayRef<int64_t> cacheSizes) {
-  unsigned depth = linalg::inferContractionDims(op)->k.back();
-  for (auto [dim, size] : llvm::enumerate(cacheSizes))
-    if (size != 0 && dim != depth)
-      return false;
-  return !cacheSizes.empty() && cacheSizes[depth] != 0;
-}
-
 
 struct TileAndVectorizePass
     : aotc::impl::TileAndVectorizeBase<TileAndVectorizePass> {
@@ -317,11 +126,11 @@ struct TileAndVectorizePass
                                  int64_t lanes,
                                  linalg::LinalgOp initProducer = {},
                                  linalg::GenericOp consumer = {}) {
-    SmallVector<int64_t> sizes = computeVectorTileSizes(op, lanes, vectorBits);
+    SmallVector<int64_t> sizes = aotc::registerTileSizes(op, lanes, vectorBits);
     // Contractions: cache blocks first (column block, then reduction
     // block), register tiles within each block.
     SmallVector<int64_t> cacheSizes =
-        computeCacheTileSizes(op, sizes, vectorBits);
+        aotc::cacheTileSizes(op, sizes, vectorBits);
     if (!cacheSizes.empty()) {
       FailureOr<Operation *> blocked = aotc::tileAndReplace(
           rewriter, op, cacheSizes, scf::SCFTilingOptions::LoopType::ForOp);
@@ -465,12 +274,12 @@ struct TileAndVectorizePass
       linalg::LinalgOp producer;
       linalg::GenericOp consumer;
       if (aotc::contractionTileDims(op)) {
-        SmallVector<int64_t> cacheSizes = computeCacheTileSizes(
-            op, computeVectorTileSizes(op, lanes, vectorBits), vectorBits);
+        SmallVector<int64_t> cacheSizes = aotc::cacheTileSizes(
+            op, aotc::registerTileSizes(op, lanes, vectorBits), vectorBits);
         if (cacheSizes.empty()) {
           producer = aotc::fusableInitProducer(op);
           consumer = aotc::registerTileConsumer(op, dominance);
-        } else if (splitsOnlyReduction(op, cacheSizes)) {
+        } else if (aotc::splitsOnlyReduction(op, cacheSizes)) {
           producer = aotc::fusableInitProducer(op);
         }
       }

@@ -1,0 +1,209 @@
+//===- Tiles.h - Thread tiles, register tiles, packing -------*- C++ -*-===//
+//
+// This file declares the heuristics of the CPU strategy that size tiles
+// and choose packed layouts: pure functions of an op's shape, its operands
+// and the target (aotc::CpuTarget), each constant with its reason. The
+// passes that carry the decisions out call them (aotc-pack-contraction-
+// operands, aotc-distribute-to-forall, aotc-tile-and-vectorize), and so
+// does aotc-select-cpu-tiles, which records them on the ops as `aotc.tiles`
+// and in the strategy table. docs/tuning.md lists the constants with the
+// measurements behind them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_CPU_STRATEGY_TILES_H
+#define AOTC_CPU_STRATEGY_TILES_H
+
+#include "aotc/Common/CpuTarget.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace aotc {
+
+//===----------------------------------------------------------------------===//
+// Thread tiles (aotc-distribute-to-forall)
+//===----------------------------------------------------------------------===//
+
+/// Smallest thread tile of a contraction along its register-tile row and
+/// lane loops: 64 rows share each cache block of the right-hand side, and
+/// 256 columns are one whole cache block (registerTileSizes, cacheTileSizes).
+/// A contraction these would leave in one piece (64 x 256 outputs, as in a
+/// transformer's projections) takes half-blocks of 128 columns instead.
+inline constexpr int64_t kMinContractionRows = 64;
+inline constexpr int64_t kMinContractionColumns = 256;
+inline constexpr int64_t kMinContractionHalfColumns = 128;
+/// A contraction whose right-hand side holds at least kMinTallRhsBytes takes
+/// thread tiles of at least kTallTileRows rows (all of them when fewer):
+/// each tile reads all of the right-hand side's packed panels it spans
+/// once per tile of rows (its rows go through every cache block of them),
+/// so 64-row tiles of a 2048 x 2048 x 2048 GEMM read its 16 MB of panels 32
+/// times; 256-row tiles read them 8 times. 384 x 3072 x 768 (9.4 MB) takes
+/// whole rows: 12 tiles of 256 columns instead of 48 of 64 x 384. A
+/// right-hand side of 4 MB (1024^3) gains nothing, and the models'
+/// right-hand sides are smaller.
+inline constexpr int64_t kMinTallRhsBytes = 8 << 20;
+inline constexpr int64_t kTallTileRows = 256;
+/// Smallest thread tile along the innermost loop of any other op: four
+/// 512-bit registers of f32.
+inline constexpr int64_t kMinInnermost = 64;
+/// Smallest thread tile along the loop of a transposed input's innermost
+/// dimension: one square register tile of f32 (registerTileSizes).
+inline constexpr int64_t kMinTransposed = 16;
+/// Odd tile counts below this are made even when the op allows it.
+inline constexpr int64_t kMaxEvenedTiles = 16;
+
+/// A contraction's register tile: accumulator rows, and lanes per register.
+struct RegisterTile {
+  int64_t rows, lanes, vectorBits;
+};
+
+/// Iterations of `op`'s loop nest.
+int64_t workOf(mlir::linalg::LinalgOp op);
+
+/// Thread tiles that tile sizes `sizes` make of `op` (0: untiled loop).
+int64_t tileCount(mlir::linalg::LinalgOp op, llvm::ArrayRef<int64_t> sizes);
+
+/// Tile sizes that split the parallel loops of `op` into about `targetTiles`
+/// static tiles, outermost loops first; 0 leaves a loop untiled, as every
+/// loop `whole` marks. For a contraction the register-tile row loop is split
+/// first, then the lane loop, each into tiles no smaller than the minimums
+/// above, the lane loop's of whole registers (half registers with
+/// `halfRegisters`) when the columns are.
+llvm::SmallVector<int64_t> computeForallTileSizes(
+    mlir::linalg::LinalgOp op, int64_t targetTiles, RegisterTile registerTile,
+    int64_t minColumns = kMinContractionColumns,
+    int64_t minRows = kMinContractionRows, llvm::ArrayRef<bool> whole = {},
+    bool halfRegisters = false);
+
+/// A split of one loop of an op at `at`: [0, at) and [at, range).
+struct LoopSplit {
+  unsigned dim;
+  int64_t at;
+};
+
+/// The thread-tile decisions for the ops of one function, from the options
+/// of aotc-distribute-to-forall (min-work, max-tiles) and the register
+/// width.
+struct ThreadTiling {
+  int64_t minWork, maxTiles, vectorBits;
+  /// Whether the function has an op of min-work iterations, threaded
+  /// whatever its neighbours. Without one, a small op given threads would
+  /// fork them for itself, gaining little on two threads and losing
+  /// several times that when the other vCPU answers late (a softmax of
+  /// 64 x 256 floats).
+  bool regionsToJoin = false;
+
+  /// A contraction's register tile with these registers (f32 lanes, as
+  /// aotc-tile-and-vectorize makes it).
+  RegisterTile registerTile() const;
+  /// Fewest iterations for which `op` is threaded: min-work, a
+  /// kNonReducingMinWorkDivisor-th of it without reduction loops when there
+  /// are regions to join.
+  int64_t minWorkOf(mlir::linalg::LinalgOp op) const;
+  /// Thread tiles of an op with `work` iterations: about min-work
+  /// iterations each, at most max-tiles, and two at least for an op other
+  /// than a contraction (one tile would leave it sequential).
+  int64_t tilesFor(int64_t work, bool contraction) const;
+  /// `sizes` for `op`, or sizes making an even count of tiles when `sizes`
+  /// make a few tiles in an odd count (ThreadTiles.cpp has the rules).
+  llvm::SmallVector<int64_t>
+  evenTileSizes(mlir::linalg::LinalgOp op, llvm::SmallVector<int64_t> sizes,
+                bool contraction, RegisterTile registerTile, int64_t minColumns,
+                int64_t minRows, llvm::ArrayRef<bool> whole = {}) const;
+  /// Thread tile sizes of `op` for about `targetTiles` tiles, before
+  /// evenTileSizes, with the fallbacks of a contraction the minimums leave
+  /// whole. `minColumns` and `minRows` are set to the minimums used. None
+  /// when the tiles must be register-tile rows after the rows beyond the
+  /// last whole register tile are split off (a rewrite left to the caller).
+  std::optional<llvm::SmallVector<int64_t>>
+  plannedTileSizes(mlir::linalg::LinalgOp op, int64_t targetTiles,
+                   int64_t &minColumns, int64_t &minRows) const;
+  /// The split of a contraction whose thread tiles would be a few in an odd
+  /// count along one loop, so that its bulk tiles evenly; none otherwise.
+  std::optional<LoopSplit> evenSplit(mlir::linalg::LinalgOp op) const;
+  /// The split of an op other than a contraction whose outermost parallel
+  /// loop has no divisor near `targetTiles` (197 rows, a prime) into a bulk
+  /// that divides evenly and a remainder (196 + 1); none otherwise.
+  std::optional<LoopSplit> remainderSplit(mlir::linalg::LinalgOp op,
+                                          int64_t targetTiles) const;
+  /// Thread tiles shared by the parts of one op (an interior and its border
+  /// strips, the rows of a transform) along the loops they all span whole;
+  /// none when they should be distributed one by one.
+  std::optional<llvm::SmallVector<int64_t>>
+  partTileSizes(llvm::ArrayRef<mlir::linalg::LinalgOp> parts) const;
+};
+
+//===----------------------------------------------------------------------===//
+// Register tiles and cache blocks (aotc-tile-and-vectorize)
+//===----------------------------------------------------------------------===//
+
+/// A row of at most this many registers that is not a whole number of them
+/// (a 55-wide image row: 3 registers and 7 lanes) is one vector: whole
+/// registers and one part register (which LLVM moves as 4 + 2 + 1 lanes),
+/// not a divisor of the row (5 vectors of 11 lanes, each moved as 8 + 2 +
+/// 1). Masked AVX-512 moves for the part register were slower: a masked
+/// store does not forward to a load of the same cache line (an in-place
+/// update of the next row).
+inline constexpr int64_t kWholeRowRegisters = 4;
+
+/// The innermost loop of `op` when it is a parallel loop along which a
+/// vector reads and writes contiguous elements (not a contraction or a
+/// transpose), with a range that is not a whole number of `lanes`.
+std::optional<unsigned> partialRowLoop(mlir::linalg::LinalgOp op,
+                                       int64_t lanes);
+
+/// Row panels a register tile of the contraction `op` spans (1 unless its
+/// lanes are one register or less on rows in row panels).
+int64_t rowPanelSpan(mlir::linalg::LinalgOp op, int64_t lanes,
+                     int64_t vectorBits);
+
+/// Register tile sizes for `op` with `lanes`-lane registers `vectorBits`
+/// wide: one register along the innermost loop, accumulator blocks for
+/// contractions, square blocks for transposes, 1 elsewhere.
+llvm::SmallVector<int64_t> registerTileSizes(mlir::linalg::LinalgOp op,
+                                             int64_t lanes, int64_t vectorBits);
+
+/// Cache tile sizes of a contraction (0: loop not tiled): column blocks of
+/// whole register tiles and reduction blocks; empty when the op fits.
+llvm::SmallVector<int64_t> cacheTileSizes(mlir::linalg::LinalgOp op,
+                                          llvm::ArrayRef<int64_t> registerSizes,
+                                          int64_t vectorBits);
+
+/// True when a contraction's cache blocks split its reduction and nothing
+/// else.
+bool splitsOnlyReduction(mlir::linalg::LinalgOp op,
+                         llvm::ArrayRef<int64_t> cacheSizes);
+
+//===----------------------------------------------------------------------===//
+// Packing (aotc-pack-contraction-operands)
+//===----------------------------------------------------------------------===//
+
+/// Rows of a right-hand side computed at run time that its copy into
+/// panels reads one after the other before the next panel: each panel's
+/// part of them is one contiguous run (4 cache lines with 16-lane panels,
+/// 8 with 32-lane ones), and the rows are read as whole rows rather than one
+/// cache line of every row per panel (a new page per line for rows 4 KiB or
+/// more apart). Two or eight rows at a time do no better than four,
+/// sixteen worse.
+inline constexpr int64_t kPackRowBlock = 4;
+
+/// Whether a right-hand side computed at run time, of `rowBytes`-byte rows,
+/// is copied into panels for a contraction of `rows` rows over `depth`
+/// reduction steps: enough rows must reuse the copy, over a reduction too
+/// deep to stay in L1.
+bool packsRuntimeRhs(int64_t rows, int64_t depth, int64_t rowBytes,
+                     const CpuTarget &target);
+
+/// Whether a contraction's left-hand side of `rows` rows over `depth` f32
+/// reduction steps goes into row panels of `tile` rows for `columns` output
+/// columns (`constant`: a weight, packed at compile time).
+bool packsLhs(int64_t rows, int64_t depth, int64_t columns, int64_t tile,
+              bool constant, const CpuTarget &target);
+
+} // namespace aotc
+
+#endif // AOTC_CPU_STRATEGY_TILES_H

@@ -1,0 +1,733 @@
+//===- Tiles.cpp - Thread tiles, register tiles, packing -----*- C++ -*-===//
+//
+// This file implements the tile-sizing and packing heuristics of the CPU
+// strategy (aotc/CPU/Strategy/Tiles.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/CPU/Strategy/Tiles.h"
+#include "aotc/Analysis/BufferLifetimes.h"
+#include "aotc/CPU/Convolutions/ConvolutionUtils.h"
+#include "aotc/Common/TilingUtils.h"
+
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+
+using namespace mlir;
+
+namespace aotc {
+
+//===----------------------------------------------------------------------===//
+// Thread tiles
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Bytes of the contraction `op`'s right-hand side: its inputs that no row
+/// loop (`row`, and `rowPanel` when the rows are in panels) indexes.
+int64_t rightHandSideBytes(linalg::LinalgOp op, unsigned row,
+                           std::optional<unsigned> rowPanel) {
+  int64_t bytes = 0;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || !type.hasStaticShape() || map.isFunctionOfDim(row) ||
+        (rowPanel && map.isFunctionOfDim(*rowPanel)))
+      continue;
+    bytes += type.getNumElements() * aotc::elementBytes(type);
+  }
+  return bytes;
+}
+
+} // namespace
+
+int64_t workOf(linalg::LinalgOp op) {
+  int64_t work = 1;
+  for (int64_t r : op.getStaticLoopRanges())
+    work *= r;
+  return work;
+}
+
+int64_t tileCount(linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
+  int64_t count = 1;
+  for (auto [range, size] : llvm::zip_equal(op.getStaticLoopRanges(), sizes))
+    if (size != 0)
+      count *= llvm::divideCeil(range, size);
+  return count;
+}
+
+SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
+                                            int64_t targetTiles,
+                                            RegisterTile registerTile,
+                                            int64_t minColumns, int64_t minRows,
+                                            ArrayRef<bool> whole,
+                                            bool halfRegisters) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  SmallVector<int64_t> minSizes(ranges.size(), 1);
+  // Tiles along loop i hold a whole number of multiples[i] iterations.
+  SmallVector<int64_t> multiples(ranges.size(), 1);
+  SmallVector<unsigned> order = llvm::to_vector(
+      llvm::seq<unsigned>(0, static_cast<unsigned>(ranges.size())));
+  // The innermost loop is the vector dimension: no thread tile narrower
+  // than kMinInnermost elements (the lanes of a split row reduction stay
+  // whole, and a 1 x N op is not cut into scalar strips).
+  if (!ranges.empty())
+    minSizes.back() = kMinInnermost;
+  if (auto dims = aotc::contractionTileDims(op)) {
+    auto [row, lane] = *dims;
+    std::optional<unsigned> rowPanel = aotc::contractionPanelLoop(op, row);
+    if (minRows == kMinContractionRows &&
+        rightHandSideBytes(op, row, rowPanel) >= kMinTallRhsBytes)
+      minRows = kTallTileRows;
+    minSizes[row] = minRows;
+    // Below the cache-block minimum, tiles hold whole register tiles.
+    if (minRows < kMinContractionRows)
+      multiples[row] = registerTile.rows;
+    // Columns in panels: whole panels, as many as make the minimum columns.
+    unsigned columns = lane;
+    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane)) {
+      minSizes[lane] = ranges[lane];
+      llvm::erase(order, lane);
+      columns = *panel;
+      minSizes[columns] = std::max<int64_t>(1, minColumns / ranges[lane]);
+    } else {
+      minSizes[lane] = minColumns;
+      // Whole registers, when the columns are (784 Winograd tiles: not two
+      // tiles of 392 = 24.5 registers, each ending in half a register);
+      // with `halfRegisters`, half registers (the last resort before tiles
+      // of rows, see distribute).
+      SmallVector<int64_t> laneMultiples = {aotc::kContractionRegistersPerRow *
+                                                registerTile.lanes,
+                                            registerTile.lanes};
+      if (halfRegisters)
+        laneMultiples = {registerTile.lanes / 2};
+      for (int64_t multiple : laneMultiples)
+        if (ranges[lane] % multiple == 0) {
+          multiples[lane] = multiple;
+          break;
+        }
+    }
+    // Rows in row panels: whole panels, as many as make the minimum rows.
+    unsigned rows = row;
+    if (rowPanel) {
+      llvm::erase(order, row);
+      rows = *rowPanel;
+      minSizes[rows] = llvm::divideCeil(minRows, ranges[row]);
+    }
+    // Batch loops (outer) first, then rows, then columns.
+    llvm::erase(order, rows);
+    llvm::erase(order, columns);
+    order.push_back(rows);
+    order.push_back(columns);
+  } else if (std::optional<unsigned> channel =
+                 aotc::convolutionChannelRowLoop(op)) {
+    // Whole register tiles (aotc-vectorize-convolutions): rows of output
+    // channels, registers of grid rows, lanes never split.
+    minSizes[*channel] = aotc::kConvolutionChannelRows;
+    if (ranges[*channel] % aotc::kConvolutionChannelRows == 0)
+      multiples[*channel] = aotc::kConvolutionChannelRows;
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    ArrayRef<AffineExpr> results = outMap.getResults();
+    unsigned lane = cast<AffineDimExpr>(results.back()).getPosition();
+    multiples[lane] = ranges[lane];
+    if (results.size() >= 2) {
+      unsigned gridRow =
+          cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
+      // A row-aligned grid's rows stay whole (aotc-vectorize-convolutions
+      // splits them into register tiles of three rows and the rest).
+      if (gridRow != *channel)
+        multiples[gridRow] =
+            aotc::isRowAlignedConvolution(op)
+                ? ranges[gridRow]
+                : aotc::convolutionThreadRowMultiple(ranges[gridRow]);
+    }
+  } else if (std::optional<unsigned> lane =
+                 aotc::convolutionChannelLaneLoop(op)) {
+    // Whole register tiles (aotc-vectorize-convolutions): the lanes (a block
+    // of output channels) whole, the pixels of an output row in whole rows
+    // of register tiles.
+    multiples[*lane] = ranges[*lane];
+    if (std::optional<unsigned> row = aotc::convolutionChannelLanePixelLoop(op))
+      multiples[*row] =
+          aotc::channelLaneRowTile(ranges[*row], registerTile.vectorBits);
+  } else {
+    // Transposes: read in square register tiles along both loops.
+    for (unsigned minor : aotc::transposedInputLoops(op))
+      minSizes[minor] = std::max(minSizes[minor], kMinTransposed);
+  }
+  SmallVector<bool> nonMonotonic = aotc::nonMonotonicLoops(op);
+  int64_t tiles = 1;
+  for (unsigned i : order) {
+    int64_t range = ranges[i];
+    if (tiles >= targetTiles)
+      break;
+    if (iterators[i] != utils::IteratorType::parallel || range <= 1 ||
+        nonMonotonic[i] || (!whole.empty() && whole[i]))
+      continue;
+    // Never more than the target: tiles stay static (divisors) and the
+    // count stays bounded even for prime dimensions.
+    int64_t limit = std::min(targetTiles / tiles,
+                             std::max<int64_t>(1, range / minSizes[i]));
+    int64_t count = largestDivisorAtMost(range / multiples[i], limit);
+    if (count <= 1)
+      continue;
+    sizes[i] = range / count;
+    tiles *= count;
+  }
+  return sizes;
+}
+
+RegisterTile ThreadTiling::registerTile() const {
+  return {contractionRows(vectorBits), registerLanes(vectorBits, 32),
+          vectorBits};
+}
+
+int64_t ThreadTiling::minWorkOf(linalg::LinalgOp op) const {
+  return regionsToJoin && op.getNumReductionLoops() == 0
+             ? minWork / kNonReducingMinWorkDivisor
+             : minWork;
+}
+
+int64_t ThreadTiling::tilesFor(int64_t work, bool contraction) const {
+  return std::min<int64_t>(
+      maxTiles, std::max<int64_t>(contraction ? 1 : 2, work / minWork));
+}
+
+/// `sizes` for `op`, unless they make a few tiles in an odd count, which
+/// leave a thread idle for a whole tile on an even number of threads (3
+/// tiles take as long as 4 on 2 threads): then the first of more tiles
+/// (one more; twice as many; for a contraction then column tiles of half
+/// the minimum; then one more tile along the same loops with row tiles of
+/// half the minimum rows, in whole register tiles: MobileNetV2's 28 x 28
+/// expansions onto 192 channels, 3 tiles of 64 rows, become 4 of 48; last
+/// one tile fewer) that makes an even count, even when its tiles hold less
+/// than min-work iterations (never more than max-tiles). Loops `whole`
+/// marks stay untiled.
+SmallVector<int64_t>
+ThreadTiling::evenTileSizes(linalg::LinalgOp op, SmallVector<int64_t> sizes,
+                            bool contraction, RegisterTile registerTile,
+                            int64_t minColumns, int64_t minRows,
+                            ArrayRef<bool> whole) const {
+  int64_t count = tileCount(op, sizes);
+  if (count <= 1 || count % 2 == 0 || count >= kMaxEvenedTiles)
+    return sizes;
+  int64_t more = std::min<int64_t>(maxTiles, count + 1);
+  int64_t twice = std::min<int64_t>(maxTiles, 2 * count);
+  struct Try {
+    int64_t target, columns, rows;
+    // The tiles must split the loops `sizes` splits, no other.
+    bool sameLoops;
+    // Fewest tiles taken (a smaller divisor of the loops than `target`
+    // may come back).
+    int64_t atLeast = 0;
+  };
+  SmallVector<Try> tries = {{more, minColumns, minRows, false},
+                            {twice, minColumns, minRows, false}};
+  if (contraction) {
+    tries.push_back(
+        {twice, std::max<int64_t>(1, minColumns / 2), minRows, false});
+    // Fewer rows than 64 make the right-hand side's column block (in L2)
+    // serve fewer rows: only instead of a thread left idle. Tiles along
+    // other loops as well (two row tiles times five column tiles of a
+    // 55 x 55 image instead of 11 column tiles) gained nothing.
+    tries.push_back({more, minColumns,
+                     std::max<int64_t>(registerTile.rows, minRows / 2), true});
+  }
+  // Last, fewer tiles along the same loops, at most a quarter fewer:
+  // MobileNetV2's 14 x 14 expansions onto 576 channels, 9 tiles of 8 row
+  // panels (72 panels: no even count from 10 up to the 18 its minimum
+  // rows allow, none at half of them), become 8 tiles of 9. (13 tiles of
+  // a loop of 26 would otherwise become 2, idling a third thread.)
+  if (count > 2)
+    tries.push_back({count - 1, minColumns, minRows, true,
+                     /*atLeast=*/(3 * count + 3) / 4});
+  for (const Try &t : tries) {
+    SmallVector<int64_t> even = computeForallTileSizes(
+        op, t.target, registerTile, t.columns, t.rows, whole);
+    int64_t evenCount = tileCount(op, even);
+    if (evenCount % 2 != 0 || evenCount < t.atLeast)
+      continue;
+    if (t.sameLoops &&
+        llvm::any_of(llvm::zip_equal(sizes, even), [](auto pair) {
+          return (std::get<0>(pair) == 0) != (std::get<1>(pair) == 0);
+        }))
+      continue;
+    return even;
+  }
+  return sizes;
+}
+
+/// Thread tile sizes of `op` for about `targetTiles` tiles, before
+/// evenTileSizes; for a contraction, when the minimums leave it whole:
+/// column tiles of half the minimum, then of half registers (a 1x1
+/// convolution onto 32 channels at 28 x 28: two tiles of 392 = 24.5
+/// registers, rather than tiles of register-tile rows: a row tile reads the
+/// whole right-hand side, the 602 KB image, half of it last written by the
+/// other thread, a column tile its own columns of it), then tiles of row
+/// panels, or of single column panels for fewer rows than two register
+/// tiles (a classifier's 1 x 1280 x 1000 layer, matrix-vector: nothing is
+/// reused across columns; 31 panels of 32 columns, a prime, have no tiles
+/// of four panels), or two tiles of column panels for more columns than
+/// rows (MobileNetV2's 960 -> 160 projection at 7 x 7 with 256-bit panels:
+/// 49 pixels x 10 panels of 16; each half of the 614 KB of weights read
+/// once, where each of eight tiles of six rows read all of them).
+/// `minColumns` and `minRows` are set to the minimums used. None when the
+/// tiles must be register-tile rows after the rows beyond the last whole
+/// register tile are split off (splitRowRemainder, a rewrite left to the
+/// caller).
+std::optional<SmallVector<int64_t>>
+ThreadTiling::plannedTileSizes(linalg::LinalgOp op, int64_t targetTiles,
+                               int64_t &minColumns, int64_t &minRows) const {
+  RegisterTile registerTile = this->registerTile();
+  auto none = [](ArrayRef<int64_t> sizes) {
+    return llvm::all_of(sizes, [](int64_t s) { return s == 0; });
+  };
+  SmallVector<int64_t> sizes =
+      computeForallTileSizes(op, targetTiles, registerTile);
+  std::optional<std::pair<unsigned, unsigned>> dims =
+      aotc::contractionTileDims(op);
+  if (!dims || !none(sizes))
+    return sizes;
+  sizes = computeForallTileSizes(op, targetTiles, registerTile,
+                                 minColumns = kMinContractionHalfColumns);
+  if (!none(sizes))
+    return sizes;
+  sizes = computeForallTileSizes(op, targetTiles, registerTile, minColumns,
+                                 minRows, {}, /*halfRegisters=*/true);
+  if (!none(sizes))
+    return sizes;
+  auto [row, lane] = *dims;
+  int64_t registerRows = registerTile.rows;
+  if (std::optional<unsigned> rowPanels = aotc::contractionPanelLoop(op, row)) {
+    SmallVector<int64_t> panelTiles = computeForallTileSizes(
+        op, targetTiles, registerTile, minColumns, minRows = registerRows);
+    // One row panel (a classifier's 125th, split off for even tiles of the
+    // other 124): tiles of whole register tiles of its columns, which it
+    // would otherwise compute on one thread while the others wait
+    // (SqueezeNet's: 5 tiles of 32 of its 160).
+    if (!none(panelTiles) || op.getStaticLoopRanges()[*rowPanels] != 1)
+      return panelTiles;
+    return computeForallTileSizes(op, targetTiles, registerTile, minColumns = 1,
+                                  minRows);
+  }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t rows = ranges[row];
+  std::optional<unsigned> panels = aotc::contractionPanelLoop(op, lane);
+  if (rows / registerRows >= 2) {
+    // More columns than rows: the right-hand side is the larger operand,
+    // and tiles of register-tile rows would each read all of it. Two
+    // column tiles of whole panels read it once (each its half, which can
+    // stay in the core's L2) and the rows twice.
+    if (panels && ranges[*panels] * ranges[lane] > rows) {
+      SmallVector<bool> whole(ranges.size(), true);
+      whole[*panels] = false;
+      SmallVector<int64_t> halves = computeForallTileSizes(
+          op, std::min<int64_t>(targetTiles, 2), registerTile,
+          /*minColumns=*/1, minRows, whole);
+      if (!none(halves)) {
+        minColumns = 1;
+        return halves;
+      }
+    }
+    return std::nullopt;
+  }
+  if (panels)
+    return computeForallTileSizes(op, targetTiles, registerTile,
+                                  minColumns = 1);
+  return sizes;
+}
+
+/// A contraction whose thread tiles would be a few in an odd count along
+/// one loop (3 tiles of 243 columns of a 27 x 27 image, 5 tiles of 25 row
+/// panels of a 1000-channel classifier) leaves a thread idle for a whole
+/// tile on an even number of threads (3 tiles take as long as 4 on 2):
+/// split that loop where the bulk holds the nearest even count of tiles
+/// of whole units (registers of columns, panels, register tiles of rows),
+/// when what is left is less than half a tile, or a tile of columns (729 =
+/// 704 + 25: two tiles of 352 columns; 125 = 124 + 1 panels: four tiles of
+/// 31; 3025 = 2880 + 145: ten tiles of 288, not 11 of 275). Each part
+/// computes its own init and activation (aotc::splitWithOwnInits,
+/// aotc::splitElementwiseConsumer) and is distributed on its own. (With
+/// less than half a tile of columns left only, SqueezeNet's 1x1 layers at
+/// 55 x 55 kept 11 tiles, an odd count; split, they take 10 and a part.)
+std::optional<LoopSplit> ThreadTiling::evenSplit(linalg::LinalgOp op) const {
+  std::optional<std::pair<unsigned, unsigned>> dims =
+      aotc::contractionTileDims(op);
+  int64_t work = workOf(op);
+  if (maxTiles < 2 || !dims || work < minWork)
+    return std::nullopt;
+  int64_t targetTiles = tilesFor(work, /*contraction=*/true);
+  int64_t minColumns = kMinContractionColumns;
+  int64_t minRows = kMinContractionRows;
+  std::optional<SmallVector<int64_t>> planned =
+      plannedTileSizes(op, targetTiles, minColumns, minRows);
+  if (!planned)
+    return std::nullopt;
+  RegisterTile registerTile = this->registerTile();
+  SmallVector<int64_t> sizes = evenTileSizes(op, *planned, /*contraction=*/true,
+                                             registerTile, minColumns, minRows);
+  int64_t count = tileCount(op, sizes);
+  std::optional<unsigned> dim;
+  for (auto [i, size] : llvm::enumerate(sizes))
+    if (size != 0) {
+      if (dim)
+        return std::nullopt;
+      dim = i;
+    }
+  if (!dim || count < 3 || count % 2 == 0 || count >= kMaxEvenedTiles ||
+      aotc::nonMonotonicLoops(op)[*dim])
+    return std::nullopt;
+  auto [row, lane] = *dims;
+  int64_t unit = 1;
+  if (*dim == lane)
+    unit = registerTile.lanes;
+  else if (*dim == row)
+    unit = registerTile.rows;
+  int64_t range = op.getStaticLoopRanges()[*dim];
+  int64_t bulk = 0;
+  for (int64_t even : {count - 1, count + 1}) {
+    int64_t step = even * unit;
+    bulk = std::max(bulk, range / step * step);
+  }
+  int64_t rest = range - bulk;
+  // Less than a tile left along the columns, less than half a tile along
+  // rows or panels: the bulk's row tiles, sized again, need not stay
+  // whole register tiles (832 = 13 x 64 rows: 784 + 48 would make 8
+  // tiles of 98 rows).
+  int64_t restTiles = *dim == lane ? 1 : 2;
+  if (bulk == 0 || rest == 0 || restTiles * count * rest >= range)
+    return std::nullopt;
+  return LoopSplit{*dim, bulk};
+}
+
+/// Contractions keep their own rules (tiles of at least 64 rows).
+std::optional<LoopSplit>
+ThreadTiling::remainderSplit(linalg::LinalgOp op, int64_t targetTiles) const {
+  if (targetTiles < 2 || aotc::contractionTileDims(op))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<bool> nonMonotonic = aotc::nonMonotonicLoops(op);
+  for (auto [dim, range] : llvm::enumerate(ranges)) {
+    if (iterators[dim] != utils::IteratorType::parallel || range <= 1 ||
+        nonMonotonic[dim])
+      continue;
+    int64_t count = std::min(targetTiles, range);
+    if (largestDivisorAtMost(range, count) * 2 > count)
+      return std::nullopt;
+    return LoopSplit{static_cast<unsigned>(dim), range / count * count};
+  }
+  return std::nullopt;
+}
+
+/// Thread tiles for the parts of one op (aotc-peel-padded-windows: the
+/// interior, then its border strips; aotc-winograd-convolutions: the rows
+/// of a transform) along the loops they all span whole (a depthwise
+/// convolution's channels, not the rows and columns the strips cut),
+/// chosen for the interior (the first part) and the parts' total work:
+/// every part then loops over the same tiles, so that one thread loop
+/// computes them all (fuseBoxedParts) instead of one loop per part, the
+/// small parts running sequentially (four transform rows of 8192
+/// iterations each at 13 x 13: one loop of 32768, not four sequential
+/// ones). None when the parts together hold less than min-work iterations,
+/// or when these tiles are fewer
+/// than half of those the interior alone would get (an image of 3
+/// channels): the parts are then distributed one by one.
+std::optional<SmallVector<int64_t>>
+ThreadTiling::partTileSizes(ArrayRef<linalg::LinalgOp> parts) const {
+  linalg::LinalgOp interior = parts.front();
+  int64_t work = 0;
+  for (linalg::LinalgOp part : parts)
+    work += workOf(part);
+  if (work < minWorkOf(interior) || aotc::contractionTileDims(interior))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = interior.getStaticLoopRanges();
+  SmallVector<bool> cut(ranges.size(), false);
+  for (linalg::LinalgOp part : parts.drop_front())
+    for (auto [i, range] : llvm::enumerate(part.getStaticLoopRanges()))
+      cut[i] = cut[i] || range != ranges[i];
+  RegisterTile registerTile = this->registerTile();
+  int64_t targetTiles = tilesFor(work, /*contraction=*/false);
+  auto sizesFor = [&](ArrayRef<bool> whole) {
+    return evenTileSizes(interior,
+                         computeForallTileSizes(interior, targetTiles,
+                                                registerTile,
+                                                kMinContractionColumns,
+                                                kMinContractionRows, whole),
+                         /*contraction=*/false, registerTile,
+                         kMinContractionColumns, kMinContractionRows, whole);
+  };
+  SmallVector<int64_t> sizes = sizesFor(cut);
+  int64_t tiles = tileCount(interior, sizes);
+  if (tiles <= 1 || 2 * tiles < tileCount(interior, sizesFor({})))
+    return std::nullopt;
+  return sizes;
+}
+
+//===----------------------------------------------------------------------===//
+// Register tiles and cache blocks
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Cache block of a contraction: at most cacheDepth reduction steps and
+/// kCacheLanes columns, or as many more columns as a shallower reduction
+/// leaves room for, so the right-hand block stays in L2 while every row of
+/// the left-hand side streams past it.
+constexpr int64_t kCacheLanes = 256;
+/// Reduction steps of that block: 256 (256 x 256 f32 = 256 KiB, within the
+/// 256 KiB to 512 KiB L2 of AVX2 cores), 512 with 512-bit registers (512
+/// KiB, within the 1 MiB or more L2 of AVX-512 server cores and Zen 4 / 5):
+/// a deeper block halves the passes over the output per reduction, and the
+/// models' contractions of 257 to 512 reduced elements are no longer split,
+/// so their bias and activation join the register tiles.
+inline int64_t cacheDepth(int64_t vectorBits) {
+  return vectorBits >= 512 ? 512 : 256;
+}
+/// Bytes of the rows' block that register tiles read again for each panel
+/// (aotc::rereadRowBytesPerStep) at most: three quarters of the L1 data
+/// cache, the rest for a panel next to it (24 KiB of 32 KiB); and the
+/// fewest reduction steps that bound may allow for a block to be cut to it.
+int64_t l1RowBlockBytes(const aotc::CpuTarget &target) {
+  return target.l1Bytes * 3 / 4;
+}
+constexpr int64_t kMinRowBlockDepth = 128;
+
+/// The largest divisor of `size` that is a multiple of `step` and at most
+/// `limit`; `size` when there is none.
+int64_t largestMultipleDivisorAtMost(int64_t size, int64_t step,
+                                     int64_t limit) {
+  for (int64_t d = limit / step * step; d >= step; d -= step)
+    if (size % d == 0)
+      return d;
+  return size;
+}
+
+} // namespace
+
+/// The innermost loop of `op` when it is a parallel loop along which a
+/// vector reads and writes contiguous elements (not a contraction or a
+/// transpose), with a range that is not a whole number of `lanes`.
+std::optional<unsigned> partialRowLoop(linalg::LinalgOp op, int64_t lanes) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ranges.empty() || aotc::contractionTileDims(op) ||
+      !aotc::transposedInputLoops(op).empty())
+    return std::nullopt;
+  unsigned inner = ranges.size() - 1;
+  if (!linalg::isParallelIterator(op.getIteratorTypesArray()[inner]) ||
+      ShapedType::isDynamic(ranges[inner]) || ranges[inner] % lanes == 0)
+    return std::nullopt;
+  return inner;
+}
+
+/// Row panels a register tile of the contraction `op` spans (before
+/// dividing the panels): more than one when its lanes are one register or
+/// less on rows in row panels (the columns past the last whole panel of a
+/// 13 x 13 image: 169 = 10 x 16 + 9), whose one-panel tile would leave too
+/// few accumulators, too few FMA chains to hide the FMAs' latency: as many
+/// panels as the accumulators of a full tile allow (2 x 5 rows with 256-bit
+/// registers, 2 x 8 with 512-bit ones). 1 otherwise, or without row panels.
+int64_t rowPanelSpan(linalg::LinalgOp op, int64_t lanes, int64_t vectorBits) {
+  auto [row, lane] = *aotc::contractionTileDims(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!aotc::contractionPanelLoop(op, row) ||
+      largestDivisorAtMost(ranges[lane], kContractionRegistersPerRow * lanes) >
+          lanes)
+    return 1;
+  int64_t rows = largestDivisorAtMost(
+      ranges[row], aotc::contractionRowTile(ranges[row], vectorBits));
+  int64_t accumulators =
+      aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
+  return std::max<int64_t>(1, accumulators / rows);
+}
+
+/// Register tile sizes for `op`: one vector register along the innermost
+/// loop (a whole row of up to kWholeRowRegisters registers when it is not a
+/// number of registers), a register accumulator block of
+/// aotc::contractionRowTile rows x kContractionRegistersPerRow registers
+/// for contractions (`vectorBits`-wide registers), a square lanes x lanes
+/// block for transposes, 1 elsewhere.
+SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op, int64_t lanes,
+                                       int64_t vectorBits) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> sizes(ranges.size(), 1);
+  if (ranges.empty())
+    return sizes;
+  if (auto dims = aotc::contractionTileDims(op)) {
+    auto [row, lane] = *dims;
+    sizes[row] = largestDivisorAtMost(
+        ranges[row], aotc::contractionRowTile(ranges[row], vectorBits));
+    sizes[lane] =
+        largestDivisorAtMost(ranges[lane], kContractionRegistersPerRow * lanes);
+    int64_t accumulators =
+        aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
+    // Lanes of one register or less on rows in row panels: the register
+    // tile spans several row panels (rowPanelSpan).
+    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, row))
+      sizes[*panel] = largestDivisorAtMost(ranges[*panel],
+                                           rowPanelSpan(op, lanes, vectorBits));
+    // One row whose lanes are one column panel (the row past the last whole
+    // register tile of 49 = 8 x 6 + 1 rows) would leave as few accumulators,
+    // each FMA waiting on the one before: the register tile spans as many
+    // column panels as the accumulators of a full one allow.
+    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane);
+        panel && sizes[row] == 1 && sizes[lane] == ranges[lane]) {
+      int64_t registers = llvm::divideCeil(sizes[lane], lanes);
+      sizes[*panel] = largestDivisorAtMost(
+          ranges[*panel], std::max<int64_t>(1, accumulators / registers));
+    }
+    return sizes;
+  }
+  unsigned inner = ranges.size() - 1;
+  sizes[inner] = largestDivisorAtMost(ranges[inner], lanes);
+  if (partialRowLoop(op, lanes) && ranges[inner] <= kWholeRowRegisters * lanes)
+    sizes[inner] = ranges[inner];
+  // Transposes: an input read along the lanes with a stride (its innermost
+  // dimension is another parallel loop) would be gathered element by
+  // element; a square tile reads whole rows of it instead and transposes
+  // them in registers.
+  for (unsigned minor : aotc::transposedInputLoops(op))
+    sizes[minor] = largestDivisorAtMost(ranges[minor], lanes);
+  return sizes;
+}
+
+/// Makes a generic that reads its init through an input as well (the same
+/// value at the same indexing map: a residual add written in place on a
+/// contraction's result) read the init's block argument instead, and drops
+/// the input. Tiled on its own, the input's slices would be read from the
+/// value before the tile loop's writes into the init, which bufferizes as a
+
+/// Cache tile sizes of a contraction (0: loop not tiled): column blocks of
+/// whole register tiles and reduction blocks; empty when the op fits.
+SmallVector<int64_t> cacheTileSizes(linalg::LinalgOp op,
+                                    ArrayRef<int64_t> registerSizes,
+                                    int64_t vectorBits) {
+  auto dims = aotc::contractionTileDims(op);
+  if (!dims)
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned lane = dims->second;
+  unsigned depth = linalg::inferContractionDims(op)->k.back();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  int64_t blockDepth = cacheDepth(vectorBits);
+  int64_t steps = largestDivisorAtMost(ranges[depth], blockDepth);
+  // Register tiles that loop over the panels outside the rows read the
+  // rows' block again for each panel: a block of fewer steps keeps it in L1
+  // (MobileNetV2's 960 -> 320 projection on 7 x 7 pixels: 240 steps x 48
+  // rows = 45 KiB, 120 steps = 22.5 KiB). Only for a reduction split
+  // anyway (a whole one keeps its init in the register tiles, see below),
+  // and only to a divisor at least half the bound (1048 = 8 x 131 steps
+  // would go to 8).
+  if (int64_t perStep = aotc::rereadRowBytesPerStep(op);
+      perStep && steps < ranges[depth]) {
+    int64_t limit = l1RowBlockBytes(aotc::CpuTarget::of(op)) / perStep;
+    if (steps > limit && limit >= kMinRowBlockDepth) {
+      int64_t cut = largestDivisorAtMost(ranges[depth], limit);
+      if (2 * cut >= limit)
+        steps = cut;
+    }
+  }
+  // A shallow reduction (64 channels) fits wider blocks: fewer of them, and
+  // none at all keeps the accumulators' fill or bias in their register
+  // tiles (see runOnOperation) instead of a pass over the output before.
+  int64_t columns = largestMultipleDivisorAtMost(
+      ranges[lane], registerSizes[lane], kCacheLanes * blockDepth / steps);
+  if (columns < ranges[lane])
+    sizes[lane] = columns;
+  // Panels (aotc-pack-contraction-operands): the lanes are one panel, the
+  // column block is a number of panels along the panel loop just outside.
+  std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane);
+  if (panel && ranges[lane] <= registerSizes[lane]) {
+    int64_t panels = std::max<int64_t>(1, kCacheLanes / ranges[lane]);
+    int64_t block = largestMultipleDivisorAtMost(ranges[*panel],
+                                                 registerSizes[*panel], panels);
+    if (block < ranges[*panel])
+      sizes[*panel] = block;
+  }
+  if (steps < ranges[depth] && steps > 1)
+    sizes[depth] = steps;
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return {};
+  return sizes;
+}
+
+/// True when a contraction's cache blocks (cacheTileSizes) split its
+/// reduction and nothing else: one loop of reduction blocks around the
+/// whole thread tile, whose first block can start its accumulators from
+/// the init producer in registers (TileAndVectorizePass::tileAndVectorize).
+bool splitsOnlyReduction(linalg::LinalgOp op, ArrayRef<int64_t> cacheSizes) {
+  unsigned depth = linalg::inferContractionDims(op)->k.back();
+  for (auto [dim, size] : llvm::enumerate(cacheSizes))
+    if (size != 0 && dim != depth)
+      return false;
+  return !cacheSizes.empty() && cacheSizes[depth] != 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Packing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Fewest rows for which packing a right-hand side computed at run time
+/// pays: each packed element is then read by at least this many rows.
+constexpr int64_t kMinRowsToPack = 64;
+/// The same when the right-hand side's rows are a multiple of 4 KiB or
+/// 2 KiB apart: a register tile's panel, one cache line per reduction step,
+/// then falls into one or two of the 64 sets of a 32 KiB 8-way L1 (8 or 16
+/// of its lines stay there) and every row tile reads it again from L2, so
+/// fewer rows repay the copy: 32 with rows a multiple of 4 KiB apart (one
+/// set), 48 with 2 KiB (two sets); 12 rows do not, nor do rows 3 KiB apart,
+/// which spread over the sets.
+constexpr int64_t kMinRowsToPackAliased4K = 32;
+constexpr int64_t kMinRowsToPackAliased2K = 48;
+/// Deepest reduction over a right-hand side computed at run time that is
+/// read in place, unpacked: a register tile's columns over at most 128
+/// steps (16 KiB of f32 with 32 lanes) stay in L1 once the first row tile
+/// has read them, whatever the distance between its rows, so packing would
+/// only add a copy of the whole operand (ResNet-18's Winograd contractions
+/// over 64 and 128 input channels, MobileNetV2's 24 -> 144 1x1
+/// convolution).
+constexpr int64_t kMaxUnpackedDepth = 128;
+
+/// Fewest output columns for which packing such a left-hand side pays:
+/// two column blocks of aotc-tile-and-vectorize (256 columns each).
+constexpr int64_t kMinColumnsToPackLhs = 512;
+
+/// Fewest rows of a contraction for which its right-hand side ([..., K, N],
+/// computed at run time, rows of `rowBytes`) is packed: fewer when its rows
+/// alias in L1.
+int64_t minRowsToPack(int64_t rowBytes, const CpuTarget &target) {
+  if (rowBytes % target.l1SetStride() == 0)
+    return kMinRowsToPackAliased4K;
+  if (rowBytes % (target.l1SetStride() / 2) == 0)
+    return kMinRowsToPackAliased2K;
+  return kMinRowsToPack;
+}
+
+} // namespace
+
+bool packsRuntimeRhs(int64_t rows, int64_t depth, int64_t rowBytes,
+                     const CpuTarget &target) {
+  return rows >= minRowsToPack(rowBytes, target) && depth > kMaxUnpackedDepth;
+}
+
+/// Either rows a whole multiple of the L1 set stride apart (K = 1024 f32
+/// and multiples: a register tile's rows then fall in one L1 set and evict
+/// each other), or rows that are a whole number of register tiles (one
+/// stream instead of t; with rows left over, the split-off remainder reads
+/// the whole right-hand side once more, outside the cache blocks of the
+/// rest, 197 x 3072 x 768, which only the aliased rows repay); at least two
+/// register tiles of rows; and a constant, or kMinColumnsToPackLhs output
+/// columns (each row panel is read again for every column block).
+bool packsLhs(int64_t rows, int64_t depth, int64_t columns, int64_t tile,
+              bool constant, const CpuTarget &target) {
+  bool aliased = (depth * 4) % target.l1SetStride() == 0;
+  bool wholePanels = rows % tile == 0;
+  if (rows < 2 * tile || (!aliased && !wholePanels))
+    return false;
+  return constant || columns >= kMinColumnsToPackLhs;
+}
+
+} // namespace aotc
