@@ -81,11 +81,12 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   select.generic = options.genericStrategy;
   select.table = options.strategyTable;
   pm.addPass(createSelectCpuStrategy(select));
-  buildConvolutionAndTilingPipeline(pm.nest<func::FuncOp>(), options);
+  buildConvolutionAndTilingPipeline(pm, options);
 }
 
-void buildConvolutionAndTilingPipeline(OpPassManager &fpm,
+void buildConvolutionAndTilingPipeline(OpPassManager &pm,
                                        const TensorOptions &options) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
   // 1x1 convolutions become contractions (the matmul path below).
   fpm.addPass(createPointwiseConvToMatmul());
   // 3x3 stride-1 convolutions with enough channels and tiles: Winograd
@@ -133,25 +134,43 @@ void buildConvolutionAndTilingPipeline(OpPassManager &fpm,
     pack.vectorBitsOption = options.vectorBits;
     fpm.addPass(createPackContractionOperands(pack));
   }
-  // Threads: one scf.forall per op with enough work.
+  // Threads: the strategy's thread tiles recorded on each op, then one
+  // scf.forall per op with enough work.
+  SelectCpuTilesOptions tiles;
+  tiles.minWork = options.minParallelWork;
+  tiles.maxTiles = options.maxParallelTiles;
+  tiles.vectorBitsOption = options.vectorBits;
+  tiles.table = options.strategyTable;
+  pm.addPass(createSelectCpuTiles(tiles));
+  OpPassManager &threads = pm.nest<func::FuncOp>();
   DistributeToForallOptions distribute;
   distribute.minWork = options.minParallelWork;
   distribute.maxTiles = options.maxParallelTiles;
   distribute.vectorBitsOption = options.vectorBits;
-  fpm.addPass(createDistributeToForall(distribute));
+  threads.addPass(createDistributeToForall(distribute));
   // Registers: convolutions and pools as direct vectorized convolutions
   // (rows x lanes of output, window loops unit), then every other op as
   // static register tiles, vectorized.
   VectorizeConvolutionsOptions convolutions;
   convolutions.vectorBitsOption = options.vectorBits;
-  fpm.addPass(createVectorizeConvolutions(convolutions));
+  threads.addPass(createVectorizeConvolutions(convolutions));
+  // Contractions in parts of whole register tiles, the strategy's register
+  // tiles and cache blocks recorded on each op, then carried out.
+  SplitRegisterRemaindersOptions remainders;
+  remainders.vectorBitsOption = options.vectorBits;
+  threads.addPass(createSplitRegisterRemainders(remainders));
+  SelectRegisterTilesOptions registers;
+  registers.vectorBitsOption = options.vectorBits;
+  registers.table = options.strategyTable;
+  pm.addPass(createSelectRegisterTiles(registers));
+  OpPassManager &vectors = pm.nest<func::FuncOp>();
   TileAndVectorizeOptions vectorize;
   vectorize.vectorBitsOption = options.vectorBits;
-  fpm.addPass(createTileAndVectorize(vectorize));
+  vectors.addPass(createTileAndVectorize(vectorize));
   // Accumulators live in registers: the read/write pair of an output tile
   // inside a reduction loop becomes a vector loop-carried value. No CSE here:
   // it would merge the now-private vectorized fills again.
-  addPasses(fpm, "canonicalize,loop-invariant-code-motion,"
+  addPasses(vectors, "canonicalize,loop-invariant-code-motion,"
                  "loop-invariant-subset-hoisting,canonicalize");
 }
 

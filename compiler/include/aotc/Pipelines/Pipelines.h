@@ -62,9 +62,10 @@ struct TensorOptions : mlir::PassPipelineOptions<TensorOptions> {
       llvm::cl::init("")};
 };
 void buildTensorPipeline(mlir::OpPassManager &pm, const TensorOptions &options);
-/// The part of the tensor stage after the strategy selection, on one
-/// function: the convolution paths, threads and register tiles.
-void buildConvolutionAndTilingPipeline(mlir::OpPassManager &fpm,
+/// The part of the tensor stage after the strategy selection, on a module:
+/// the convolution paths, the thread-tile selection, threads and register
+/// tiles.
+void buildConvolutionAndTilingPipeline(mlir::OpPassManager &pm,
                                        const TensorOptions &options);
 
 /// Bufferization and memory planning: tensors become memrefs, results

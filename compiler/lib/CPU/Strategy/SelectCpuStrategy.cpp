@@ -9,11 +9,11 @@
 
 #include "aotc/CPU/Convolutions/Paths.h"
 #include "aotc/CPU/Strategy/Passes.h"
+#include "aotc/CPU/Strategy/Table.h"
 #include "aotc/Common/CpuTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace aotc {
@@ -90,20 +90,10 @@ struct SelectCpuStrategyPass
       });
     });
     // 2. The table, when asked for.
-    if (table.empty())
-      return;
-    if (table == "-") {
-      llvm::outs() << rows;
-      return;
-    }
-    std::error_code ec;
-    llvm::raw_fd_ostream os(table, ec);
-    if (ec) {
-      getOperation().emitError() << "cannot write the strategy table '"
-                                 << table << "': " << ec.message();
+    if (!table.empty() &&
+        failed(aotc::writeStrategyTable(getOperation(), table, rows,
+                                        /*append=*/false)))
       return signalPassFailure();
-    }
-    os << rows;
   }
 
   /// The first path whose precondition holds, in the order of preference
@@ -140,11 +130,7 @@ struct SelectCpuStrategyPass
   /// function, location, op, loop ranges, path or kind, reason.
   void printRow(llvm::raw_ostream &os, func::FuncOp func, linalg::LinalgOp op,
                 std::optional<ConvolutionPath> path) {
-    os << "@" << func.getSymName() << "\t";
-    op->getLoc().print(os);
-    os << "\t" << op->getName() << "\t[";
-    llvm::interleave(op.getStaticLoopRanges(), os, ",");
-    os << "]\t";
+    aotc::printOpColumns(os, func, op);
     if (path)
       os << aotc::pathName(*path) << "\t" << reasonOf(*path);
     else

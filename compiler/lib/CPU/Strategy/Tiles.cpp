@@ -10,6 +10,7 @@
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/Common/TilingUtils.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 
 using namespace mlir;
@@ -465,6 +466,193 @@ ThreadTiling::partTileSizes(ArrayRef<linalg::LinalgOp> parts) const {
   return sizes;
 }
 
+ThreadPlan ThreadTiling::plan(linalg::LinalgOp op, bool allowEvenSplit) const {
+  ThreadPlan plan;
+  if (allowEvenSplit)
+    if (std::optional<LoopSplit> split = evenSplit(op)) {
+      plan.kind = ThreadPlan::Kind::SplitEven;
+      plan.split = *split;
+      return plan;
+    }
+  int64_t work = workOf(op);
+  if (work < minWorkOf(op))
+    return plan;
+  bool contraction = contractionTileDims(op).has_value();
+  if (std::optional<LoopSplit> split =
+          remainderSplit(op, tilesFor(work, contraction))) {
+    plan.kind = ThreadPlan::Kind::SplitRemainder;
+    plan.split = *split;
+    return plan;
+  }
+  return tilePlan(op);
+}
+
+ThreadPlan ThreadTiling::tilePlan(linalg::LinalgOp op) const {
+  ThreadPlan plan;
+  int64_t work = workOf(op);
+  if (work < minWorkOf(op))
+    return plan;
+  bool contraction = contractionTileDims(op).has_value();
+  int64_t targetTiles = tilesFor(work, contraction);
+  int64_t minColumns = kMinContractionColumns;
+  int64_t minRows = kMinContractionRows;
+  std::optional<SmallVector<int64_t>> planned =
+      plannedTileSizes(op, targetTiles, minColumns, minRows);
+  SmallVector<int64_t> sizes;
+  if (planned) {
+    sizes = evenTileSizes(op, std::move(*planned), contraction, registerTile(),
+                          minColumns, minRows);
+  } else {
+    // A contraction too small for thread tiles of 64 rows or whole column
+    // blocks (a 7 x 7 image's 49 pixels times 5 panels of output channels,
+    // which would run on one thread): the rows beyond the last whole
+    // register tile are split off into an op of their own (49 -> 48 + 1)
+    // and the bulk is tiled by whole register tiles (each tile then reads
+    // all of the right-hand side). plannedTileSizes gives none only when
+    // the rows hold two register tiles or more.
+    unsigned row = contractionTileDims(op)->first;
+    int64_t rows = op.getStaticLoopRanges()[row];
+    int64_t registerRows = registerTile().rows;
+    int64_t bulk = rows / registerRows * registerRows;
+    assert(bulk >= 2 * registerRows &&
+           "no planned sizes only with two register tiles of rows");
+    if (bulk != rows) {
+      plan.kind = ThreadPlan::Kind::SplitRows;
+      plan.split = {row, bulk};
+      plan.targetTiles = targetTiles;
+      plan.minColumns = minColumns;
+      return plan;
+    }
+    sizes = rowTileSizes(op, targetTiles, minColumns);
+  }
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return plan;
+  plan.kind = ThreadPlan::Kind::Tiles;
+  plan.sizes = std::move(sizes);
+  return plan;
+}
+
+SmallVector<int64_t> ThreadTiling::rowTileSizes(linalg::LinalgOp bulk,
+                                                int64_t targetTiles,
+                                                int64_t minColumns) const {
+  RegisterTile tile = registerTile();
+  SmallVector<int64_t> sizes = computeForallTileSizes(
+      bulk, targetTiles, tile, minColumns, /*minRows=*/tile.rows);
+  return evenTileSizes(bulk, std::move(sizes), /*contraction=*/true, tile,
+                       minColumns, /*minRows=*/tile.rows);
+}
+
+//===----------------------------------------------------------------------===//
+// Thread plans on ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr std::pair<ThreadPlan::Kind, llvm::StringLiteral> kPlanNames[] = {
+    {ThreadPlan::Kind::Sequential, "sequential"},
+    {ThreadPlan::Kind::Tiles, "tiles"},
+    {ThreadPlan::Kind::Parts, "parts"},
+    {ThreadPlan::Kind::SplitEven, "split-even"},
+    {ThreadPlan::Kind::SplitRemainder, "split-remainder"},
+    {ThreadPlan::Kind::SplitRows, "split-rows"},
+};
+
+} // namespace
+
+llvm::StringRef ThreadPlan::kindName(Kind kind) {
+  for (auto [k, name] : kPlanNames)
+    if (k == kind)
+      return name;
+  return "";
+}
+
+std::optional<ThreadPlan::Kind> ThreadPlan::kindNamed(llvm::StringRef name) {
+  for (auto [k, n] : kPlanNames)
+    if (n == name)
+      return k;
+  return std::nullopt;
+}
+
+void recordThreadPlan(Operation *op, const ThreadPlan &plan) {
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  Builder b(op->getContext());
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("kind", b.getStringAttr(ThreadPlan::kindName(plan.kind))),
+      b.getNamedAttr("ranges",
+                     b.getDenseI64ArrayAttr(linalgOp.getStaticLoopRanges()))};
+  switch (plan.kind) {
+  case ThreadPlan::Kind::Sequential:
+    break;
+  case ThreadPlan::Kind::Tiles:
+  case ThreadPlan::Kind::Parts:
+    fields.push_back(
+        b.getNamedAttr("threads", b.getDenseI64ArrayAttr(plan.sizes)));
+    break;
+  case ThreadPlan::Kind::SplitRows:
+    fields.push_back(
+        b.getNamedAttr("target_tiles", b.getI64IntegerAttr(plan.targetTiles)));
+    fields.push_back(
+        b.getNamedAttr("min_columns", b.getI64IntegerAttr(plan.minColumns)));
+    [[fallthrough]];
+  case ThreadPlan::Kind::SplitEven:
+  case ThreadPlan::Kind::SplitRemainder:
+    fields.push_back(b.getNamedAttr(
+        "split", b.getDenseI64ArrayAttr(
+                     {static_cast<int64_t>(plan.split.dim), plan.split.at})));
+    break;
+  }
+  op->setAttr(kTilesAttrName, b.getDictionaryAttr(fields));
+}
+
+std::optional<ThreadPlan> recordedThreadPlan(linalg::LinalgOp op) {
+  auto dict = op->getAttrOfType<DictionaryAttr>(kTilesAttrName);
+  if (!dict)
+    return std::nullopt;
+  auto kindAttr = dict.getAs<StringAttr>("kind");
+  auto ranges = dict.getAs<DenseI64ArrayAttr>("ranges");
+  std::optional<ThreadPlan::Kind> kind =
+      kindAttr ? ThreadPlan::kindNamed(kindAttr.getValue()) : std::nullopt;
+  SmallVector<int64_t> current = op.getStaticLoopRanges();
+  if (!kind || !ranges || ranges.asArrayRef() != ArrayRef(current))
+    return std::nullopt;
+  ThreadPlan plan;
+  plan.kind = *kind;
+  auto threads = dict.getAs<DenseI64ArrayAttr>("threads");
+  auto split = dict.getAs<DenseI64ArrayAttr>("split");
+  auto targetTiles = dict.getAs<IntegerAttr>("target_tiles");
+  auto minColumns = dict.getAs<IntegerAttr>("min_columns");
+  switch (plan.kind) {
+  case ThreadPlan::Kind::Sequential:
+    return plan;
+  case ThreadPlan::Kind::Tiles:
+  case ThreadPlan::Kind::Parts:
+    if (!threads || threads.size() != static_cast<int64_t>(current.size()) ||
+        llvm::any_of(llvm::zip_equal(threads.asArrayRef(), current),
+                     [](auto pair) {
+                       auto [size, range] = pair;
+                       return size < 0 || size > range;
+                     }))
+      return std::nullopt;
+    plan.sizes = llvm::to_vector(threads.asArrayRef());
+    return plan;
+  case ThreadPlan::Kind::SplitRows:
+    if (!targetTiles || !minColumns)
+      return std::nullopt;
+    plan.targetTiles = targetTiles.getInt();
+    plan.minColumns = minColumns.getInt();
+    [[fallthrough]];
+  case ThreadPlan::Kind::SplitEven:
+  case ThreadPlan::Kind::SplitRemainder:
+    if (!split || split.size() != 2 || split[0] < 0 ||
+        split[0] >= static_cast<int64_t>(current.size()) || split[1] <= 0 ||
+        split[1] >= current[split[0]])
+      return std::nullopt;
+    plan.split = {static_cast<unsigned>(split[0]), split[1]};
+    return plan;
+  }
+  return std::nullopt;
+}
+
 //===----------------------------------------------------------------------===//
 // Register tiles and cache blocks
 //===----------------------------------------------------------------------===//
@@ -662,6 +850,96 @@ bool splitsOnlyReduction(linalg::LinalgOp op, ArrayRef<int64_t> cacheSizes) {
     if (size != 0 && dim != depth)
       return false;
   return !cacheSizes.empty() && cacheSizes[depth] != 0;
+}
+
+int64_t vectorLanesOf(linalg::LinalgOp op, int64_t vectorBits) {
+  unsigned bits = widestElementBits(op);
+  if (bits == 0 || linalg::isaConvolutionOpInterface(op) ||
+      failed(linalg::vectorizeOpPrecondition(op)))
+    return 0;
+  return registerLanes(vectorBits, bits);
+}
+
+RegisterPlan planRegisters(linalg::LinalgOp op, int64_t lanes,
+                           int64_t vectorBits) {
+  RegisterPlan plan;
+  plan.lanes = lanes;
+  // A longer row that is not a whole number of registers (a 12321-wide
+  // flattened image): register tiles, then one part-register tile (instead
+  // of 4107 vectors of 3 lanes, 3 being its largest divisor up to 16).
+  if (std::optional<unsigned> inner = partialRowLoop(op, lanes)) {
+    int64_t range = op.getStaticLoopRanges()[*inner];
+    if (range > kWholeRowRegisters * lanes) {
+      plan.split = LoopSplit{*inner, range / lanes * lanes};
+      return plan;
+    }
+  }
+  plan.registers = registerTileSizes(op, lanes, vectorBits);
+  plan.cache = cacheTileSizes(op, plan.registers, vectorBits);
+  return plan;
+}
+
+void recordRegisterPlan(Operation *op, const RegisterPlan &plan) {
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  Builder b(op->getContext());
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("lanes", b.getI64IntegerAttr(plan.lanes)),
+      b.getNamedAttr("ranges",
+                     b.getDenseI64ArrayAttr(linalgOp.getStaticLoopRanges()))};
+  if (plan.split) {
+    fields.push_back(b.getNamedAttr(
+        "split", b.getDenseI64ArrayAttr(
+                     {static_cast<int64_t>(plan.split->dim), plan.split->at})));
+  } else {
+    fields.push_back(
+        b.getNamedAttr("registers", b.getDenseI64ArrayAttr(plan.registers)));
+    if (!plan.cache.empty())
+      fields.push_back(
+          b.getNamedAttr("cache", b.getDenseI64ArrayAttr(plan.cache)));
+  }
+  op->setAttr(kRegisterTilesAttrName, b.getDictionaryAttr(fields));
+}
+
+std::optional<RegisterPlan> recordedRegisterPlan(linalg::LinalgOp op) {
+  auto dict = op->getAttrOfType<DictionaryAttr>(kRegisterTilesAttrName);
+  if (!dict)
+    return std::nullopt;
+  auto lanes = dict.getAs<IntegerAttr>("lanes");
+  auto ranges = dict.getAs<DenseI64ArrayAttr>("ranges");
+  SmallVector<int64_t> current = op.getStaticLoopRanges();
+  if (!lanes || lanes.getInt() < 1 || !ranges ||
+      ranges.asArrayRef() != ArrayRef(current))
+    return std::nullopt;
+  RegisterPlan plan;
+  plan.lanes = lanes.getInt();
+  // Sizes of one per loop, each at least 1 (registers) or 0 (cache: loop
+  // not blocked) and at most the loop's range.
+  auto valid = [&](DenseI64ArrayAttr sizes, int64_t least) {
+    return sizes && sizes.size() == static_cast<int64_t>(current.size()) &&
+           llvm::all_of(llvm::zip_equal(sizes.asArrayRef(), current),
+                        [&](auto pair) {
+                          auto [size, range] = pair;
+                          return size >= least && size <= range;
+                        });
+  };
+  if (auto split = dict.getAs<DenseI64ArrayAttr>("split")) {
+    if (split.size() != 2 || split[0] < 0 ||
+        split[0] >= static_cast<int64_t>(current.size()) || split[1] <= 0 ||
+        split[1] >= current[split[0]])
+      return std::nullopt;
+    plan.split = LoopSplit{static_cast<unsigned>(split[0]), split[1]};
+    return plan;
+  }
+  auto registers = dict.getAs<DenseI64ArrayAttr>("registers");
+  if (!valid(registers, 1))
+    return std::nullopt;
+  plan.registers = llvm::to_vector(registers.asArrayRef());
+  if (auto cache = dict.getAs<DenseI64ArrayAttr>("cache")) {
+    if (!valid(cache, 0))
+      return std::nullopt;
+    plan.cache = llvm::to_vector(cache.asArrayRef());
+  }
+  return plan;
 }
 
 //===----------------------------------------------------------------------===//

@@ -31,49 +31,15 @@ using aotc::workOf;
 
 namespace {
 
-/// Splits an op other than a contraction whose outermost parallel loop has
-/// no divisor near `targetTiles` into a bulk that divides evenly and a
-/// remainder (aotc::ThreadTiling::remainderSplit), so the bulk still gets
-/// static thread tiles; returns the parts, or the op alone.
-SmallVector<linalg::LinalgOp> splitRemainder(RewriterBase &rewriter,
-                                             const aotc::ThreadTiling &tiling,
-                                             linalg::LinalgOp op,
-                                             int64_t targetTiles) {
-  std::optional<aotc::LoopSplit> split =
-      tiling.remainderSplit(op, targetTiles);
-  if (!split)
-    return {op};
+/// `op` split along `split` into its two parts (linalg::splitOp).
+std::pair<linalg::LinalgOp, linalg::LinalgOp>
+splitAt(RewriterBase &rewriter, linalg::LinalgOp op, aotc::LoopSplit split) {
   rewriter.setInsertionPoint(op);
   auto [head, tail] = linalg::splitOp(
-      rewriter, cast<TilingInterface>(op.getOperation()), split->dim,
-      rewriter.getIndexAttr(split->at));
+      rewriter, cast<TilingInterface>(op.getOperation()), split.dim,
+      rewriter.getIndexAttr(split.at));
   return {cast<linalg::LinalgOp>(head.getOperation()),
           cast<linalg::LinalgOp>(tail.getOperation())};
-}
-
-
-/// A contraction too small for thread tiles of 64 rows or whole column
-/// blocks (a 7 x 7 image's 49 pixels times 5 panels of output channels,
-/// which would run on one thread): when its rows hold at least two register
-/// tiles, the rows beyond the last whole register tile are split off into an
-/// op of their own (49 -> 48 + 1) and the bulk is returned, to be tiled by
-/// whole register tiles (each tile then reads all of the right-hand side).
-/// None when the rows are too few; `op` itself when nothing is split off.
-std::optional<linalg::LinalgOp> splitRowRemainder(RewriterBase &rewriter,
-                                                  linalg::LinalgOp op,
-                                                  int64_t registerRows) {
-  unsigned row = aotc::contractionTileDims(op)->first;
-  int64_t rows = op.getStaticLoopRanges()[row];
-  int64_t bulk = rows / registerRows * registerRows;
-  if (bulk < 2 * registerRows)
-    return std::nullopt;
-  if (bulk == rows)
-    return op;
-  rewriter.setInsertionPoint(op);
-  auto [head, tail] = linalg::splitOp(
-      rewriter, cast<TilingInterface>(op.getOperation()), row,
-      rewriter.getIndexAttr(bulk));
-  return cast<linalg::LinalgOp>(head.getOperation());
 }
 
 /// True when `consumer`'s payload may run on elements nobody reads (the
@@ -880,77 +846,90 @@ struct DistributeToForallPass
   /// pass's options and the function's ops.
   aotc::ThreadTiling tiling{0, 0, 0};
 
-  /// Splits a contraction whose thread tiles would be a few in an odd count
-  /// along one loop where aotc::ThreadTiling::evenSplit says (its bulk then
-  /// tiles evenly). Each part computes its own init and activation
+  /// The plan for `op`: the one aotc-select-cpu-tiles recorded for it, or
+  /// for an op made after the selection ran (a part of a split op, a
+  /// rebuilt consumer) the strategy's decision now, without an even split
+  /// unless `allowEvenSplit`.
+  aotc::ThreadPlan planOf(linalg::LinalgOp op, bool allowEvenSplit) const {
+    if (std::optional<aotc::ThreadPlan> plan = aotc::recordedThreadPlan(op))
+      if (allowEvenSplit || plan->kind != aotc::ThreadPlan::Kind::SplitEven)
+        return *plan;
+    return tiling.plan(op, allowEvenSplit);
+  }
+
+  /// Splits a contraction whose plan is an even split (its bulk then tiles
+  /// evenly). Each part computes its own init and activation
   /// (aotc::splitWithOwnInits, aotc::splitElementwiseConsumer) and is
   /// distributed on its own.
   void splitForEvenTiles(RewriterBase &rewriter, linalg::LinalgOp op) const {
-    std::optional<aotc::LoopSplit> split = tiling.evenSplit(op);
-    if (!split)
+    aotc::ThreadPlan plan = planOf(op, /*allowEvenSplit=*/true);
+    if (plan.kind != aotc::ThreadPlan::Kind::SplitEven)
       return;
     auto [head, tail] =
-        aotc::splitWithOwnInits(rewriter, op, split->dim, split->at);
+        aotc::splitWithOwnInits(rewriter, op, plan.split.dim, plan.split.at);
     aotc::splitElementwiseConsumer(rewriter, {head, tail});
   }
 
-
-  /// Splits `whole` into thread tiles (an scf.forall); the tiled op, null
-  /// when nothing was tiled or `whole` was first split into parts.
+  /// Splits `whole` into thread tiles (an scf.forall) as its plan says;
+  /// the tiled op, null when nothing was tiled or `whole` was first split
+  /// into parts.
   FailureOr<Operation *> distribute(RewriterBase &rewriter,
                                     linalg::LinalgOp whole) {
+    using Kind = aotc::ThreadPlan::Kind;
+    aotc::ThreadPlan plan = planOf(whole, /*allowEvenSplit=*/false);
+    SmallVector<std::pair<linalg::LinalgOp, aotc::ThreadPlan>> parts;
+    if (plan.kind == Kind::SplitRemainder) {
+      auto [head, tail] = splitAt(rewriter, whole, plan.split);
+      parts = {{head, tiling.tilePlan(head)}, {tail, tiling.tilePlan(tail)}};
+    } else {
+      parts = {{whole, plan}};
+    }
     Operation *tiledWhole = nullptr;
-    if (workOf(whole) < tiling.minWorkOf(whole))
-      return tiledWhole;
-    // Tiles of about min-work iterations; an op other than a contraction
-    // (a copy, a pack, an elementwise op) with min-work iterations or more
-    // gets two tiles at least (one tile would leave it sequential).
-    bool contraction = aotc::contractionTileDims(whole).has_value();
-    aotc::RegisterTile registerTile = tiling.registerTile();
-    int64_t registerRows = registerTile.rows;
-    SmallVector<linalg::LinalgOp> parts =
-        splitRemainder(rewriter, tiling, whole,
-                       tiling.tilesFor(workOf(whole), contraction));
-    bool split = false;
-    for (linalg::LinalgOp op : parts) {
-      int64_t work = workOf(op);
-      if (work < tiling.minWorkOf(op))
-        continue;
-      int64_t targetTiles = tiling.tilesFor(work, contraction);
-      int64_t minColumns = aotc::kMinContractionColumns;
-      int64_t minRows = aotc::kMinContractionRows;
-      std::optional<SmallVector<int64_t>> planned =
-          tiling.plannedTileSizes(op, targetTiles, minColumns, minRows);
+    for (auto [op, partPlan] : parts) {
       SmallVector<int64_t> sizes;
-      if (planned) {
-        sizes = std::move(*planned);
-      } else {
-        // Tiles of register-tile rows after the rows beyond the last whole
-        // register tile are split off; the remainder keeps the init producer
-        // out of the tiles.
-        std::optional<linalg::LinalgOp> bulk =
-            splitRowRemainder(rewriter, op, registerRows);
-        assert(bulk && "no planned sizes only with two register tiles of rows");
-        split |= bulk->getOperation() != op.getOperation();
-        op = *bulk;
-        sizes = aotc::computeForallTileSizes(op, targetTiles, registerTile,
-                                       minColumns, minRows = registerRows);
+      switch (partPlan.kind) {
+      case Kind::Tiles:
+      case Kind::Parts:
+        sizes = partPlan.sizes;
+        break;
+      case Kind::SplitRows:
+        // Tiles of register-tile rows once the rows beyond the last whole
+        // register tile are split off; the remainder keeps the init
+        // producer out of the tiles.
+        op = splitAt(rewriter, op, partPlan.split).first;
+        sizes = tiling.rowTileSizes(op, partPlan.targetTiles,
+                                    partPlan.minColumns);
+        break;
+      case Kind::Sequential:
+      case Kind::SplitEven:
+      case Kind::SplitRemainder:
+        continue;
       }
-      sizes = tiling.evenTileSizes(op, sizes, contraction, registerTile,
-                                   minColumns,
-                            minRows);
       if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
         continue;
       FailureOr<Operation *> tiled = aotc::tileAndReplace(
           rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
       if (failed(tiled))
         return failure();
-      if (parts.size() == 1 && !split)
+      if (parts.size() == 1 && partPlan.kind != Kind::SplitRows)
         tiledWhole = *tiled;
     }
     return tiledWhole;
   }
 
+  /// Thread tiles shared by the parts of one op: the plan recorded on the
+  /// first part when there is one (Parts, or distributed one by one),
+  /// else the strategy's decision now.
+  std::optional<SmallVector<int64_t>>
+  partTileSizes(ArrayRef<linalg::LinalgOp> parts) const {
+    if (std::optional<aotc::ThreadPlan> plan =
+            aotc::recordedThreadPlan(parts.front())) {
+      if (plan->kind != aotc::ThreadPlan::Kind::Parts)
+        return std::nullopt;
+      return plan->sizes;
+    }
+    return tiling.partTileSizes(parts);
+  }
 
   /// `parts` tiled by `sizes` (aotc::ThreadTiling::partTileSizes); the
   /// tiled parts.
@@ -1010,7 +989,7 @@ struct DistributeToForallPass
     llvm::SmallDenseMap<int64_t, SmallVector<int64_t>> groupSizes;
     llvm::SmallDenseMap<Operation *, int64_t> groupOf;
     for (auto &[group, parts] : groups) {
-      std::optional<SmallVector<int64_t>> sizes = tiling.partTileSizes(parts);
+      std::optional<SmallVector<int64_t>> sizes = partTileSizes(parts);
       if (!sizes)
         continue;
       groupSizes[group] = std::move(*sizes);
@@ -1131,8 +1110,10 @@ struct DistributeToForallPass
         (void)fuseBoxedParts(rewriter, loops);
       }
     }
-    func.walk(
-        [](Operation *op) { op->removeAttr(aotc::kSiblingPartsAttrName); });
+    func.walk([](Operation *op) {
+      op->removeAttr(aotc::kSiblingPartsAttrName);
+      op->removeAttr(aotc::kTilesAttrName);
+    });
     // Paddings whose fill was split: each tile fills its border only, and
     // copies its part of the source unless that is computed in place.
     for (auto insert :

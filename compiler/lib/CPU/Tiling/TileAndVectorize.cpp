@@ -8,6 +8,7 @@
 
 #include "aotc/CPU/Strategy/Tiles.h"
 #include "aotc/CPU/Tiling/Passes.h"
+#include "aotc/CPU/Tiling/RegisterRemainders.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -20,11 +21,6 @@ namespace aotc {
 } // namespace aotc
 
 using namespace mlir;
-using aotc::largestDivisorAtMost;
-using aotc::kContractionRegistersPerRow;
-using aotc::kWholeRowRegisters;
-using aotc::partialRowLoop;
-using aotc::rowPanelSpan;
 
 namespace {
 
@@ -62,59 +58,29 @@ struct TileAndVectorizePass
     : aotc::impl::TileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
 
-  /// Splits a contraction whose row or lane loop is not a multiple of the
-  /// register tile into a multiple part and a remainder (each static), so
-  /// that e.g. 197 rows become 192 rows of 8-row tiles and one 5-row tile
-  /// (with 512-bit registers) instead of 197 one-row tiles (49 rows are not
-  /// split: seven 7-row tiles, aotc::contractionRowTile). A lane remainder
-  /// wider than one vector register is split again at a whole register (49
-  /// columns: 32 + 16 + 1), since a vector a little wider than a register
-  /// (17 lanes) is lowered element by element. Each part computes its own
-  /// init producer and elementwise consumer (aotc::splitWithOwnInits,
-  /// aotc::splitElementwiseConsumer), which it can then take into its
-  /// register tiles. Last, a part whose register tiles span several row
-  /// panels (rowPanelSpan) is split at the last multiple of that span when
-  /// it does not divide the panels: SqueezeNet's classifier has thread
-  /// tiles of 31 row panels (1000 = 125 x 8 rows), prime, so its 9-column
-  /// remainder had one-panel tiles of 8 accumulators of 9 lanes; 30 + 1
-  /// panels give most of it 16.
-  void splitRemainders(RewriterBase &rewriter, linalg::LinalgOp op,
-                       int64_t lanes) {
-    SmallVector<linalg::LinalgOp> parts = {op};
-    auto [row, lane] = *aotc::contractionTileDims(op);
-    for (auto [dim, step] :
-         {std::make_pair(row,
-                         aotc::contractionRowTile(
-                             op.getStaticLoopRanges()[row], vectorBits)),
-          std::make_pair(lane, kContractionRegistersPerRow * lanes),
-          std::make_pair(lane, lanes)}) {
-      SmallVector<linalg::LinalgOp> next;
-      for (linalg::LinalgOp part : parts) {
-        int64_t range = part.getStaticLoopRanges()[dim];
-        if (range <= step || range % step == 0) {
-          next.push_back(part);
-          continue;
-        }
-        auto [head, tail] = aotc::splitWithOwnInits(rewriter, part, dim,
-                                                    range / step * step);
-        aotc::splitElementwiseConsumer(rewriter, {head, tail});
-        next.push_back(head);
-        next.push_back(tail);
-      }
-      parts = std::move(next);
-    }
-    for (linalg::LinalgOp part : parts) {
-      std::optional<unsigned> panel = aotc::contractionPanelLoop(part, row);
-      int64_t span = rowPanelSpan(part, lanes, vectorBits);
-      if (!panel || span <= 1)
-        continue;
-      int64_t panels = part.getStaticLoopRanges()[*panel];
-      if (panels <= span || largestDivisorAtMost(panels, span) > 1)
-        continue;
-      auto [head, tail] = aotc::splitWithOwnInits(rewriter, part, *panel,
-                                                  panels / span * span);
-      aotc::splitElementwiseConsumer(rewriter, {head, tail});
-    }
+  /// Register tiles and cache blocks of `op` with `lanes` lanes: those
+  /// aotc-select-register-tiles recorded for it, or for an op made after
+  /// it ran (a part, a cache block, a fused producer) the strategy's now.
+  std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+  tilesOf(linalg::LinalgOp op, int64_t lanes) const {
+    if (std::optional<aotc::RegisterPlan> plan =
+            aotc::recordedRegisterPlan(op);
+        plan && !plan->split && plan->lanes == lanes)
+      return {plan->registers, plan->cache};
+    SmallVector<int64_t> registers =
+        aotc::registerTileSizes(op, lanes, vectorBits);
+    return {registers, aotc::cacheTileSizes(op, registers, vectorBits)};
+  }
+
+  /// The split of `op`'s row at its last whole register that its plan
+  /// (recorded, else the strategy's now) asks for first, if any.
+  std::optional<aotc::LoopSplit> rowSplitOf(linalg::LinalgOp op,
+                                            int64_t lanes) const {
+    if (std::optional<aotc::RegisterPlan> plan =
+            aotc::recordedRegisterPlan(op);
+        plan && plan->lanes == lanes)
+      return plan->split;
+    return aotc::planRegisters(op, lanes, vectorBits).split;
   }
 
   /// Tiles one op to register tiles (after cache blocks for contractions)
@@ -126,11 +92,9 @@ struct TileAndVectorizePass
                                  int64_t lanes,
                                  linalg::LinalgOp initProducer = {},
                                  linalg::GenericOp consumer = {}) {
-    SmallVector<int64_t> sizes = aotc::registerTileSizes(op, lanes, vectorBits);
     // Contractions: cache blocks first (column block, then reduction
     // block), register tiles within each block.
-    SmallVector<int64_t> cacheSizes =
-        aotc::cacheTileSizes(op, sizes, vectorBits);
+    auto [sizes, cacheSizes] = tilesOf(op, lanes);
     if (!cacheSizes.empty()) {
       FailureOr<Operation *> blocked = aotc::tileAndReplace(
           rewriter, op, cacheSizes, scf::SCFTilingOptions::LoopType::ForOp);
@@ -217,17 +181,6 @@ struct TileAndVectorizePass
     return tileAndVectorize(rewriter, firstBlock, lanes, initProducer);
   }
 
-  /// Vector lanes of `op` when this pass vectorizes it, 0 otherwise:
-  /// convolutions and pooling are aotc-vectorize-convolutions' (those left
-  /// are lowered to loops), as is anything the vectorizer rejects.
-  int64_t vectorLanes(linalg::LinalgOp op) {
-    unsigned bits = aotc::widestElementBits(op);
-    if (bits == 0 || linalg::isaConvolutionOpInterface(op) ||
-        failed(linalg::vectorizeOpPrecondition(op)))
-      return 0;
-    return aotc::registerLanes(vectorBits, bits);
-  }
-
   /// The static ops on tensors of the function, in order.
   SmallVector<linalg::LinalgOp> staticTensorOps() {
     SmallVector<linalg::LinalgOp> ops;
@@ -245,14 +198,9 @@ struct TileAndVectorizePass
   void runOnOperation() override {
     vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
     IRRewriter rewriter(&getContext());
-    // Contractions first split into parts of whole register tiles.
-    SmallVector<std::pair<linalg::LinalgOp, int64_t>> contractions;
-    for (linalg::LinalgOp op : staticTensorOps())
-      if (aotc::contractionTileDims(op))
-        if (int64_t lanes = vectorLanes(op))
-          contractions.push_back({op, lanes});
-    for (auto [op, lanes] : contractions)
-      splitRemainders(rewriter, op, lanes);
+    // Contractions first split into parts of whole register tiles (done
+    // already by aotc-split-register-remainders in the pipeline).
+    aotc::splitRegisterRemainders(getOperation(), vectorBits);
 
     // (op, its fused init producer and consumer, its lanes) in order; the
     // producers and consumers themselves are handled with their
@@ -266,7 +214,7 @@ struct TileAndVectorizePass
     llvm::SmallPtrSet<Operation *, 8> fused;
     DominanceInfo dominance(getOperation());
     for (linalg::LinalgOp op : staticTensorOps()) {
-      int64_t lanes = vectorLanes(op);
+      int64_t lanes = aotc::vectorLanesOf(op, vectorBits);
       if (!lanes)
         continue;
       // Only where no cache block separates the register tile from the
@@ -274,8 +222,7 @@ struct TileAndVectorizePass
       linalg::LinalgOp producer;
       linalg::GenericOp consumer;
       if (aotc::contractionTileDims(op)) {
-        SmallVector<int64_t> cacheSizes = aotc::cacheTileSizes(
-            op, aotc::registerTileSizes(op, lanes, vectorBits), vectorBits);
+        SmallVector<int64_t> cacheSizes = tilesOf(op, lanes).second;
         if (cacheSizes.empty()) {
           producer = aotc::fusableInitProducer(op);
           consumer = aotc::registerTileConsumer(op, dominance);
@@ -283,11 +230,11 @@ struct TileAndVectorizePass
           producer = aotc::fusableInitProducer(op);
         }
       }
-      if (producer && vectorLanes(producer))
+      if (producer && aotc::vectorLanesOf(producer, vectorBits))
         fused.insert(producer);
       else
         producer = {};
-      if (consumer && vectorLanes(consumer))
+      if (consumer && aotc::vectorLanesOf(consumer, vectorBits))
         fused.insert(consumer);
       else
         consumer = {};
@@ -298,26 +245,25 @@ struct TileAndVectorizePass
         continue;
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
         readInitInPlace(rewriter, generic);
-      // A longer row that is not a whole number of registers (a 12321-wide
-      // flattened image) is split at the last whole register: register
-      // tiles, then one part-register tile (instead of 4107 vectors of 3
-      // lanes, 3 being its largest divisor up to 16).
+      // A longer row that is not a whole number of registers is split at
+      // its last whole register first, when the plan says so
+      // (aotc::RegisterPlan::split).
       SmallVector<linalg::LinalgOp> parts = {op};
-      if (std::optional<unsigned> inner = partialRowLoop(op, lanes)) {
-        int64_t range = op.getStaticLoopRanges()[*inner];
-        if (range > kWholeRowRegisters * lanes) {
-          rewriter.setInsertionPoint(op);
-          auto [head, tail] = linalg::splitOp(
-              rewriter, cast<TilingInterface>(op.getOperation()), *inner,
-              rewriter.getIndexAttr(range / lanes * lanes));
-          parts = {cast<linalg::LinalgOp>(head.getOperation()),
-                   cast<linalg::LinalgOp>(tail.getOperation())};
-        }
+      if (std::optional<aotc::LoopSplit> split = rowSplitOf(op, lanes)) {
+        rewriter.setInsertionPoint(op);
+        auto [head, tail] = linalg::splitOp(
+            rewriter, cast<TilingInterface>(op.getOperation()), split->dim,
+            rewriter.getIndexAttr(split->at));
+        parts = {cast<linalg::LinalgOp>(head.getOperation()),
+                 cast<linalg::LinalgOp>(tail.getOperation())};
       }
       for (linalg::LinalgOp part : parts)
         if (failed(tileAndVectorize(rewriter, part, lanes, producer, consumer)))
           return signalPassFailure();
     }
+    getOperation().walk([](linalg::LinalgOp op) {
+      op->removeAttr(aotc::kRegisterTilesAttrName);
+    });
   }
 };
 

@@ -66,4 +66,93 @@ def SelectCpuStrategy : Pass<"aotc-select-cpu-strategy", "mlir::ModuleOp"> {
   ];
 }
 
+def SelectCpuTiles : Pass<"aotc-select-cpu-tiles", "mlir::ModuleOp"> {
+  let summary = "Choose the thread tiles of every op and record them as `aotc.tiles`";
+  let description = [{
+    Runs right before aotc-distribute-to-forall, on the ops the convolution
+    paths, row-reduction splitting and packing left: for every statically
+    shaped linalg op directly in a function body it makes the thread-tile
+    decision of the strategy (aotc::ThreadTiling::plan in
+    aotc/CPU/Strategy/Tiles.h, a function of the op's loops, operands and
+    the options below) and records it with the loop ranges it was made for:
+
+    | kind              | aotc-distribute-to-forall does                   |
+    |-------------------|--------------------------------------------------|
+    | `sequential`      | nothing: too little work for threads             |
+    | `tiles`           | one scf.forall of tiles `threads` (0: untiled)   |
+    | `parts`           | the same tiles for every part of one op          |
+    | `split-even`      | split at `split` = [loop, at]; parts planned anew |
+    | `split-remainder` | split at `split`; each part tiled on its own     |
+    | `split-rows`      | the rows past the last register tile split off   |
+
+    ```mlir
+    %0 = linalg.matmul ins(%a, %b : tensor<256x512xf32>, tensor<512x512xf32>)
+                       outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
+    // becomes
+    %0 = linalg.matmul {aotc.tiles = {kind = "tiles",
+                                      ranges = array<i64: 256, 512, 512>,
+                                      threads = array<i64: 64, 256, 0>}} ...
+    ```
+
+    aotc-distribute-to-forall carries out the recorded plan of an op whose
+    loop ranges are still those recorded; ops made after this pass ran (the
+    parts of a split op, a consumer rebuilt in another shape) are decided
+    there by the same functions. With `table=FILE` (`-` for stdout) the pass
+    appends one line per op to the strategy table: function, location, op,
+    loop ranges, `threads:` and the decision.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+           "Iterations below which an op is not distributed (as "
+           "aotc-distribute-to-forall's min-work)">,
+    Option<"maxTiles", "max-tiles", "int64_t", /*default=*/"64",
+           "Upper bound on the number of parallel tiles (as "
+           "aotc-distribute-to-forall's max-tiles)">,
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the module's "
+           "aotc.cpu_target)">,
+    Option<"table", "table", "std::string", /*default=*/"\"\"",
+           "Append the thread tiles to the strategy table in this file "
+           "('-': stdout)">,
+  ];
+}
+
+def SelectRegisterTiles : Pass<"aotc-select-register-tiles", "mlir::ModuleOp"> {
+  let summary = "Choose the register tiles and cache blocks of every op and record them as `aotc.register_tiles`";
+  let description = [{
+    Runs right before aotc-tile-and-vectorize, on the ops the thread loops
+    and aotc-split-register-remainders left (a thread loop's body holds one
+    tile of its op): for every statically shaped linalg op that
+    aotc-tile-and-vectorize vectorizes (aotc::vectorLanesOf) it makes the
+    register-level decision of the strategy (aotc::planRegisters in
+    aotc/CPU/Strategy/Tiles.h): the lanes, the register tile sizes, a
+    contraction's cache blocks, or a split of a long row at its last whole
+    register first. It records them with the loop ranges they were made
+    for:
+
+    ```mlir
+    %0 = linalg.matmul ins(... : tensor<64x512xf32>, tensor<512x256xf32>) ...
+    // becomes
+    %0 = linalg.matmul {aotc.register_tiles = {cache = array<i64: 0, 0, 512>,
+        lanes = 16 : i64, ranges = array<i64: 64, 256, 512>,
+        registers = array<i64: 8, 32, 1>}} ...
+    ```
+
+    aotc-tile-and-vectorize carries out the recorded plan of an op whose
+    loop ranges are still those recorded; ops made after this pass ran (the
+    parts of a split row, cache blocks, fused producers) are decided there
+    by the same functions. With `table=FILE` (`-` for stdout) the pass
+    appends one line per op to the strategy table: function, location, op,
+    loop ranges, `registers:` and the decision.
+  }];
+  let options = [
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the module's "
+           "aotc.cpu_target)">,
+    Option<"table", "table", "std::string", /*default=*/"\"\"",
+           "Append the register tiles to the strategy table in this file "
+           "('-': stdout)">,
+  ];
+}
+
 #endif // AOTC_CPU_STRATEGY_PASSES

@@ -85,6 +85,48 @@ struct LoopSplit {
   int64_t at;
 };
 
+/// The thread-tile decision for one op: what aotc-distribute-to-forall
+/// does with it. Recorded on the op as `aotc.tiles` by
+/// aotc-select-cpu-tiles (with the loop ranges it was made for) and carried
+/// out by aotc-distribute-to-forall.
+struct ThreadPlan {
+  enum class Kind {
+    /// Too little work: the op runs on the calling thread.
+    Sequential,
+    /// One scf.forall of tiles of `sizes` (0: loop untiled).
+    Tiles,
+    /// The parts of one op (kSiblingPartsAttrName) share tiles of `sizes`.
+    Parts,
+    /// Split at `split` first for an even count of tiles; each part is
+    /// then planned on its own (never split again this way).
+    SplitEven,
+    /// Split at `split` into a bulk with static tiles and a remainder; each
+    /// part is then tiled on its own (Tiles or Sequential).
+    SplitRemainder,
+    /// The rows beyond the last whole register tile are split off at
+    /// `split`; the bulk takes tiles of register-tile rows
+    /// (ThreadTiling::rowTileSizes for `targetTiles`, `minColumns`).
+    SplitRows,
+  };
+  Kind kind = Kind::Sequential;
+  llvm::SmallVector<int64_t> sizes;
+  LoopSplit split = {0, 0};
+  int64_t targetTiles = 0, minColumns = 0;
+
+  /// The plan's name in `aotc.tiles` and the strategy table.
+  static llvm::StringRef kindName(Kind kind);
+  static std::optional<Kind> kindNamed(llvm::StringRef name);
+};
+
+/// The attribute recording a ThreadPlan on an op.
+inline constexpr llvm::StringLiteral kTilesAttrName = "aotc.tiles";
+
+/// Records `plan`, made for `op`'s current loop ranges, on `op`.
+void recordThreadPlan(mlir::Operation *op, const ThreadPlan &plan);
+/// The plan recorded on `op`, when there is one made for its current loop
+/// ranges (an op a later rewrite cloned into other ranges has none).
+std::optional<ThreadPlan> recordedThreadPlan(mlir::linalg::LinalgOp op);
+
 /// The thread-tile decisions for the ops of one function, from the options
 /// of aotc-distribute-to-forall (min-work, max-tiles) and the register
 /// width.
@@ -130,6 +172,18 @@ struct ThreadTiling {
   /// that divides evenly and a remainder (196 + 1); none otherwise.
   std::optional<LoopSplit> remainderSplit(mlir::linalg::LinalgOp op,
                                           int64_t targetTiles) const;
+  /// The whole decision for `op`, an op directly in the function body:
+  /// first an even split (unless `allowEvenSplit` is false: `op` is a part
+  /// of one), then too little work, a remainder split, and the tiles
+  /// (tilePlan).
+  ThreadPlan plan(mlir::linalg::LinalgOp op, bool allowEvenSplit = true) const;
+  /// The decision for `op` with no split but SplitRows: Sequential, Tiles,
+  /// or SplitRows.
+  ThreadPlan tilePlan(mlir::linalg::LinalgOp op) const;
+  /// Thread tiles of register-tile rows for the bulk of a SplitRows plan.
+  llvm::SmallVector<int64_t> rowTileSizes(mlir::linalg::LinalgOp bulk,
+                                          int64_t targetTiles,
+                                          int64_t minColumns) const;
   /// Thread tiles shared by the parts of one op (an interior and its border
   /// strips, the rows of a transform) along the loops they all span whole;
   /// none when they should be distributed one by one.
@@ -177,6 +231,42 @@ llvm::SmallVector<int64_t> cacheTileSizes(mlir::linalg::LinalgOp op,
 /// else.
 bool splitsOnlyReduction(mlir::linalg::LinalgOp op,
                          llvm::ArrayRef<int64_t> cacheSizes);
+
+/// Vector lanes of `op` when aotc-tile-and-vectorize vectorizes it with
+/// `vectorBits`-wide registers, 0 otherwise: convolutions and pooling are
+/// aotc-vectorize-convolutions' (those left are lowered to loops), as is
+/// anything the vectorizer rejects or with i1 or non-numeric operands.
+int64_t vectorLanesOf(mlir::linalg::LinalgOp op, int64_t vectorBits);
+
+/// The register-level decision for one op: what aotc-tile-and-vectorize
+/// does with it. Recorded on the op as `aotc.register_tiles` by
+/// aotc-select-register-tiles (with the loop ranges it was made for).
+struct RegisterPlan {
+  /// Vector lanes (vectorLanesOf).
+  int64_t lanes = 0;
+  /// A row longer than kWholeRowRegisters registers that is not a whole
+  /// number of them is split at its last whole register first; each part
+  /// is then planned on its own. Otherwise none, and:
+  std::optional<LoopSplit> split;
+  /// Register tile sizes (registerTileSizes).
+  llvm::SmallVector<int64_t> registers;
+  /// Cache block sizes of a contraction (cacheTileSizes), empty when none.
+  llvm::SmallVector<int64_t> cache;
+};
+
+/// The register-level decision for `op` with `lanes` lanes.
+RegisterPlan planRegisters(mlir::linalg::LinalgOp op, int64_t lanes,
+                           int64_t vectorBits);
+
+/// The attribute recording a RegisterPlan on an op.
+inline constexpr llvm::StringLiteral kRegisterTilesAttrName =
+    "aotc.register_tiles";
+
+/// Records `plan`, made for `op`'s current loop ranges, on `op`.
+void recordRegisterPlan(mlir::Operation *op, const RegisterPlan &plan);
+/// The plan recorded on `op` when there is one made for its current loop
+/// ranges.
+std::optional<RegisterPlan> recordedRegisterPlan(mlir::linalg::LinalgOp op);
 
 //===----------------------------------------------------------------------===//
 // Packing (aotc-pack-contraction-operands)

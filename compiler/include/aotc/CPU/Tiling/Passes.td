@@ -149,7 +149,11 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
   let description = [{
     Tiles the outer parallel dimensions of every statically shaped linalg op
     with enough work into an `scf.forall`, which later becomes one OpenMP
-    parallel region. Tile counts are divisors of the dimensions so every tile
+    parallel region. It carries out the plan aotc-select-cpu-tiles recorded
+    on an op (`aotc.tiles`) when the op's loop ranges are still those of the
+    record; other ops (made by a split) are decided here by the same
+    functions of the strategy (aotc/CPU/Strategy/Tiles.h), whose rules
+    follow. Tile counts are divisors of the dimensions so every tile
     keeps a static shape, and never exceed `max-tiles` tiles. Ops with
     fewer than `min-work` iterations stay sequential; in a function with an
     op of `min-work` iterations, ops without reduction loops (copies, fills,
@@ -260,13 +264,48 @@ def DistributeToForall : Pass<"aotc-distribute-to-forall", "mlir::func::FuncOp">
                            "mlir::affine::AffineDialect"];
 }
 
+def SplitRegisterRemainders : Pass<"aotc-split-register-remainders",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Split contractions into parts of whole register tiles";
+  let description = [{
+    Splits every statically shaped contraction that
+    aotc-tile-and-vectorize vectorizes into static parts whose rows and
+    columns are whole register tiles (8 or 7 rows x 2 registers with
+    512-bit registers, 6 or 5 rows otherwise), so that the register tiles
+    chosen next (aotc-select-register-tiles) are those of the parts: 197
+    rows become 192 + 5, 49 columns 32 + 16 + 1 (a vector a little wider
+    than a register is lowered element by element), row panels that a
+    register tile's span does not divide 30 + 1. Each part computes its own
+    init producer and elementwise consumer. aotc-tile-and-vectorize does
+    the same for a function given to it alone.
+
+    ```mlir
+    %0 = linalg.matmul ins(%a, %b : tensor<197x64xf32>, tensor<64x64xf32>) ...
+    // becomes
+    %0 = linalg.matmul ins(... : tensor<192x64xf32>, tensor<64x64xf32>) ...
+    %1 = linalg.matmul ins(... : tensor<5x64xf32>, tensor<64x64xf32>) ...
+    ```
+  }];
+  let options = [
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
+  ];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
 def TileAndVectorize : Pass<"aotc-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Tile linalg ops to register-sized tiles and vectorize them";
   let description = [{
     Tiles every statically shaped linalg op with `scf.for` loops so that each
     tile fits the vector registers (innermost dimension one register of
     `vector-bits`), using divisors of the dimensions so tiles stay static,
-    then vectorizes the tile with the upstream linalg vectorizer.
+    then vectorizes the tile with the upstream linalg vectorizer. It
+    carries out the register tiles and cache blocks aotc-select-register-
+    tiles recorded on an op (`aotc.register_tiles`) when the op's loop
+    ranges are still those of the record; other ops (parts, cache blocks,
+    fused producers) are decided here by the same functions of the
+    strategy (aotc/CPU/Strategy/Tiles.h), whose rules follow.
     Contractions (named or generic) get an 8-row x 2-register accumulator
     block with 512-bit registers (AVX-512's 32 registers; 7 or 6 rows when
     that divides the rows and 8 does not: 49 rows are seven 7-row blocks),

@@ -1,0 +1,75 @@
+//===- SelectRegisterTiles.cpp - Register tiles per op --------*- C++ -*-===//
+//
+// This file implements the aotc-select-register-tiles pass: the
+// register-level decision of every op aotc-tile-and-vectorize vectorizes,
+// made by the strategy's functions (aotc/CPU/Strategy/Tiles.h), recorded as
+// `aotc.register_tiles` and appended to the strategy table.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/CPU/Strategy/Passes.h"
+#include "aotc/CPU/Strategy/Table.h"
+#include "aotc/CPU/Strategy/Tiles.h"
+#include "aotc/Common/CpuTarget.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_SELECTREGISTERTILES
+#include "aotc/CPU/Strategy/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+/// The decision column of the table: `registers:` and the sizes.
+void printPlan(llvm::raw_ostream &os, const aotc::RegisterPlan &plan) {
+  os << "registers: ";
+  if (plan.split) {
+    os << "split loop " << plan.split->dim << " at " << plan.split->at
+       << " (whole registers, then a part register)";
+  } else {
+    os << "[";
+    llvm::interleave(plan.registers, os, ",");
+    os << "]";
+    if (!plan.cache.empty()) {
+      os << " cache [";
+      llvm::interleave(plan.cache, os, ",");
+      os << "]";
+    }
+  }
+  os << " (" << plan.lanes << " lanes)\n";
+}
+
+struct SelectRegisterTilesPass
+    : aotc::impl::SelectRegisterTilesBase<SelectRegisterTilesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    int64_t vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
+    std::string rows;
+    llvm::raw_string_ostream out(rows);
+    for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
+      func.walk([&](linalg::LinalgOp op) {
+        if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
+          return;
+        int64_t lanes = aotc::vectorLanesOf(op, vectorBits);
+        if (!lanes)
+          return;
+        aotc::RegisterPlan plan = aotc::planRegisters(op, lanes, vectorBits);
+        aotc::recordRegisterPlan(op, plan);
+        if (!table.empty()) {
+          aotc::printOpColumns(out, func, op);
+          printPlan(out, plan);
+        }
+      });
+    }
+    if (!table.empty() &&
+        failed(aotc::writeStrategyTable(getOperation(), table, rows,
+                                        /*append=*/true)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
