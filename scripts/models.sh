@@ -5,9 +5,10 @@
 #   e.g. scripts/models.sh --models resnet18,swin_t
 #
 # Builds aotc and the runtime (only those two targets), then runs
-# tests/models/corpus.py: 31 torchvision models (random weights) exported to
-# ONNX, compiled with aotc, called through ctypes and compared with PyTorch;
-# each step in its own subprocess with a timeout. Prints a markdown table
+# tests/models/corpus.py: 31 torchvision models (random weights) and two
+# transformer blocks taking token ids, exported to ONNX, compiled with aotc,
+# called through ctypes and compared with PyTorch; each step in its own
+# subprocess with a timeout. Prints a markdown table
 # (compile time, pool size, error, status PASS / MISMATCH / COMPILE_ERROR /
 # CRASH / TIMEOUT / EXPORT_FAILED) and exits non-zero unless every model
 # passes. Exports, objects and logs go to build/corpus/<model>/, every

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 #===- corpus.py - Compile torchvision models and compare with PyTorch ----===#
 #
-# A survey of aotc on a corpus of torchvision models (random weights): each
-# model is exported to ONNX, compiled with
+# A survey of aotc on a corpus of torchvision models (random weights) and
+# two transformer blocks written here (int64 token ids in, an attention
+# mask; TRANSFORMERS): each model is exported to ONNX, compiled with
 #   aotc model.onnx --target=cpu --name=model -o DIR -v
 # linked with the runtime into a shared library, called through ctypes and
 # compared with PyTorch's output. Every step of a model (export, compile,
@@ -105,6 +106,10 @@ MODELS = [
     ("wide_resnet50_2", "wide_resnet50_2", (1, 3, 224, 224)),
     ("vit_b_16", "vit_b_16", (1, 3, 224, 224)),
     ("fcn_resnet50", "fcn_resnet50", (1, 3, 224, 224)),
+    # Transformer blocks written here (TRANSFORMERS): token ids (int64,
+    # Gather embeddings) in; shapes are those of the ids.
+    ("encoder_tokens_mask", "encoder_tokens_mask", (2, 48)),
+    ("decoder_causal", "decoder_causal", (1, 32)),
 ]
 ENTRIES = {key: (ctor, shape) for key, ctor, shape in MODELS}
 
@@ -183,12 +188,111 @@ def make_model(helpers, key):
     return model, shape
 
 
+# The transformer blocks' vocabulary, width, heads, feed-forward width and
+# layers (small: the corpus checks what the graphs contain, not scale).
+VOCAB, WIDTH, HEADS, FEEDFORWARD, LAYERS = 1000, 128, 4, 512, 2
+TRANSFORMERS = {"encoder_tokens_mask", "decoder_causal"}
+
+
+def make_transformer(key):
+    """The transformer block `key` (in eval mode, seeded) and its inputs as
+    NumPy arrays: token ids, and for the encoder an attention mask (int64,
+    1 for a token, 0 for padding, as tokenizers give it)."""
+    import numpy as np
+    import torch
+    torch.manual_seed(0)
+    ctor, shape = ENTRIES[key]
+    batch, length = shape
+
+    def layers(causal):
+        layer = torch.nn.TransformerEncoderLayer(
+            WIDTH, HEADS, FEEDFORWARD, dropout=0.0, activation="gelu",
+            batch_first=True, norm_first=causal)
+        return torch.nn.TransformerEncoder(layer, LAYERS,
+                                           enable_nested_tensor=False)
+
+    class EncoderTokensMask(torch.nn.Module):
+        """Embeddings of ids plus learned positions, two encoder layers
+        attending to the tokens only (the mask's zeros are padding)."""
+
+        def __init__(self):
+            super().__init__()
+            self.tokens = torch.nn.Embedding(VOCAB, WIDTH)
+            self.positions = torch.nn.Parameter(
+                torch.randn(1, length, WIDTH) * 0.02)
+            self.encoder = layers(causal=False)
+
+        def forward(self, ids, mask):
+            x = self.tokens(ids) + self.positions
+            return self.encoder(x, src_key_padding_mask=mask == 0)
+
+    class DecoderCausal(torch.nn.Module):
+        """A decoder-only block: embeddings, two pre-norm layers under a
+        causal mask (each position attends to itself and those before),
+        a final norm and the logits over the vocabulary."""
+
+        def __init__(self):
+            super().__init__()
+            self.tokens = torch.nn.Embedding(VOCAB, WIDTH)
+            self.positions = torch.nn.Parameter(
+                torch.randn(1, length, WIDTH) * 0.02)
+            self.decoder = layers(causal=True)
+            self.norm = torch.nn.LayerNorm(WIDTH)
+            self.logits = torch.nn.Linear(WIDTH, VOCAB)
+
+        def forward(self, ids):
+            causal = torch.triu(
+                torch.full((length, length), float("-inf")), diagonal=1)
+            x = self.tokens(ids) + self.positions
+            return self.logits(self.norm(self.decoder(x, mask=causal)))
+
+    rng = np.random.default_rng(1000 + input_seed_index(key))
+    ids = rng.integers(0, VOCAB, size=shape, dtype=np.int64)
+    if ctor == "encoder_tokens_mask":
+        mask = np.ones(shape, dtype=np.int64)
+        mask[-1, length - length // 4:] = 0  # the last sequence is padded
+        return EncoderTokensMask().eval(), [ids, mask]
+    return DecoderCausal().eval(), [ids]
+
+
+def export_transformer(helpers, key, outdir):
+    """export_models.export for a model with several inputs of their own
+    dtypes: KEY.onnx, KEY.npz (input_0.., output_0), KEY.tol, KEY.ops.txt."""
+    import numpy as np
+    import onnx
+    import torch
+    model, inputs = make_transformer(key)
+    tensors = tuple(torch.from_numpy(x) for x in inputs)
+    with torch.no_grad():
+        y = model(*tensors).numpy().astype(np.float32)
+    path = os.path.join(outdir, key + ".onnx")
+    # Grad mode on while tracing, as export_models.export (no fused path).
+    torch.onnx.export(model, tensors, path, opset_version=helpers.OPSET,
+                      input_names=["input_%d" % i for i in range(len(inputs))],
+                      output_names=["output"], do_constant_folding=True,
+                      training=torch.onnx.TrainingMode.EVAL)
+    onnx.checker.check_model(onnx.load(path), full_check=True)
+    arrays = {"input_%d" % i: x for i, x in enumerate(inputs)}
+    helpers.savez(os.path.join(outdir, key + ".npz"), output_0=y, **arrays)
+    with open(os.path.join(outdir, key + ".tol"), "w") as f:
+        f.write("%.3g\n" % helpers.atol_of(y))
+    opsets, ops = helpers.op_summary(path)
+    with open(os.path.join(outdir, key + ".ops.txt"), "w") as f:
+        f.write("opset %s\n" % " ".join("%s=%d" % kv
+                                         for kv in sorted(opsets.items())))
+        f.write("ops %s\n" % " ".join(ops))
+
+
 def worker_export(key, outdir):
     import torch
     helpers = load_export_models()
     # As export_models.main: deterministic results, byte for byte.
     torch.set_num_threads(1)
     torch.backends.mkldnn.enabled = False
+    os.makedirs(outdir, exist_ok=True)
+    if key in TRANSFORMERS:
+        export_transformer(helpers, key, outdir)
+        return
     helpers.MODELS[key] = lambda: make_model(helpers, key)
     model, x, y = helpers.build(key, input_seed_index(key))
     os.makedirs(outdir, exist_ok=True)
@@ -205,7 +309,10 @@ def worker_run(library, npz, atol, pool_bytes, threads):
     sys.path.insert(0, ABI_DIR)
     import aot_abi
     ref = np.load(npz)
-    x = np.ascontiguousarray(ref["input_0"], dtype=np.float32)
+    # input_0, input_1, ...: each in its own dtype (token ids are int64).
+    xs = []
+    while "input_%d" % len(xs) in ref:
+        xs.append(np.ascontiguousarray(ref["input_%d" % len(xs)]))
     y = ref["output_0"]
     lib = ctypes.CDLL(library)
     res = {}
@@ -215,7 +322,8 @@ def worker_run(library, npz, atol, pool_bytes, threads):
     info = info_fn().contents
     out = info.outputs[0]
     out_shape = tuple(out.shape[i] for i in range(out.rank))
-    if info.num_inputs != 1 or info.num_outputs != 1 or out_shape != y.shape:
+    if info.num_inputs != len(xs) or info.num_outputs != 1 or \
+            out_shape != y.shape:
         res["detail"] = "signature: %d inputs, %d outputs, output %s; " \
             "PyTorch's output %s" % (info.num_inputs, info.num_outputs,
                                      list(out_shape), list(y.shape))
@@ -224,7 +332,8 @@ def worker_run(library, npz, atol, pool_bytes, threads):
 
     fn = getattr(lib, NAME)
     fn.restype = ctypes.c_int32
-    fn.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_size_t, ctypes.c_void_p]
+    fn.argtypes = [ctypes.c_void_p] * (len(xs) + 2) + [ctypes.c_size_t,
+                                                        ctypes.c_void_p]
     raw = np.zeros(pool_bytes + 64, dtype=np.uint8)
     off = (-raw.ctypes.data) % 64
     pool = raw[off:off + pool_bytes]
@@ -232,8 +341,8 @@ def worker_run(library, npz, atol, pool_bytes, threads):
     cpu_stream = aot_abi.CpuStream(ctypes.sizeof(aot_abi.CpuStream), threads)
     stream = ctypes.addressof(cpu_stream) if threads > 0 else None
     t = time.perf_counter()
-    status = fn(x.ctypes.data, o.ctypes.data, pool.ctypes.data, pool_bytes,
-                stream)
+    status = fn(*[x.ctypes.data for x in xs], o.ctypes.data,
+                pool.ctypes.data, pool_bytes, stream)
     res["run_s"] = round(time.perf_counter() - t, 3)
     res["aot_status"] = int(status)
     if status != aot_abi.AOT_OK:
