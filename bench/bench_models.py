@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # ===- bench_models.py - aotc models vs ONNX Runtime and PyTorch ----------===#
 #
-# Times batch-1 inference of the model zoo of tests/models (resnet18,
-# mobilenet_v2, squeezenet1_1, bert_encoder) three ways:
+# Times inference of the model zoo of tests/models (resnet18,
+# mobilenet_v2, squeezenet1_1, bert_encoder), or of the model corpus
+# (--corpus), three ways:
 #
 #   aotc         the compiled model, a shared library built with
 #                aot_add_library(... SHARED), called through ctypes with
@@ -43,11 +44,19 @@
 # OMP_WAIT_POLICY=passive would help bert_encoder at 2 threads too but make
 # the CNNs 1.3x-1.7x slower; it is left at its default.
 #
+# With --corpus DIR it times the models of tests/models/corpus.py instead,
+# from its work directory (run with --keep-objects, as `scripts/models.sh
+# --bench` does): DIR/KEY/KEY.{onnx,npz,tol} and the library DIR/KEY/model.so
+# of every model that passed (DIR/results.json), the PyTorch network rebuilt
+# by corpus.py; models with several inputs (token ids) get them all.
+#
 # Usage:
 #   bench_models.py --models-dir BUILD/tests/models --lib-dir BUILD/bench
 #                   --export-script tests/models/export_models.py
 #                   [--models a,b] [--threads 1,2] [--runs 25] [--rounds 5]
 #                   [--warmup 3] [--pause 0.3] [--out models.json]
+#   bench_models.py --corpus BUILD/corpus
+#                   --export-script tests/models/export_models.py [...]
 #
 # Writes JSON: {"suite": "models", "results": [{"kind": "model",
 # "shape": NAME, "impl": PEER, "threads": T, "median_ms", "q1_ms", "q3_ms",
@@ -91,27 +100,27 @@ def aligned_empty(nbytes, alignment=64):
 
 
 class AotcModel:
-    """One entry point (one f32 input, one f32 output) of a shared library."""
+    """One entry point (its inputs, one f32 output) of a shared library."""
 
-    def __init__(self, lib_path, name, x):
+    def __init__(self, lib_path, name, xs):
         self.lib = ctypes.CDLL(lib_path)
         info_fn = getattr(self.lib, name + "_info")
         info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
         info = info_fn().contents
-        if info.num_inputs != 1 or info.num_outputs != 1:
-            raise SystemExit(f"{name}: expected 1 input and 1 output")
+        if info.num_inputs != len(xs) or info.num_outputs != 1:
+            raise SystemExit(f"{name}: expected {len(xs)} inputs and 1 output")
         out = info.outputs[0]
         self.y = np.empty([out.shape[i] for i in range(out.rank)], np.float32)
-        self.x = np.ascontiguousarray(x, dtype=np.float32)
+        self.xs = [np.ascontiguousarray(x) for x in xs]
         self.pool_bytes = int(info.pool_bytes)
         self.pool = aligned_empty(max(self.pool_bytes, 1),
                                   max(int(info.pool_alignment), 64))
         self.fn = getattr(self.lib, name)
         self.fn.restype = ctypes.c_int32
-        self.fn.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_size_t,
-                                                    ctypes.c_void_p]
+        self.fn.argtypes = [ctypes.c_void_p] * (len(xs) + 2) + [
+            ctypes.c_size_t, ctypes.c_void_p]
         self.stream = aot_abi.CpuStream(ctypes.sizeof(aot_abi.CpuStream), 1)
-        self.args = (self.x.ctypes.data, self.y.ctypes.data,
+        self.args = (*[x.ctypes.data for x in self.xs], self.y.ctypes.data,
                      self.pool.ctypes.data, self.pool_bytes,
                      ctypes.addressof(self.stream))
 
@@ -125,8 +134,12 @@ class AotcModel:
         return run
 
 
-def load_export_script(path):
-    spec = importlib.util.spec_from_file_location("export_models", path)
+CORPUS_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "..", "tests", "models", "corpus.py")
+
+
+def load_script(path, module_name):
+    spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -138,12 +151,44 @@ def median_stats(samples):
             "q3_ms": q[2], "min_ms": min(samples), "runs": len(samples)}
 
 
-def make_runner(impl, name, args, x, threads):
+def model_files(name, args):
+    """(ONNX file, NPZ reference, tolerance file, aotc library, entry point)
+    of model `name`: the zoo of tests/models, or with --corpus the work
+    directory of tests/models/corpus.py (run with --keep-objects)."""
+    if args.corpus:
+        d = os.path.join(args.corpus, name)
+        return (os.path.join(d, name + ".onnx"), os.path.join(d, name + ".npz"),
+                os.path.join(d, name + ".tol"), os.path.join(d, "model.so"),
+                "model")
+    return (os.path.join(args.models_dir, name + ".onnx"),
+            os.path.join(args.models_dir, name + ".npz"),
+            os.path.join(args.models_dir, name + ".tol"),
+            os.path.join(args.lib_dir, f"libbench_model_{name}.so"), name)
+
+
+def torch_model(name, args):
+    """The PyTorch network with the weights of the export."""
+    import torch
+    if args.corpus:
+        corpus = load_script(CORPUS_SCRIPT, "corpus")
+        if name in corpus.TRANSFORMERS:
+            return corpus.make_transformer(name)[0]
+        exporter = load_script(args.export_script, "export_models")
+        torch.manual_seed(0)  # as export_models.build
+        model, _ = corpus.make_model(exporter, name)
+        return model.eval()
+    exporter = load_script(args.export_script, "export_models")
+    torch.manual_seed(0)
+    model, _ = exporter.MODELS[name]()
+    return model.eval()
+
+
+def make_runner(impl, name, args, xs, threads):
     """The peer's inference call at that thread count, built in this (the
     worker) process. Returns (run, version string or None)."""
+    onnx_path, _, _, library, entry = model_files(name, args)
     if impl == "aotc":
-        ours = AotcModel(os.path.join(args.lib_dir,
-                                      f"libbench_model_{name}.so"), name, x)
+        ours = AotcModel(library, entry, xs)
         return ours.runner(threads), None
     if impl == "onnxruntime":
         import onnxruntime as ort
@@ -153,24 +198,20 @@ def make_runner(impl, name, args, x, threads):
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         opts.graph_optimization_level = \
             ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        sess = ort.InferenceSession(
-            os.path.join(args.models_dir, name + ".onnx"), opts,
-            providers=["CPUExecutionProvider"])
-        feed = {sess.get_inputs()[0].name: x}
+        sess = ort.InferenceSession(onnx_path, opts,
+                                    providers=["CPUExecutionProvider"])
+        feed = {i.name: x for i, x in zip(sess.get_inputs(), xs)}
         return (lambda: sess.run(None, feed)[0]), ort.__version__
     import torch
-    exporter = load_export_script(args.export_script)
-    torch.manual_seed(0)
-    model, _ = exporter.MODELS[name]()
-    model.eval()
-    xt = torch.from_numpy(x.copy())
+    model = torch_model(name, args)
+    xts = [torch.from_numpy(x.copy()) for x in xs]
     # Once: set_num_threads re-creates the OpenMP team (a call that sets it
     # before each inference took ~45 ms at 2 threads here).
     torch.set_num_threads(threads)
 
     def run():
         with torch.inference_mode():
-            return model(xt).numpy()
+            return model(*xts).numpy()
     return run, torch.__version__
 
 
@@ -179,8 +220,11 @@ def worker(conn, impl, name, args, threads):
     parent's requests on conn until it closes. Each reply is ("ok", value)
     or ("error", text)."""
     try:
-        ref = np.load(os.path.join(args.models_dir, name + ".npz"))
-        run, version = make_runner(impl, name, args, ref["input_0"], threads)
+        ref = np.load(model_files(name, args)[1])
+        xs = []
+        while f"input_{len(xs)}" in ref:
+            xs.append(ref[f"input_{len(xs)}"])
+        run, version = make_runner(impl, name, args, xs, threads)
         conn.send(("ok", version))
     except ImportError as e:
         conn.send(("error", f"cannot be imported ({e})"))
@@ -269,10 +313,13 @@ class Peer:
 
 def main():
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--models-dir", required=True)
-    p.add_argument("--lib-dir", required=True)
+    p.add_argument("--models-dir")
+    p.add_argument("--lib-dir")
     p.add_argument("--export-script", required=True)
-    p.add_argument("--models", default=",".join(MODELS))
+    p.add_argument("--corpus", help="the work directory of "
+                   "tests/models/corpus.py --keep-objects: time its models "
+                   "(default: all it holds a library for) instead of the zoo")
+    p.add_argument("--models")
     p.add_argument("--threads", default="1,2")
     p.add_argument("--runs", type=int, default=25)
     p.add_argument("--rounds", type=int, default=5)
@@ -281,7 +328,26 @@ def main():
     p.add_argument("--out")
     args = p.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
-    names = [n for n in args.models.split(",") if n]
+    if args.corpus:
+        # The corpus' order (cheapest first): those with a library that
+        # passed in the last run (results.json, when there is one).
+        corpus = load_script(CORPUS_SCRIPT, "corpus")
+        passed = None
+        summary = os.path.join(args.corpus, "results.json")
+        if os.path.exists(summary):
+            with open(summary) as f:
+                passed = {r["model"] for r in json.load(f)["results"]
+                          if r.get("status") == "PASS"}
+        default = [key for key, _, _ in corpus.MODELS
+                   if os.path.exists(os.path.join(args.corpus, key,
+                                                  "model.so"))
+                   and (passed is None or key in passed)]
+    elif not (args.models_dir and args.lib_dir):
+        p.error("--models-dir and --lib-dir (or --corpus) are required")
+    else:
+        default = MODELS
+    names = [n for n in (args.models.split(",") if args.models else default)
+             if n]
     rounds = max(1, min(args.rounds, args.runs))
     per_round = -(-args.runs // rounds)
     # A fresh interpreter per worker (not a fork of this one): each process
@@ -290,7 +356,7 @@ def main():
 
     results, skipped, versions = [], [], {}
     for name in names:
-        with open(os.path.join(args.models_dir, name + ".tol")) as f:
+        with open(model_files(name, args)[2]) as f:
             atol = float(f.read())
         peers = []
         for impl in PEERS:

@@ -21,6 +21,7 @@ import argparse
 import collections
 import datetime
 import json
+import math
 import os
 import platform
 
@@ -107,6 +108,28 @@ def main():
                 f"{fmt_noise(ours['noise'])} / {fmt_noise(theirs['noise'])} |")
             ratios.append({"kind": kind, "shape": shape, "threads": threads,
                            "peer": peer, "ratio": ratio})
+    # Per peer and thread count over several models: the geometric mean of
+    # aotc/peer (the corpus' figure of merit), the worst and the best.
+    groups = collections.defaultdict(list)
+    for r in ratios:
+        if r["kind"] == "model":
+            groups[(r["peer"], r["threads"])].append(r)
+    summary = []
+    if any(len(g) > 1 for g in groups.values()):
+        lines += ["", "| models vs peer | threads | models | geometric mean "
+                  "| worst | best |", "|---|---:|---:|---:|---|---|"]
+        for (peer, threads), group in sorted(groups.items()):
+            geo = math.exp(sum(math.log(r["ratio"]) for r in group) /
+                           len(group))
+            worst = min(group, key=lambda r: r["ratio"])
+            best = max(group, key=lambda r: r["ratio"])
+            lines.append(f"| {peer} | {threads} | {len(group)} | {geo:.3g}x | "
+                         f"{worst['ratio']:.3g}x {worst['shape']} | "
+                         f"{best['ratio']:.3g}x {best['shape']} |")
+            summary.append({"peer": peer, "threads": threads,
+                            "models": len(group), "geomean": geo,
+                            "worst": [worst["shape"], worst["ratio"]],
+                            "best": [best["shape"], best["ratio"]]})
     for n in notes:
         lines.append(f"\n{n}")
     text = "\n".join(lines)
@@ -132,6 +155,7 @@ def main():
                                                        key=sort_key)
                         for i, v in sorted(impls.items())],
             "ratios": ratios,
+            "summary": summary,
         }
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=1)
