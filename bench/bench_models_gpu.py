@@ -64,7 +64,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "include", "aot_abi"))
 import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
-from bench_models import (aligned_empty, load_export_script,  # noqa: E402
+from bench_models import (aligned_empty, load_script,  # noqa: E402
                           median_stats)
 
 MODELS = ["resnet18", "mobilenet_v2", "squeezenet1_1", "bert_encoder"]
@@ -192,7 +192,7 @@ class CudaDevice:
         self.name = torch.cuda.get_device_name(0)
         self.events = [torch.cuda.Event(enable_timing=True)
                        for _ in range(2)]
-        self.exporter = load_export_script(args.export_script)
+        self.exporter = load_script(args.export_script, "export_models")
         try:
             import onnxruntime
             if "CUDAExecutionProvider" in \

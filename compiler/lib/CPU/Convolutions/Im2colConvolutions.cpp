@@ -59,8 +59,13 @@ constexpr int64_t kMinCopiedImage = 128;
 /// stem's 147 x 12544 columns (7.4 MB, far beyond L2) cost a copy and a
 /// contraction reading them from memory, more than the direct convolution
 /// takes. The 3 x 3 stride-2 stems of squeezenet1_1 and mobilenet_v2 stay
-/// copied: computed directly, they are no faster.
+/// copied: computed directly, they are no faster. Only when the direct
+/// path's vectors along an output row hold at least half a register
+/// (kMinDirectRowLanesDivisor): its lanes are the largest divisor of the
+/// row's width up to a register, so a 109-wide row (prime) would be
+/// computed one lane at a time.
 constexpr int64_t kMaxWindowCopies = 8;
+constexpr int64_t kMinDirectRowLanesDivisor = 2;
 
 /// True when the flattened-image grid of the stride-1 convolution `op`
 /// wastes enough for the copy to pay (see kWastedGridNumerator).
@@ -112,7 +117,11 @@ std::optional<aotc::ConvolutionLoops> matchConvolution(linalg::GenericOp op,
     window *= ranges[k];
     strideArea *= stride;
   }
-  if (strideArea > 1 && window >= kMaxWindowCopies * strideArea)
+  int64_t lanes = aotc::registerLanes(vectorBits, 32);
+  int64_t rowLanes =
+      aotc::largestDivisorAtMost(ranges[conv->image.back()], lanes);
+  if (strideArea > 1 && window >= kMaxWindowCopies * strideArea &&
+      rowLanes * kMinDirectRowLanesDivisor >= lanes)
     return std::nullopt;
   // Stride-1 windows are computed directly on the flattened image
   // (aotc-flatten-convolution-images), which reads each input row where the

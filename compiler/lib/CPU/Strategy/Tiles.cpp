@@ -573,13 +573,68 @@ std::optional<ThreadPlan::Kind> ThreadPlan::kindNamed(llvm::StringRef name) {
   return std::nullopt;
 }
 
+namespace {
+
+/// The record `name` on `op` when it was made for the op's current loop
+/// ranges (its `ranges` field), else null.
+DictionaryAttr recordOf(linalg::LinalgOp op, StringRef name) {
+  auto dict = op->getAttrOfType<DictionaryAttr>(name);
+  if (!dict)
+    return {};
+  auto ranges = dict.getAs<DenseI64ArrayAttr>("ranges");
+  if (!ranges || ranges.asArrayRef() != ArrayRef(op.getStaticLoopRanges()))
+    return {};
+  return dict;
+}
+
+/// Field `key` of a record: one size per loop of `ranges`, each from
+/// `least` up to the loop's range; none when it is absent or invalid.
+std::optional<SmallVector<int64_t>> sizesIn(DictionaryAttr dict, StringRef key,
+                                            ArrayRef<int64_t> ranges,
+                                            int64_t least) {
+  auto sizes = dict.getAs<DenseI64ArrayAttr>(key);
+  if (!sizes || sizes.size() != static_cast<int64_t>(ranges.size()) ||
+      llvm::any_of(llvm::zip_equal(sizes.asArrayRef(), ranges), [&](auto pair) {
+        auto [size, range] = pair;
+        return size < least || size > range;
+      }))
+    return std::nullopt;
+  return llvm::to_vector(sizes.asArrayRef());
+}
+
+/// Field `split` = [loop, at] of a record, with 0 < at < the loop's range;
+/// none when it is absent or invalid.
+std::optional<LoopSplit> splitIn(DictionaryAttr dict,
+                                 ArrayRef<int64_t> ranges) {
+  auto split = dict.getAs<DenseI64ArrayAttr>("split");
+  if (!split || split.size() != 2 || split[0] < 0 ||
+      split[0] >= static_cast<int64_t>(ranges.size()) || split[1] <= 0 ||
+      split[1] >= ranges[split[0]])
+    return std::nullopt;
+  return LoopSplit{static_cast<unsigned>(split[0]), split[1]};
+}
+
+/// The `split` field of a record.
+NamedAttribute splitField(Builder &b, LoopSplit split) {
+  return b.getNamedAttr(
+      "split",
+      b.getDenseI64ArrayAttr({static_cast<int64_t>(split.dim), split.at}));
+}
+
+/// The `ranges` field of a record made for `op`.
+NamedAttribute rangesField(Builder &b, Operation *op) {
+  return b.getNamedAttr(
+      "ranges",
+      b.getDenseI64ArrayAttr(cast<linalg::LinalgOp>(op).getStaticLoopRanges()));
+}
+
+} // namespace
+
 void recordThreadPlan(Operation *op, const ThreadPlan &plan) {
-  auto linalgOp = cast<linalg::LinalgOp>(op);
   Builder b(op->getContext());
   SmallVector<NamedAttribute> fields = {
       b.getNamedAttr("kind", b.getStringAttr(ThreadPlan::kindName(plan.kind))),
-      b.getNamedAttr("ranges",
-                     b.getDenseI64ArrayAttr(linalgOp.getStaticLoopRanges()))};
+      rangesField(b, op)};
   switch (plan.kind) {
   case ThreadPlan::Kind::Sequential:
     break;
@@ -596,59 +651,49 @@ void recordThreadPlan(Operation *op, const ThreadPlan &plan) {
     [[fallthrough]];
   case ThreadPlan::Kind::SplitEven:
   case ThreadPlan::Kind::SplitRemainder:
-    fields.push_back(b.getNamedAttr(
-        "split", b.getDenseI64ArrayAttr(
-                     {static_cast<int64_t>(plan.split.dim), plan.split.at})));
+    fields.push_back(splitField(b, plan.split));
     break;
   }
   op->setAttr(kTilesAttrName, b.getDictionaryAttr(fields));
 }
 
 std::optional<ThreadPlan> recordedThreadPlan(linalg::LinalgOp op) {
-  auto dict = op->getAttrOfType<DictionaryAttr>(kTilesAttrName);
-  if (!dict)
-    return std::nullopt;
-  auto kindAttr = dict.getAs<StringAttr>("kind");
-  auto ranges = dict.getAs<DenseI64ArrayAttr>("ranges");
+  DictionaryAttr dict = recordOf(op, kTilesAttrName);
+  auto kindAttr = dict ? dict.getAs<StringAttr>("kind") : StringAttr();
   std::optional<ThreadPlan::Kind> kind =
       kindAttr ? ThreadPlan::kindNamed(kindAttr.getValue()) : std::nullopt;
-  SmallVector<int64_t> current = op.getStaticLoopRanges();
-  if (!kind || !ranges || ranges.asArrayRef() != ArrayRef(current))
+  if (!kind)
     return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   ThreadPlan plan;
   plan.kind = *kind;
-  auto threads = dict.getAs<DenseI64ArrayAttr>("threads");
-  auto split = dict.getAs<DenseI64ArrayAttr>("split");
-  auto targetTiles = dict.getAs<IntegerAttr>("target_tiles");
-  auto minColumns = dict.getAs<IntegerAttr>("min_columns");
   switch (plan.kind) {
   case ThreadPlan::Kind::Sequential:
     return plan;
   case ThreadPlan::Kind::Tiles:
   case ThreadPlan::Kind::Parts:
-    if (!threads || threads.size() != static_cast<int64_t>(current.size()) ||
-        llvm::any_of(llvm::zip_equal(threads.asArrayRef(), current),
-                     [](auto pair) {
-                       auto [size, range] = pair;
-                       return size < 0 || size > range;
-                     }))
-      return std::nullopt;
-    plan.sizes = llvm::to_vector(threads.asArrayRef());
-    return plan;
-  case ThreadPlan::Kind::SplitRows:
+    if (std::optional<SmallVector<int64_t>> sizes =
+            sizesIn(dict, "threads", ranges, /*least=*/0)) {
+      plan.sizes = std::move(*sizes);
+      return plan;
+    }
+    return std::nullopt;
+  case ThreadPlan::Kind::SplitRows: {
+    auto targetTiles = dict.getAs<IntegerAttr>("target_tiles");
+    auto minColumns = dict.getAs<IntegerAttr>("min_columns");
     if (!targetTiles || !minColumns)
       return std::nullopt;
     plan.targetTiles = targetTiles.getInt();
     plan.minColumns = minColumns.getInt();
     [[fallthrough]];
+  }
   case ThreadPlan::Kind::SplitEven:
   case ThreadPlan::Kind::SplitRemainder:
-    if (!split || split.size() != 2 || split[0] < 0 ||
-        split[0] >= static_cast<int64_t>(current.size()) || split[1] <= 0 ||
-        split[1] >= current[split[0]])
-      return std::nullopt;
-    plan.split = {static_cast<unsigned>(split[0]), split[1]};
-    return plan;
+    if (std::optional<LoopSplit> split = splitIn(dict, ranges)) {
+      plan.split = *split;
+      return plan;
+    }
+    return std::nullopt;
   }
   return std::nullopt;
 }
@@ -880,16 +925,12 @@ RegisterPlan planRegisters(linalg::LinalgOp op, int64_t lanes,
 }
 
 void recordRegisterPlan(Operation *op, const RegisterPlan &plan) {
-  auto linalgOp = cast<linalg::LinalgOp>(op);
   Builder b(op->getContext());
   SmallVector<NamedAttribute> fields = {
       b.getNamedAttr("lanes", b.getI64IntegerAttr(plan.lanes)),
-      b.getNamedAttr("ranges",
-                     b.getDenseI64ArrayAttr(linalgOp.getStaticLoopRanges()))};
+      rangesField(b, op)};
   if (plan.split) {
-    fields.push_back(b.getNamedAttr(
-        "split", b.getDenseI64ArrayAttr(
-                     {static_cast<int64_t>(plan.split->dim), plan.split->at})));
+    fields.push_back(splitField(b, *plan.split));
   } else {
     fields.push_back(
         b.getNamedAttr("registers", b.getDenseI64ArrayAttr(plan.registers)));
@@ -901,43 +942,28 @@ void recordRegisterPlan(Operation *op, const RegisterPlan &plan) {
 }
 
 std::optional<RegisterPlan> recordedRegisterPlan(linalg::LinalgOp op) {
-  auto dict = op->getAttrOfType<DictionaryAttr>(kRegisterTilesAttrName);
-  if (!dict)
+  DictionaryAttr dict = recordOf(op, kRegisterTilesAttrName);
+  auto lanes = dict ? dict.getAs<IntegerAttr>("lanes") : IntegerAttr();
+  if (!lanes || lanes.getInt() < 1)
     return std::nullopt;
-  auto lanes = dict.getAs<IntegerAttr>("lanes");
-  auto ranges = dict.getAs<DenseI64ArrayAttr>("ranges");
-  SmallVector<int64_t> current = op.getStaticLoopRanges();
-  if (!lanes || lanes.getInt() < 1 || !ranges ||
-      ranges.asArrayRef() != ArrayRef(current))
-    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   RegisterPlan plan;
   plan.lanes = lanes.getInt();
-  // Sizes of one per loop, each at least 1 (registers) or 0 (cache: loop
-  // not blocked) and at most the loop's range.
-  auto valid = [&](DenseI64ArrayAttr sizes, int64_t least) {
-    return sizes && sizes.size() == static_cast<int64_t>(current.size()) &&
-           llvm::all_of(llvm::zip_equal(sizes.asArrayRef(), current),
-                        [&](auto pair) {
-                          auto [size, range] = pair;
-                          return size >= least && size <= range;
-                        });
-  };
-  if (auto split = dict.getAs<DenseI64ArrayAttr>("split")) {
-    if (split.size() != 2 || split[0] < 0 ||
-        split[0] >= static_cast<int64_t>(current.size()) || split[1] <= 0 ||
-        split[1] >= current[split[0]])
-      return std::nullopt;
-    plan.split = LoopSplit{static_cast<unsigned>(split[0]), split[1]};
-    return plan;
+  if (dict.get("split")) {
+    plan.split = splitIn(dict, ranges);
+    return plan.split ? std::optional(plan) : std::nullopt;
   }
-  auto registers = dict.getAs<DenseI64ArrayAttr>("registers");
-  if (!valid(registers, 1))
+  std::optional<SmallVector<int64_t>> registers =
+      sizesIn(dict, "registers", ranges, /*least=*/1);
+  if (!registers)
     return std::nullopt;
-  plan.registers = llvm::to_vector(registers.asArrayRef());
-  if (auto cache = dict.getAs<DenseI64ArrayAttr>("cache")) {
-    if (!valid(cache, 0))
+  plan.registers = std::move(*registers);
+  if (dict.get("cache")) {
+    std::optional<SmallVector<int64_t>> cache =
+        sizesIn(dict, "cache", ranges, /*least=*/0);
+    if (!cache)
       return std::nullopt;
-    plan.cache = llvm::to_vector(cache.asArrayRef());
+    plan.cache = std::move(*cache);
   }
   return plan;
 }

@@ -88,6 +88,38 @@ func.func @grid_14x14(%x: tensor<1x1x8x16x16xf32>, %w: tensor<1x16x8x3x3xf32>, %
   return %r : tensor<1x1x16x14x14xf32>
 }
 
+// A 7x7 stride-2 window reads each input element 12.25 times: the column
+// copy would be large, so a 112-wide output row (whole registers) is
+// computed directly; a 109-wide one (prime: the direct path's vectors would
+// be one lane) takes the copy, with either register width.
+// CHECK-LABEL: func.func @wide_window_whole_rows
+// CHECK:         linalg.generic {{.*}}aotc.strategy = "direct"
+// AVX2-LABEL:  func.func @wide_window_whole_rows
+// AVX2:          linalg.generic {{.*}}aotc.strategy = "direct"
+func.func @wide_window_whole_rows(%x: tensor<1x1x3x229x229xf32>, %w: tensor<1x64x3x7x7xf32>, %o: tensor<1x1x64x112x112xf32>) -> tensor<1x1x64x112x112xf32> {
+  %r = linalg.generic {indexing_maps = [#x2, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x229x229xf32>, tensor<1x64x3x7x7xf32>) outs(%o : tensor<1x1x64x112x112xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x64x112x112xf32>
+  return %r : tensor<1x1x64x112x112xf32>
+}
+
+// CHECK-LABEL: func.func @wide_window_prime_rows
+// CHECK:         linalg.generic {{.*}}aotc.strategy = "im2col"
+// AVX2-LABEL:  func.func @wide_window_prime_rows
+// AVX2:          linalg.generic {{.*}}aotc.strategy = "im2col"
+func.func @wide_window_prime_rows(%x: tensor<1x1x3x223x223xf32>, %w: tensor<1x96x3x7x7xf32>, %o: tensor<1x1x96x109x109xf32>) -> tensor<1x1x96x109x109xf32> {
+  %r = linalg.generic {indexing_maps = [#x2, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x223x223xf32>, tensor<1x96x3x7x7xf32>) outs(%o : tensor<1x1x96x109x109xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x96x109x109xf32>
+  return %r : tensor<1x1x96x109x109xf32>
+}
+
 // CHECK-LABEL: func.func @pool
 // CHECK:         linalg.pooling_nchw_max {{.*}}aotc.strategy = "direct"
 func.func @pool(%x: tensor<1x2x9x9xf32>, %o: tensor<1x2x7x7xf32>) -> tensor<1x2x7x7xf32> {
