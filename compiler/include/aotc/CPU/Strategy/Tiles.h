@@ -4,10 +4,11 @@
 // and choose packed layouts: pure functions of an op's shape, its operands
 // and the target (aotc::CpuTarget), each constant with its reason. The
 // passes that carry the decisions out call them (aotc-pack-contraction-
-// operands, aotc-distribute-to-forall, aotc-tile-and-vectorize), and so
-// does aotc-select-cpu-tiles, which records them on the ops as `aotc.tiles`
-// and in the strategy table. docs/tuning.md lists the constants with the
-// measurements behind them.
+// operands, aotc-distribute-to-forall, aotc-tile-and-vectorize), and so do
+// aotc-select-cpu-tiles and aotc-select-register-tiles, which record them
+// on the ops (`aotc.tiles`, `aotc.register_tiles`) and in the strategy
+// table. docs/tuning.md lists the constants with the measurements behind
+// them.
 //
 //===----------------------------------------------------------------------===//
 
