@@ -14,7 +14,6 @@
 #include "aotc/Common/TilingUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/ADT/MapVector.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_SELECTCPUTILES
@@ -25,19 +24,6 @@ using namespace mlir;
 using aotc::ThreadPlan;
 
 namespace {
-
-/// The ops aotc-distribute-to-forall distributes: static linalg ops on
-/// tensors directly in the function body.
-SmallVector<linalg::LinalgOp> topLevelOps(func::FuncOp func) {
-  SmallVector<linalg::LinalgOp> ops;
-  if (func.isExternal())
-    return ops;
-  for (Operation &op : func.getBody().getOps())
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
-      if (linalgOp.hasPureTensorSemantics() && !linalgOp.hasDynamicShape())
-        ops.push_back(linalgOp);
-  return ops;
-}
 
 /// The decision column of the table: `threads:`, the kind and its details.
 void printPlan(llvm::raw_ostream &os, linalg::LinalgOp op,
@@ -84,20 +70,13 @@ struct SelectCpuTilesPass : aotc::impl::SelectCpuTilesBase<SelectCpuTilesPass> {
     std::string rows;
     llvm::raw_string_ostream out(rows);
     for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
-      SmallVector<linalg::LinalgOp> ops = topLevelOps(func);
-      aotc::ThreadTiling tiling{minWork, maxTiles, vectorBits};
-      tiling.regionsToJoin = llvm::any_of(ops, [&](linalg::LinalgOp op) {
-        return aotc::workOf(op) >= minWork;
-      });
-      // The parts of one op (aotc::kSiblingPartsAttrName) share tiles when
-      // the interior has the work for it.
-      llvm::MapVector<int64_t, SmallVector<linalg::LinalgOp>> groups;
-      for (linalg::LinalgOp op : ops)
-        if (auto group =
-                op->getAttrOfType<IntegerAttr>(aotc::kSiblingPartsAttrName))
-          groups[group.getInt()].push_back(op);
+      SmallVector<linalg::LinalgOp> ops = aotc::distributableOps(func);
+      aotc::ThreadTiling tiling =
+          aotc::ThreadTiling::forOps(ops, minWork, maxTiles, vectorBits);
+      // The parts of one op share tiles when the interior has the work for
+      // it.
       llvm::DenseMap<Operation *, SmallVector<int64_t>> partSizes;
-      for (auto &[group, parts] : groups)
+      for (auto &[group, parts] : aotc::siblingGroups(ops))
         if (std::optional<SmallVector<int64_t>> sizes =
                 tiling.partTileSizes(parts))
           for (linalg::LinalgOp part : parts)

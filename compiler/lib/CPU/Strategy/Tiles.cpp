@@ -8,6 +8,7 @@
 #include "aotc/CPU/Strategy/Tiles.h"
 #include "aotc/Analysis/BufferLifetimes.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
+#include "aotc/Common/Attributes.h"
 #include "aotc/Common/TilingUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -177,6 +178,33 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
     tiles *= count;
   }
   return sizes;
+}
+
+SmallVector<linalg::LinalgOp> distributableOps(func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> ops;
+  for (Operation &op : func.getBody().getOps())
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
+      if (linalgOp.hasPureTensorSemantics() && !linalgOp.hasDynamicShape())
+        ops.push_back(linalgOp);
+  return ops;
+}
+
+llvm::MapVector<int64_t, SmallVector<linalg::LinalgOp>>
+siblingGroups(ArrayRef<linalg::LinalgOp> ops) {
+  llvm::MapVector<int64_t, SmallVector<linalg::LinalgOp>> groups;
+  for (linalg::LinalgOp op : ops)
+    if (auto group = op->getAttrOfType<IntegerAttr>(kSiblingPartsAttrName))
+      groups[group.getInt()].push_back(op);
+  return groups;
+}
+
+ThreadTiling ThreadTiling::forOps(ArrayRef<linalg::LinalgOp> ops,
+                                  int64_t minWork, int64_t maxTiles,
+                                  int64_t vectorBits) {
+  ThreadTiling tiling{minWork, maxTiles, vectorBits};
+  tiling.regionsToJoin = llvm::any_of(
+      ops, [&](linalg::LinalgOp op) { return workOf(op) >= minWork; });
+  return tiling;
 }
 
 RegisterTile ThreadTiling::registerTile() const {

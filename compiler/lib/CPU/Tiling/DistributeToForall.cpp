@@ -948,23 +948,13 @@ struct DistributeToForallPass
   }
 
   void runOnOperation() override {
-    tiling = {minWork, maxTiles,
-              aotc::vectorBitsOf(getOperation(), vectorBitsOption)};
     func::FuncOp func = getOperation();
     IRRewriter rewriter(&getContext());
     // Only ops directly in the function body: one level of parallelism.
-    auto topLevelOps = [&] {
-      SmallVector<linalg::LinalgOp> ops;
-      for (Operation &op : func.getBody().getOps())
-        if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
-          if (linalgOp.hasPureTensorSemantics() &&
-              !linalgOp.hasDynamicShape())
-            ops.push_back(linalgOp);
-      return ops;
-    };
-    tiling.regionsToJoin = llvm::any_of(topLevelOps(), [&](linalg::LinalgOp op) {
-      return workOf(op) >= minWork;
-    });
+    auto topLevelOps = [&] { return aotc::distributableOps(func); };
+    tiling = aotc::ThreadTiling::forOps(
+        topLevelOps(), minWork, maxTiles,
+        aotc::vectorBitsOf(getOperation(), vectorBitsOption));
     // Padded inputs of convolutions with channel lanes: padded per tile.
     for (linalg::LinalgOp op : topLevelOps())
       recomposeTilePad(rewriter, op);
@@ -981,11 +971,8 @@ struct DistributeToForallPass
     }
     // Parts of one op (aotc::kSiblingPartsAttrName), in order: distributed
     // together when the interior has the work for it.
-    llvm::MapVector<int64_t, SmallVector<linalg::LinalgOp>> groups;
-    for (linalg::LinalgOp op : topLevelOps())
-      if (auto group =
-              op->getAttrOfType<IntegerAttr>(aotc::kSiblingPartsAttrName))
-        groups[group.getInt()].push_back(op);
+    llvm::MapVector<int64_t, SmallVector<linalg::LinalgOp>> groups =
+        aotc::siblingGroups(topLevelOps());
     llvm::SmallDenseMap<int64_t, SmallVector<int64_t>> groupSizes;
     llvm::SmallDenseMap<Operation *, int64_t> groupOf;
     for (auto &[group, parts] : groups) {

@@ -17,7 +17,9 @@
 
 #include "aotc/Common/CpuTarget.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <cstdint>
 #include <optional>
@@ -80,6 +82,17 @@ llvm::SmallVector<int64_t> computeForallTileSizes(
     int64_t minRows = kMinContractionRows, llvm::ArrayRef<bool> whole = {},
     bool halfRegisters = false);
 
+/// The ops aotc-distribute-to-forall distributes: static linalg ops on
+/// tensors directly in `func`'s body (one level of parallelism).
+llvm::SmallVector<mlir::linalg::LinalgOp>
+distributableOps(mlir::func::FuncOp func);
+
+/// The parts of one op among `ops` (aotc::kSiblingPartsAttrName: an
+/// interior and its border strips, the rows of a transform), by group, in
+/// order.
+llvm::MapVector<int64_t, llvm::SmallVector<mlir::linalg::LinalgOp>>
+siblingGroups(llvm::ArrayRef<mlir::linalg::LinalgOp> ops);
+
 /// A split of one loop of an op at `at`: [0, at) and [at, range).
 struct LoopSplit {
   unsigned dim;
@@ -133,6 +146,12 @@ std::optional<ThreadPlan> recordedThreadPlan(mlir::linalg::LinalgOp op);
 /// width.
 struct ThreadTiling {
   int64_t minWork, maxTiles, vectorBits;
+  /// The decisions for a function whose distributable ops are `ops`
+  /// (regionsToJoin derived from them).
+  static ThreadTiling forOps(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
+                             int64_t minWork, int64_t maxTiles,
+                             int64_t vectorBits);
+
   /// Whether the function has an op of min-work iterations, threaded
   /// whatever its neighbours. Without one, a small op given threads would
   /// fork them for itself, gaining little on two threads and losing
