@@ -30,6 +30,7 @@
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/CPU/Strategy/ConvolutionRules.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -46,24 +47,6 @@ using namespace mlir;
 
 namespace {
 
-/// Fewest reduced elements (input channels x window) per output for which
-/// the blocked path pays: the result is transposed back to NCHW once, an
-/// extra pass over the output that a shallow reduction does not repay:
-/// ResNet-18's 3x3 stride-2 layers (576 to 2304 elements) gain on im2col,
-/// its 1x1 stride-2 ones (64 and 256) and the stems (147, 27) do not.
-constexpr int64_t kMinReduction = 512;
-
-/// Below kMinReduction, a convolution over at most this many input channels
-/// (an image's RGB) is computed straight into its NCHW output, its register
-/// tiles stored transposed (the same stores as the blocked layout's, plus
-/// shuffles), rather than copied by im2col (MobileNetV2's stem: 27 x 12544
-/// columns, 1.35 MB, a quarter of its time) or read through stride phases.
-constexpr int64_t kMaxDirectInputChannels = 4;
-/// ... with registers of at least this many bits: its 8 x 32 tiles are
-/// transposed as 16 x 16 squares (aotc-lower-vector-ops); AVX2's 6 x 16
-/// ones would move element by element.
-constexpr int64_t kMinDirectVectorBits = 512;
-
 /// A convolution this pass rewrites: its loops, its output-channel loop and
 /// the filter's f32 values.
 struct Candidate {
@@ -77,11 +60,10 @@ struct Candidate {
 };
 
 /// `op` as a candidate for output-channel blocks of `block` lanes: an
-/// NCHW convolution over input channels (not depthwise) on f32 with
-/// at least kMinReduction reduced elements, whose constant filter reads one
-/// output-channel loop that the output holds just before its image, a
-/// multiple of `block`, and whose output rows split into register tiles of
-/// at least three-quarters of a contraction's rows (or are one such tile).
+/// NCHW convolution over input channels (not depthwise) on f32 whose
+/// constant filter reads one output-channel loop that the output holds just
+/// before its image, a multiple of `block`, in a form that pays
+/// (aotc::channelLaneForm).
 std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
                                         int64_t vectorBits) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
@@ -116,15 +98,13 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
   int64_t reduction = ranges[conv->channels];
   for (unsigned k : conv->window)
     reduction *= ranges[k];
-  bool direct = reduction < kMinReduction;
-  if (direct && (ranges[conv->channels] > kMaxDirectInputChannels ||
-                 vectorBits < kMinDirectVectorBits))
+  std::optional<aotc::ChannelLaneForm> form = aotc::channelLaneForm(
+      ranges[conv->channels], reduction, ranges[conv->image.back()],
+      vectorBits);
+  if (!form)
     return std::nullopt;
-  int64_t width = ranges[conv->image.back()];
-  int64_t rows = aotc::channelLaneRowTile(width, vectorBits);
-  if (4 * rows < 3 * aotc::contractionRows(vectorBits) && rows != width)
-    return std::nullopt;
-  return Candidate{op, *conv, *channel, filter, direct};
+  return Candidate{op, *conv, *channel, filter,
+                   *form == aotc::ChannelLaneForm::Direct};
 }
 
 /// `filter` with its output-channel dimension `dim` split into

@@ -51,6 +51,7 @@
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/CPU/Strategy/ConvolutionRules.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -358,11 +359,6 @@ linalg::GenericOp cloneOnGrid(RewriterBase &rewriter, linalg::GenericOp op,
   return clone;
 }
 
-/// Most vector registers of output pixels (H * W) for which a depthwise
-/// convolution is computed on flattened images: one output row of a
-/// channel is then one vector (aotc-tile-and-vectorize's whole-row rule).
-constexpr int64_t kMaxFlatDepthwiseRegisters = 4;
-
 /// A depthwise convolution computed on its channels' flattened images: its
 /// channel count, output image, window taps (row and column offsets of each
 /// tap from the output pixel in the unpadded input, in the window's order),
@@ -408,10 +404,9 @@ bool hasFlatPaddedInput(linalg::GenericOp op, const FlatDepthwise &d) {
 
 /// `op` as a depthwise convolution to compute on flattened images: f32,
 /// one channel loop (no reduction over input channels), batch 1, stride 1,
-/// sum of products (mulf then addf into the init), an output image of at
-/// most kMaxFlatDepthwiseRegisters registers whose rows are narrower than
-/// one register (MobileNetV2's 7 x 7 layers: its peeled interior is 5
-/// lanes wide), at least 3 channels, a padded input (hasFlatPaddedInput).
+/// sum of products (mulf then addf into the init), a small image and
+/// enough channels (aotc::flatDepthwisePays), a padded input
+/// (hasFlatPaddedInput).
 std::optional<FlatDepthwise> matchFlatDepthwise(linalg::GenericOp op,
                                                 int64_t vectorBits) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
@@ -444,9 +439,7 @@ std::optional<FlatDepthwise> matchFlatDepthwise(linalg::GenericOp op,
   d.height = ranges[conv->image[0]];
   d.width = ranges[conv->image[1]];
   d.windowWidth = ranges[conv->window[1]];
-  int64_t lanes = aotc::registerLanes(vectorBits, 32);
-  if (d.channels < 3 || d.width >= lanes ||
-      d.height * d.width > kMaxFlatDepthwiseRegisters * lanes)
+  if (!aotc::flatDepthwisePays(d.channels, d.height, d.width, vectorBits))
     return std::nullopt;
   AffineMap wMap = op.getIndexingMapsArray()[1];
   AffineMap oMap = op.getIndexingMapsArray()[2];

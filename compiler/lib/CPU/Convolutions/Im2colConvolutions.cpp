@@ -15,6 +15,7 @@
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/CPU/Strategy/ConvolutionRules.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -29,106 +30,11 @@ using namespace mlir;
 
 namespace {
 
-/// Smallest reduction (input channels x window) and number of output
-/// channels per group for which the copy pays: below them (depthwise
-/// convolutions, a single input channel) the direct convolution is kept.
-constexpr int64_t kMinReduction = 8;
-constexpr int64_t kMinOutputChannels = 8;
-/// A stride-1 convolution whose flattened-image grid computes at least
-/// kWastedGridNumerator / kWastedGridDenominator times its outputs (1.2: a
-/// 13 x 13 image, 15 grid rows of 16 for 169 outputs; 14 x 14, 240 for 196)
-/// takes the copy when its image has at least kMinCopiedImage outputs, the
-/// rows of the contraction (7 x 7 stays direct: 49 rows are six register
-/// tiles and a one-row remainder). With 512-bit registers the copy repays
-/// its cost on 13 x 13 and 14 x 14 images, not on a grid that wastes less
-/// (28 x 28: 1.10 times its outputs). With narrower ones (AVX2) the
-/// threshold is 1.25 (kNarrowWastedGrid*): there 14 x 14 runs better
-/// direct, in 4 x 3 register tiles, and so does 7 x 7. Convolutions with
-/// enough channels reach this pass only when aotc-channel-lane-convolutions
-/// left them: ResNet-18's 7 x 7 x 512 ones no longer do with 512-bit
-/// registers.
-constexpr int64_t kWastedGridNumerator = 6;
-constexpr int64_t kWastedGridDenominator = 5;
-constexpr int64_t kNarrowWastedGridNumerator = 5;
-constexpr int64_t kNarrowWastedGridDenominator = 4;
-constexpr int64_t kMinCopiedImage = 128;
-/// A strided convolution whose column tensor holds at least this many
-/// copies of each input element it reads (window elements per stride area:
-/// 12.25 for ResNet's 7 x 7 stride-2 stem, 2.25 for a 3 x 3 stride-2 layer)
-/// is computed directly (aotc-vectorize-convolutions' windowed path): the
-/// stem's 147 x 12544 columns (7.4 MB, far beyond L2) cost a copy and a
-/// contraction reading them from memory, more than the direct convolution
-/// takes. The 3 x 3 stride-2 stems of squeezenet1_1 and mobilenet_v2 stay
-/// copied: computed directly, they are no faster. Only when the direct
-/// path's vectors along an output row hold at least half a register
-/// (kMinDirectRowLanesDivisor): its lanes are the largest divisor of the
-/// row's width up to a register, so a 109-wide row (prime) would be
-/// computed one lane at a time.
-constexpr int64_t kMaxWindowCopies = 8;
-constexpr int64_t kMinDirectRowLanesDivisor = 2;
-
-/// True when the flattened-image grid of the stride-1 convolution `op`
-/// wastes enough for the copy to pay (see kWastedGridNumerator).
-bool wastefulGrid(linalg::GenericOp op, int64_t vectorBits) {
-  auto xType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
-  auto outType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
-  if (!xType || !outType || !xType.hasStaticShape() ||
-      !outType.hasStaticShape() || !aotc::convolutionChannelRowLoop(op))
-    return false;
-  int64_t bits = outType.getElementTypeBitWidth();
-  int64_t lanes = aotc::registerLanes(vectorBits, bits);
-  int64_t rank = outType.getRank();
-  int64_t height = outType.getDimSize(rank - 2);
-  int64_t outputs = height * outType.getDimSize(rank - 1);
-  int64_t grid = aotc::convolutionGridLength(
-      height, outType.getDimSize(rank - 1),
-      xType.getDimSize(xType.getRank() - 1), lanes, vectorBits);
-  auto [numerator, denominator] =
-      vectorBits >= 512
-          ? std::pair(kWastedGridNumerator, kWastedGridDenominator)
-          : std::pair(kNarrowWastedGridNumerator, kNarrowWastedGridDenominator);
-  return outputs >= kMinCopiedImage &&
-         grid * denominator >= outputs * numerator;
-}
-
 /// The convolution loops of `op` when the copy pays for itself.
 std::optional<aotc::ConvolutionLoops> matchConvolution(linalg::GenericOp op,
                                                        int64_t vectorBits) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
-  if (!conv)
-    return std::nullopt;
-  AffineMap xMap = op.getIndexingMapsArray()[0];
-  AffineMap wMap = op.getIndexingMapsArray()[1];
-  AffineMap oMap = op.getIndexingMapsArray()[2];
-  // Enough work per copied element: not depthwise, more than one channel.
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t reduction = ranges[conv->channels];
-  for (unsigned k : conv->window)
-    reduction *= ranges[k];
-  int64_t outputChannels = 1;
-  for (unsigned d = 0; d < op.getNumLoops(); ++d)
-    if (wMap.isFunctionOfDim(d) && oMap.isFunctionOfDim(d) &&
-        !xMap.isFunctionOfDim(d))
-      outputChannels *= ranges[d];
-  if (reduction < kMinReduction || outputChannels < kMinOutputChannels)
-    return std::nullopt;
-  int64_t window = 1, strideArea = 1;
-  for (auto [k, stride] : llvm::zip_equal(conv->window, conv->strides)) {
-    window *= ranges[k];
-    strideArea *= stride;
-  }
-  int64_t lanes = aotc::registerLanes(vectorBits, 32);
-  int64_t rowLanes =
-      aotc::largestDivisorAtMost(ranges[conv->image.back()], lanes);
-  if (strideArea > 1 && window >= kMaxWindowCopies * strideArea &&
-      rowLanes * kMinDirectRowLanesDivisor >= lanes)
-    return std::nullopt;
-  // Stride-1 windows are computed directly on the flattened image
-  // (aotc-flatten-convolution-images), which reads each input row where the
-  // copy would write it kh x kw times.
-  if (aotc::isFlatImageConvolution(op, *conv) &&
-      llvm::any_of(conv->window, [&](unsigned k) { return ranges[k] > 1; }) &&
-      !wastefulGrid(op, vectorBits))
+  if (!conv || !aotc::im2colPays(op, *conv, vectorBits))
     return std::nullopt;
   return conv;
 }

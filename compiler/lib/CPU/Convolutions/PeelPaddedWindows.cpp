@@ -19,6 +19,7 @@
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/CPU/Strategy/ConvolutionRules.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -271,17 +272,11 @@ SmallVector<Segment> segmentsOf(const PaddedDim &d, int64_t taps) {
   return segments;
 }
 
-/// Most parts an op is computed in when its windows are cut to their taps
-/// (3 x 3 for a 3x3 window with padding 1 on both sides, up to 6 x 6 for a
-/// 5x5 window with padding 2 and a rest of lanes; a 7x7 window with padding
-/// 3 would make 7 x 7 or more): beyond, the strips read padded copies.
-constexpr size_t kMaxClippedParts = 36;
-
 /// The boxes of `op`'s loops, each with the window taps its outputs read
 /// from the unpadded input: every combination of the padded dimensions'
 /// segments (segmentsOf), the interior first. None when some output's
-/// window lies in the padding alone, or when that makes more than
-/// kMaxClippedParts boxes.
+/// window lies in the padding alone, or when that makes more parts than
+/// aotc::clipsWindowsInto allows.
 std::optional<SmallVector<SmallVector<Range>>>
 clippedBoxesOf(OpBuilder &b, linalg::LinalgOp op, ArrayRef<PaddedDim> dims) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -294,7 +289,7 @@ clippedBoxesOf(OpBuilder &b, linalg::LinalgOp op, ArrayRef<PaddedDim> dims) {
                      [](const Segment &s) { return s.k0 >= s.k1; }))
       return std::nullopt;
   }
-  if (count > kMaxClippedParts)
+  if (!aotc::clipsWindowsInto(count))
     return std::nullopt;
   SmallVector<Range> whole = wholeRanges(b, op);
   // The interior first (its place kept until the odometer reaches it).

@@ -28,6 +28,7 @@
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/CPU/Strategy/ConvolutionRules.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -59,18 +60,6 @@ constexpr double kG[kAlpha][kWindow] = {
     {1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
 constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
 
-/// Fewest output tiles (the contractions' columns): each transformed filter
-/// element is used once per tile, and the transformed filter is 16/9 the
-/// size of the filter. With few tiles the transformed filters are streamed
-/// from memory for little reuse (ResNet-18's 7 x 7 layers: 512 channels,
-/// 16 tiles of 8 x 8 for 7 x 7, 16.8 MB of them per layer), which the
-/// saved multiplications barely repay, for 7 MB more object per layer.
-constexpr int64_t kMinTiles = 32;
-
-/// Fewest input channels for output channels as the contractions' lanes
-/// (see the rewrite).
-constexpr int64_t kMinChannelsLast = 128;
-
 /// The shape of a convolution this pass rewrites, in the importer's NCHW
 /// form with batch 1 and one group: loops (n, g, k, oh, ow, c, kh, kw),
 /// input (n, g, c, oh + kh, ow + kw), filter (g, k, c, kh, kw), output
@@ -81,8 +70,8 @@ struct Shape {
 };
 
 /// `op`'s shape when this pass rewrites it: the form above, a constant f32
-/// filter, at least kMinTiles output tiles and at least `minChannels` input
-/// and output channels.
+/// filter, and enough channels (at least `minChannels`) and output tiles
+/// to pay (aotc::winogradPays).
 std::optional<Shape> matchConvolution(linalg::GenericOp op,
                                       int64_t minChannels) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
@@ -106,12 +95,12 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
       filter ? dyn_cast<DenseFPElementsAttr>(filter.getValue()) : nullptr;
   Shape shape{ranges[2], ranges[5], ranges[3], ranges[4], attr};
   if (ranges[0] != 1 || ranges[1] != 1 || ranges[6] != kWindow ||
-      ranges[7] != kWindow || !attr || !attr.getElementType().isF32() ||
-      shape.inputChannels < minChannels || shape.outputChannels < minChannels)
+      ranges[7] != kWindow || !attr || !attr.getElementType().isF32())
     return std::nullopt;
-  if (llvm::divideCeil(shape.height, kTile) *
-          llvm::divideCeil(shape.width, kTile) <
-      kMinTiles)
+  int64_t tiles = llvm::divideCeil(shape.height, kTile) *
+                  llvm::divideCeil(shape.width, kTile);
+  if (!aotc::winogradPays(shape.inputChannels, shape.outputChannels, tiles,
+                          minChannels))
     return std::nullopt;
   return shape;
 }
@@ -482,19 +471,15 @@ struct WinogradConvolutionsPass
     int64_t lanes = aotc::registerLanes(vectorBits, 32);
     int64_t panel = aotc::kContractionRegistersPerRow * lanes;
     int64_t columns = llvm::alignTo(count, lanes);
-    // When whole registers of tiles would waste more than an eighth of the
-    // contractions (49 tiles of a 14 x 14 image: 64 columns on AVX-512, 31%
-    // more multiply-adds), the output channels are the lanes instead (K a whole
-    // number of register tiles) and the tiles the rows, padded to whole
-    // row tiles (49 -> 54 on AVX2, 10% more): m[e, t, k] = sum_c v[e, c, t]
-    // u[e, c, k], with u laid out [16, C, K] at compile time. The output
-    // transform's last stage then reads k-contiguous rows into the image's
-    // columns (a transpose); only with many input channels do the
-    // contractions save more than that costs (resnet18's 256 channels at
-    // 14 x 14 do, squeezenet1_1's 48 and 64 at 13 x 13 do not), hence
-    // kMinChannelsLast.
-    bool channelsLast = (columns - count) * 8 > count && k % panel == 0 &&
-                        c >= kMinChannelsLast;
+    // When whole registers of tiles would waste too much of the
+    // contractions (aotc::winogradChannelsLast), the output channels are
+    // the lanes instead (K a whole number of register tiles) and the tiles
+    // the rows, padded to whole row tiles (49 -> 54 on AVX2, 10% more):
+    // m[e, t, k] = sum_c v[e, c, t] u[e, c, k], with u laid out [16, C, K]
+    // at compile time. The output transform's last stage then reads
+    // k-contiguous rows into the image's columns (a transpose).
+    bool channelsLast =
+        aotc::winogradChannelsLast(count, columns, k, panel, c);
     // The 16 contractions over the input channels: m[e, k, t] = sum_c
     // u[e, k, c] v[e, c, t], or with channels last m[e, t, k] = sum_c
     // v[e, c, t] u[e, c, k]; m's part without the padding, as [4, 4, ...].

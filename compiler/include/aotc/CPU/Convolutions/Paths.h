@@ -52,7 +52,9 @@ bool isSelectedFor(mlir::Operation *op, ConvolutionPath path);
 void revertPath(mlir::Operation *op, ConvolutionPath path,
                 llvm::StringRef reason);
 
-/// The preconditions, one per path (each defined beside its pass).
+/// The preconditions, one per path, each defined beside its pass: the
+/// pass's structural match (can the rewrite be carried out?) and the
+/// strategy rule (aotc/CPU/Strategy/ConvolutionRules.h: does it pay?).
 bool canUsePointwiseMatmul(mlir::linalg::LinalgOp op);
 bool canUseWinograd(mlir::linalg::LinalgOp op, int64_t minChannels);
 bool canUseChannelLanes(mlir::linalg::LinalgOp op, int64_t vectorBits);

@@ -1,0 +1,77 @@
+//===- ConvolutionRules.h - When a convolution path pays ------*- C++ -*-===//
+//
+// This file declares the profitability rules of the CPU convolution paths:
+// pure functions of a convolution's shape (its loop ranges, as matched by
+// aotc/CPU/Convolutions/ConvolutionUtils.h) and the target's vector width,
+// each constant with its reason in ConvolutionRules.cpp. A path's
+// precondition (aotc/CPU/Convolutions/Paths.h) is its pass's structural
+// match (can the rewrite be carried out?) and the rule here (does it pay?);
+// the strategy selection evaluates the preconditions in order and records
+// the first that holds. docs/tuning.md lists the measurements behind the
+// constants.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AOTC_CPU_STRATEGY_CONVOLUTIONRULES_H
+#define AOTC_CPU_STRATEGY_CONVOLUTIONRULES_H
+
+#include "aotc/CPU/Convolutions/ConvolutionUtils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+namespace aotc {
+
+/// aotc-im2col-convolutions: true when copying the windows of the NCHW
+/// convolution `op` (loops `conv`) into a column tensor and computing one
+/// contraction costs less than computing it directly or on its flattened
+/// image.
+bool im2colPays(mlir::linalg::GenericOp op, const ConvolutionLoops &conv,
+                int64_t vectorBits);
+
+/// How aotc-channel-lane-convolutions computes a convolution.
+enum class ChannelLaneForm {
+  /// In a layout blocked by output channels, transposed back to NCHW.
+  Blocked,
+  /// Straight into the NCHW output, register tiles stored transposed.
+  Direct,
+};
+/// The form in which the convolution `op` (loops `conv`, reading `inputs`
+/// input channels and `reduction` elements per output, output rows of
+/// `width` pixels) pays with output channels as lanes; none when it does
+/// not.
+std::optional<ChannelLaneForm> channelLaneForm(int64_t inputChannels,
+                                               int64_t reduction,
+                                               int64_t width,
+                                               int64_t vectorBits);
+
+/// aotc-winograd-convolutions (F(2x2, 3x3)): true when a convolution of
+/// `inputChannels` and `outputChannels` with `tiles` output tiles of 2 x 2
+/// pays; `minChannels` is the pass's option (both channel counts at least).
+bool winogradPays(int64_t inputChannels, int64_t outputChannels,
+                  int64_t tiles, int64_t minChannels);
+/// True when the Winograd contractions take output channels as lanes: the
+/// `tiles` (padded to `paddedTiles` for whole registers) would waste too
+/// much of a contraction, `outputChannels` fill panels of `panelLanes`, and
+/// the `inputChannels` repay the transposed output transform.
+bool winogradChannelsLast(int64_t tiles, int64_t paddedTiles,
+                          int64_t outputChannels, int64_t panelLanes,
+                          int64_t inputChannels);
+
+/// aotc-flatten-convolution-images (depthwise): true when a depthwise
+/// convolution of `channels` over an output image of `height` x `width` is
+/// computed on its channels' flattened images.
+bool flatDepthwisePays(int64_t channels, int64_t height, int64_t width,
+                       int64_t vectorBits);
+
+/// aotc-peel-padded-windows: true when windows cut to their taps make few
+/// enough parts (`parts`) to compute them so, rather than strips reading
+/// padded copies.
+bool clipsWindowsInto(size_t parts);
+
+} // namespace aotc
+
+#endif // AOTC_CPU_STRATEGY_CONVOLUTIONRULES_H

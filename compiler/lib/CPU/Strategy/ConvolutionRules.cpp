@@ -1,0 +1,243 @@
+//===- ConvolutionRules.cpp - When a convolution path pays ----*- C++ -*-===//
+//
+// This file implements the profitability rules of the CPU convolution
+// paths (ConvolutionRules.h): each constant with what it trades.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/CPU/Strategy/ConvolutionRules.h"
+#include "aotc/Common/TilingUtils.h"
+
+using namespace mlir;
+using namespace aotc;
+
+//===----------------------------------------------------------------------===//
+// aotc-im2col-convolutions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Smallest reduction (input channels x window) and number of output
+/// channels per group for which the copy pays: below them (depthwise
+/// convolutions, a single input channel) the direct convolution is kept.
+constexpr int64_t kMinIm2colReduction = 8;
+constexpr int64_t kMinIm2colOutputChannels = 8;
+/// A stride-1 convolution whose flattened-image grid computes at least
+/// kWastedGridNumerator / kWastedGridDenominator times its outputs (1.2: a
+/// 13 x 13 image, 15 grid rows of 16 for 169 outputs; 14 x 14, 240 for 196)
+/// takes the copy when its image has at least kMinCopiedImage outputs, the
+/// rows of the contraction (7 x 7 stays direct: 49 rows are six register
+/// tiles and a one-row remainder). With 512-bit registers the copy repays
+/// its cost on 13 x 13 and 14 x 14 images, not on a grid that wastes less
+/// (28 x 28: 1.10 times its outputs). With narrower ones (AVX2) the
+/// threshold is 1.25 (kNarrowWastedGrid*): there 14 x 14 runs better
+/// direct, in 4 x 3 register tiles, and so does 7 x 7. Convolutions with
+/// enough channels reach this pass only when aotc-channel-lane-convolutions
+/// left them: ResNet-18's 7 x 7 x 512 ones no longer do with 512-bit
+/// registers.
+constexpr int64_t kWastedGridNumerator = 6;
+constexpr int64_t kWastedGridDenominator = 5;
+constexpr int64_t kNarrowWastedGridNumerator = 5;
+constexpr int64_t kNarrowWastedGridDenominator = 4;
+constexpr int64_t kMinCopiedImage = 128;
+/// A strided convolution whose column tensor holds at least this many
+/// copies of each input element it reads (window elements per stride area:
+/// 12.25 for ResNet's 7 x 7 stride-2 stem, 2.25 for a 3 x 3 stride-2 layer)
+/// is computed directly (aotc-vectorize-convolutions' windowed path): the
+/// stem's 147 x 12544 columns (7.4 MB, far beyond L2) cost a copy and a
+/// contraction reading them from memory, more than the direct convolution
+/// takes. The 3 x 3 stride-2 stems of squeezenet1_1 and mobilenet_v2 stay
+/// copied: computed directly, they are no faster. Only when the direct
+/// path's vectors along an output row hold at least half a register
+/// (kMinDirectRowLanesDivisor): its lanes are the largest divisor of the
+/// row's width up to a register, so a 109-wide row (prime) would be
+/// computed one lane at a time.
+constexpr int64_t kMaxWindowCopies = 8;
+constexpr int64_t kMinDirectRowLanesDivisor = 2;
+
+/// True when the flattened-image grid of the stride-1 convolution `op`
+/// wastes enough for the copy to pay (see kWastedGridNumerator).
+bool wastefulGrid(linalg::GenericOp op, int64_t vectorBits) {
+  auto xType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  auto outType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+  if (!xType || !outType || !xType.hasStaticShape() ||
+      !outType.hasStaticShape() || !convolutionChannelRowLoop(op))
+    return false;
+  int64_t bits = outType.getElementTypeBitWidth();
+  int64_t lanes = registerLanes(vectorBits, bits);
+  int64_t rank = outType.getRank();
+  int64_t height = outType.getDimSize(rank - 2);
+  int64_t outputs = height * outType.getDimSize(rank - 1);
+  int64_t grid = convolutionGridLength(
+      height, outType.getDimSize(rank - 1),
+      xType.getDimSize(xType.getRank() - 1), lanes, vectorBits);
+  auto [numerator, denominator] =
+      vectorBits >= 512
+          ? std::pair(kWastedGridNumerator, kWastedGridDenominator)
+          : std::pair(kNarrowWastedGridNumerator, kNarrowWastedGridDenominator);
+  return outputs >= kMinCopiedImage &&
+         grid * denominator >= outputs * numerator;
+}
+
+} // namespace
+
+bool aotc::im2colPays(linalg::GenericOp op, const ConvolutionLoops &conv,
+                      int64_t vectorBits) {
+  AffineMap xMap = op.getIndexingMapsArray()[0];
+  AffineMap wMap = op.getIndexingMapsArray()[1];
+  AffineMap oMap = op.getIndexingMapsArray()[2];
+  // Enough work per copied element: not depthwise, more than one channel.
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t reduction = ranges[conv.channels];
+  for (unsigned k : conv.window)
+    reduction *= ranges[k];
+  int64_t outputChannels = 1;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d)
+    if (wMap.isFunctionOfDim(d) && oMap.isFunctionOfDim(d) &&
+        !xMap.isFunctionOfDim(d))
+      outputChannels *= ranges[d];
+  if (reduction < kMinIm2colReduction || outputChannels < kMinIm2colOutputChannels)
+    return false;
+  int64_t window = 1, strideArea = 1;
+  for (auto [k, stride] : llvm::zip_equal(conv.window, conv.strides)) {
+    window *= ranges[k];
+    strideArea *= stride;
+  }
+  int64_t lanes = registerLanes(vectorBits, 32);
+  int64_t rowLanes =
+      largestDivisorAtMost(ranges[conv.image.back()], lanes);
+  if (strideArea > 1 && window >= kMaxWindowCopies * strideArea &&
+      rowLanes * kMinDirectRowLanesDivisor >= lanes)
+    return false;
+  // Stride-1 windows are computed directly on the flattened image
+  // (aotc-flatten-convolution-images), which reads each input row where the
+  // copy would write it kh x kw times.
+  if (isFlatImageConvolution(op, conv) &&
+      llvm::any_of(conv.window, [&](unsigned k) { return ranges[k] > 1; }) &&
+      !wastefulGrid(op, vectorBits))
+    return false;
+  return true;
+}
+
+
+//===----------------------------------------------------------------------===//
+// aotc-channel-lane-convolutions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Fewest reduced elements (input channels x window) per output for which
+/// the blocked path pays: the result is transposed back to NCHW once, an
+/// extra pass over the output that a shallow reduction does not repay:
+/// ResNet-18's 3x3 stride-2 layers (576 to 2304 elements) gain on im2col,
+/// its 1x1 stride-2 ones (64 and 256) and the stems (147, 27) do not.
+constexpr int64_t kMinChannelLaneReduction = 512;
+
+/// Below kMinChannelLaneReduction, a convolution over at most this many
+/// input channels (an image's RGB) is computed straight into its NCHW
+/// output, its register tiles stored transposed (the same stores as the
+/// blocked layout's, plus shuffles), rather than copied by im2col
+/// (MobileNetV2's stem: 27 x 12544 columns, 1.35 MB, a quarter of its time)
+/// or read through stride phases.
+constexpr int64_t kMaxDirectInputChannels = 4;
+/// ... with registers of at least this many bits: its 8 x 32 tiles are
+/// transposed as 16 x 16 squares (aotc-lower-vector-ops); AVX2's 6 x 16
+/// ones would move element by element.
+constexpr int64_t kMinDirectVectorBits = 512;
+
+} // namespace
+
+std::optional<ChannelLaneForm>
+aotc::channelLaneForm(int64_t inputChannels, int64_t reduction, int64_t width,
+                      int64_t vectorBits) {
+  bool direct = reduction < kMinChannelLaneReduction;
+  if (direct && (inputChannels > kMaxDirectInputChannels ||
+                 vectorBits < kMinDirectVectorBits))
+    return std::nullopt;
+  // Output rows that split into register tiles of at least three-quarters
+  // of a contraction's rows (or are one such tile).
+  int64_t rows = channelLaneRowTile(width, vectorBits);
+  if (4 * rows < 3 * contractionRows(vectorBits) && rows != width)
+    return std::nullopt;
+  return direct ? ChannelLaneForm::Direct : ChannelLaneForm::Blocked;
+}
+
+//===----------------------------------------------------------------------===//
+// aotc-winograd-convolutions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Fewest output tiles (the contractions' columns): each transformed filter
+/// element is used once per tile, and the transformed filter is 16/9 the
+/// size of the filter. With few tiles the transformed filters are streamed
+/// from memory for little reuse (ResNet-18's 7 x 7 layers: 512 channels,
+/// 16 tiles of 8 x 8 for 7 x 7, 16.8 MB of them per layer), which the
+/// saved multiplications barely repay, for 7 MB more object per layer.
+constexpr int64_t kMinWinogradTiles = 32;
+
+/// Fewest input channels for output channels as the contractions' lanes
+/// (winogradChannelsLast): only with many input channels do the
+/// contractions save more than the transposed output transform costs
+/// (resnet18's 256 channels at 14 x 14 do, squeezenet1_1's 48 and 64 at
+/// 13 x 13 do not).
+constexpr int64_t kMinChannelsLast = 128;
+
+} // namespace
+
+bool aotc::winogradPays(int64_t inputChannels, int64_t outputChannels,
+                        int64_t tiles, int64_t minChannels) {
+  return inputChannels >= minChannels && outputChannels >= minChannels &&
+         tiles >= kMinWinogradTiles;
+}
+
+bool aotc::winogradChannelsLast(int64_t tiles, int64_t paddedTiles,
+                                int64_t outputChannels, int64_t panelLanes,
+                                int64_t inputChannels) {
+  // Whole registers of tiles would waste more than an eighth of the
+  // contractions (49 tiles of a 14 x 14 image: 64 columns on AVX-512, 31%
+  // more multiply-adds).
+  return (paddedTiles - tiles) * 8 > tiles &&
+         outputChannels % panelLanes == 0 && inputChannels >= kMinChannelsLast;
+}
+
+//===----------------------------------------------------------------------===//
+// aotc-flatten-convolution-images (depthwise)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Most vector registers of output pixels (H * W) for which a depthwise
+/// convolution is computed on flattened images: one output row of a
+/// channel is then one vector (aotc-tile-and-vectorize's whole-row rule).
+constexpr int64_t kMaxFlatDepthwiseRegisters = 4;
+/// Fewest channels: the path was measured on MobileNet's layers of 96 to
+/// 960 channels; one or two channels stay on the peeled path.
+constexpr int64_t kMinFlatDepthwiseChannels = 3;
+
+} // namespace
+
+bool aotc::flatDepthwisePays(int64_t channels, int64_t height, int64_t width,
+                             int64_t vectorBits) {
+  // Rows narrower than one register (MobileNetV2's 7 x 7 layers: its peeled
+  // interior is 5 lanes wide).
+  int64_t lanes = registerLanes(vectorBits, 32);
+  return channels >= kMinFlatDepthwiseChannels && width < lanes &&
+         height * width <= kMaxFlatDepthwiseRegisters * lanes;
+}
+
+//===----------------------------------------------------------------------===//
+// aotc-peel-padded-windows
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Most parts an op is computed in when its windows are cut to their taps
+/// (3 x 3 for a 3x3 window with padding 1 on both sides, up to 6 x 6 for a
+/// 5x5 window with padding 2 and a rest of lanes; a 7x7 window with padding
+/// 3 would make 7 x 7 or more): beyond, the strips read padded copies.
+constexpr size_t kMaxClippedParts = 36;
+
+} // namespace
+
+bool aotc::clipsWindowsInto(size_t parts) { return parts <= kMaxClippedParts; }
