@@ -1040,6 +1040,30 @@ int64_t minRowsToPack(int64_t rowBytes, const CpuTarget &target) {
 
 } // namespace
 
+std::optional<bool> transposesLanes(int64_t rows, int64_t lanes,
+                                    int64_t depth, int64_t vectorBits) {
+  int64_t panel = kContractionRegistersPerRow * registerLanes(vectorBits, 32);
+  // Few lanes, or a right-hand side that would be packed at run time at a
+  // higher cost (K x N copied) than the two transposes (2 x M x N).
+  bool fewLanes = lanes < 2 * panel;
+  bool costlyPack = depth > 2 * rows;
+  // Or lanes short of four panels by a remainder, on rows that only have
+  // register tiles of fewer rows than the most: the remainder op would read
+  // all the rows again for a column or so, and the rest run on the smaller
+  // register tiles (MobileNetV2's 320 -> 1280 expansion at 7 x 7 with 256-bit
+  // registers: 49 columns = 3 panels + 1, 1280 rows in tiles of 5, not 6).
+  // Transposed, the remainder is a row inside each thread tile, which reads
+  // the panels there from cache.
+  bool partialLanes = lanes < 4 * panel && lanes % panel != 0 &&
+                      contractionRowTile(rows, vectorBits) <
+                          contractionRows(vectorBits);
+  // The rows become the lanes: whole panels of them, at least two.
+  if ((!fewLanes && !costlyPack && !partialLanes) || rows < 2 * panel ||
+      rows % panel != 0)
+    return std::nullopt;
+  return fewLanes;
+}
+
 bool packsRuntimeRhs(int64_t rows, int64_t depth, int64_t rowBytes,
                      const CpuTarget &target) {
   return rows >= minRowsToPack(rowBytes, target) && depth > kMaxUnpackedDepth;

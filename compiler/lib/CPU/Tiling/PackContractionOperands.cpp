@@ -239,20 +239,17 @@ Value activationOnLayout(RewriterBase &rewriter, linalg::GenericOp activation,
 
 /// Rows and lanes of a contraction's register tile swapped when the rows
 /// are many (512 output channels), read from a constant as (..., row, k),
-/// and the lanes either few (a 7x7 image: 49 columns, less than two panels
-/// of 32 with 512-bit registers), short of four panels by a remainder when
-/// the rows only have register tiles smaller than the most (`vectorBits`
-/// wide registers), or read from a run-time operand that would cost more
-/// to pack than the output to transpose (im2col columns of a 3x3
-/// convolution: K = 9 x input channels): the output is computed transposed,
+/// and the strategy says it pays (aotc::transposesLanes: few lanes, as a
+/// 7x7 image's 49 columns, lanes short of four panels by a remainder, or a
+/// run-time right-hand side that would cost more to pack than the output
+/// to transpose, as the im2col columns of a 3x3 convolution): the output is computed transposed,
 /// [..., lane, row], so that the rows become lanes read from compile-time
 /// panels; transposes copy the initial value in and the result out, an
 /// activation of the result (layoutFreeActivation) computed before the
 /// transpose out. Returns the new contraction, or `op` when it does not
 /// apply.
 linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
-                                     linalg::LinalgOp op, int64_t panel,
-                                     int64_t vectorBits) {
+                                     linalg::LinalgOp op, int64_t vectorBits) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   std::optional<PackableLoops> loops = packableContraction(op);
   if (!generic || !loops)
@@ -262,23 +259,9 @@ linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   AffineMap &outMap = maps.back();
   unsigned n = outMap.getNumResults();
-  // Few lanes, or a right-hand side that would be packed at run time at a
-  // higher cost (K x N copied) than the two transposes (2 x M x N).
-  bool fewLanes = ranges[lane] < 2 * panel;
-  bool costlyPack = ranges[depth] > 2 * ranges[row];
-  // Or lanes short of four panels by a remainder, on rows that only have
-  // register tiles of fewer rows than the most: the remainder op would read
-  // all the rows again for a column or so, and the rest run on the smaller
-  // register tiles (MobileNetV2's 320 -> 1280 expansion at 7 x 7 with 256-bit
-  // registers: 49 columns = 3 panels + 1, 1280 rows in tiles of 5, not 6).
-  // Transposed, the remainder is a row inside each thread tile, which reads
-  // the panels there from cache.
-  bool partialLanes = ranges[lane] < 4 * panel && ranges[lane] % panel != 0 &&
-                      aotc::contractionRowTile(ranges[row], vectorBits) <
-                          aotc::contractionRows(vectorBits);
-  if ((!fewLanes && !costlyPack && !partialLanes) || ranges[row] < 2 * panel ||
-      ranges[row] % panel != 0 || n < 2 ||
-      outMap.getDimPosition(n - 1) != lane ||
+  std::optional<bool> fewLanes = aotc::transposesLanes(
+      ranges[row], ranges[lane], ranges[depth], vectorBits);
+  if (!fewLanes || n < 2 || outMap.getDimPosition(n - 1) != lane ||
       outMap.getDimPosition(n - 2) != row)
     return op;
   bool constantRows = false, constantLanes = false;
@@ -294,7 +277,7 @@ linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
     if (map.isFunctionOfDim(lane) && constant)
       constantLanes = true;
   }
-  if (!constantRows || (!fewLanes && constantLanes))
+  if (!constantRows || (!*fewLanes && constantLanes))
     return op;
 
   Location loc = op.getLoc();
@@ -543,7 +526,7 @@ struct PackContractionOperandsPass
     SmallVector<Candidate> candidates;
     for (linalg::LinalgOp op : contractions)
       if (std::optional<Candidate> c = matchCandidate(
-              transposeSmallLanes(rewriter, op, panel, vectorBits), panel))
+              transposeSmallLanes(rewriter, op, vectorBits), panel))
         candidates.push_back(*c);
     for (Candidate &c : candidates) {
       // Columns beyond the last whole panel stay an unpacked remainder op.

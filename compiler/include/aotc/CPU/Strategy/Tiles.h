@@ -301,6 +301,13 @@ std::optional<RegisterPlan> recordedRegisterPlan(mlir::linalg::LinalgOp op);
 /// sixteen worse.
 inline constexpr int64_t kPackRowBlock = 4;
 
+/// Whether a contraction of `rows` x `lanes` outputs over `depth` reduction
+/// steps (its rows a constant) is computed transposed, rows as lanes, with
+/// a transpose out: none when not; else whether it is for its few lanes
+/// (a constant right-hand side is then transposed as well).
+std::optional<bool> transposesLanes(int64_t rows, int64_t lanes,
+                                    int64_t depth, int64_t vectorBits);
+
 /// Whether a right-hand side computed at run time, of `rowBytes`-byte rows,
 /// is copied into panels for a contraction of `rows` rows over `depth`
 /// reduction steps: enough rows must reuse the copy, over a reduction too
