@@ -164,8 +164,13 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
     int64_t range = ranges[i];
     if (tiles >= targetTiles)
       break;
+    // A range that is no whole number of multiples has no static tiles of
+    // whole multiples (1225 pixels in register tiles of 8 rows: tiles of
+    // 408 would leave a last one of 1 row, of dynamic size, which no
+    // register tile path vectorizes).
     if (iterators[i] != utils::IteratorType::parallel || range <= 1 ||
-        nonMonotonic[i] || (!whole.empty() && whole[i]))
+        nonMonotonic[i] || (!whole.empty() && whole[i]) ||
+        range % multiples[i] != 0)
       continue;
     // Never more than the target: tiles stay static (divisors) and the
     // count stays bounded even for prime dimensions.

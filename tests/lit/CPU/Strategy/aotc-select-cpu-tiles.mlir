@@ -12,7 +12,11 @@
 // - matmul 64 x 729 x 64: 3 column tiles of 243 (no even count divides
 //   729), so 704 + 25 columns first;
 // - matmul 49 x 80 x 512: too small for row tiles of 64 or column tiles of
-//   128: the row past the last whole register tile (48 + 1) is split off.
+//   128: the row past the last whole register tile (48 + 1) is split off;
+// - matmul 1225 x 64 x 192 (a 1x1 convolution on a 35 x 35 image): 7 row
+//   tiles of 175 (no even count divides 1225, and 1225 rows are no whole
+//   number of register tiles, so no tiles of whole register tiles are
+//   static either), so 1216 + 9 rows first.
 
 // CHECK-LABEL: func.func @matmul_and_activation
 // CHECK:         linalg.matmul {aotc.tiles = {kind = "tiles", ranges = array<i64: 256, 512, 512>, threads = array<i64: 64, 256, 0>}}
@@ -67,4 +71,12 @@ func.func @odd_column_tiles(%a: tensor<64x64xf32>, %b: tensor<64x729xf32>, %c: t
 func.func @few_rows(%a: tensor<49x512xf32>, %b: tensor<512x80xf32>, %c: tensor<49x80xf32>) -> tensor<49x80xf32> {
   %m = linalg.matmul ins(%a, %b : tensor<49x512xf32>, tensor<512x80xf32>) outs(%c : tensor<49x80xf32>) -> tensor<49x80xf32>
   return %m : tensor<49x80xf32>
+}
+
+// CHECK-LABEL: func.func @rows_without_static_register_tiles
+// CHECK:         linalg.matmul {aotc.tiles = {kind = "split-even", ranges = array<i64: 1225, 64, 192>, split = array<i64: 0, 1216>}}
+// TABLE:       @rows_without_static_register_tiles {{.*}}linalg.matmul [1225,64,192] threads: split-even loop 0 at 1216
+func.func @rows_without_static_register_tiles(%a: tensor<1225x192xf32>, %b: tensor<192x64xf32>, %c: tensor<1225x64xf32>) -> tensor<1225x64xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<1225x192xf32>, tensor<192x64xf32>) outs(%c : tensor<1225x64xf32>) -> tensor<1225x64xf32>
+  return %m : tensor<1225x64xf32>
 }
