@@ -37,7 +37,8 @@ import torch
 
 CASES = [
     # name, (N, C, H, W), Conv2d(in, out, kernel, stride, padding, dilation,
-    # groups), the path with 512-bit vectors (docs/architecture.md)
+    # groups) or a function making the layer, the path with 512-bit vectors
+    # (docs/architecture.md)
     ("lanes_s1_groups_dilated", (1, 128, 14, 14), (128, 64, 3, 1, 2, 2, 2),
      "channel-lanes"),
     ("lanes_s1_7x7", (1, 64, 7, 7), (64, 64, 3, 1, 1, 1, 1), "channel-lanes"),
@@ -74,6 +75,11 @@ CASES = [
     ("depthwise_flat_inf", (1, 8, 7, 7), (8, 8, 3, 1, 1, 1, 8),
      "flat-depthwise"),
     ("depthwise_valid", (1, 16, 9, 9), (16, 16, 3, 1, 0, 1, 16), "direct"),
+    # An average pool with count_include_pad (Inception's branch pools):
+    # PyTorch exports an explicit Pad node, which must reach the strategy as
+    # a padded input read in place, not as a gather fused into the pool.
+    ("avg_pool_pad_node", (1, 32, 17, 17),
+     lambda: torch.nn.AvgPool2d(3, stride=1, padding=1), "peeled-windows"),
 ]
 
 # The kinds the strategy table gives ops that no convolution path concerns.
@@ -144,12 +150,15 @@ def main():
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     failures = 0
-    for name, shape, (cin, cout, k, stride, pad, dil, groups), expected \
-            in CASES:
-        module = torch.nn.Sequential(
-            torch.nn.Conv2d(cin, cout, k, stride=stride, padding=pad,
-                            dilation=dil, groups=groups),
-            torch.nn.ReLU()).eval()
+    for name, shape, layer, expected in CASES:
+        if callable(layer):
+            module = torch.nn.Sequential(layer(), torch.nn.ReLU()).eval()
+        else:
+            cin, cout, k, stride, pad, dil, groups = layer
+            module = torch.nn.Sequential(
+                torch.nn.Conv2d(cin, cout, k, stride=stride, padding=pad,
+                                dilation=dil, groups=groups),
+                torch.nn.ReLU()).eval()
         x = rng.standard_normal(shape).astype(np.float32)
         for c, h, w, value in INFINITIES.get(name, []):
             x[0, c, h, w] = value

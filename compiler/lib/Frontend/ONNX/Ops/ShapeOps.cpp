@@ -1821,6 +1821,28 @@ OpSpec padSpec() {
     }
     // With an empty input only constant padding is possible.
     bool emptyInput = numel(in) == 0;
+    // Constant padding of a non-empty input is a tensor.pad: the form the
+    // CPU strategy reads windows through (a pool or convolution reading a
+    // padded input in place, its border apart), rather than a generic that
+    // gathers every element, which fusion would move into the consumer.
+    if (constantMode && !emptyInput) {
+      OpBuilder &b = ctx.builder();
+      Value fill = padValue;
+      if (!fill)
+        fill = tensor::ExtractOp::create(b, ctx.loc(), inputs[0],
+                                         ValueRange{});
+      SmallVector<OpFoldResult> low, high;
+      for (int64_t d = 0; d < rank; ++d) {
+        low.push_back(b.getIndexAttr(p.before[d]));
+        high.push_back(b.getIndexAttr(p.after[d]));
+      }
+      auto type = RankedTensorType::get(outputs[0].shape,
+                                        elementTypeOf(ctx.context(), dtype));
+      Value padded =
+          tensor::PadOp::create(b, ctx.loc(), type, data, low, high, fill)
+              .getResult();
+      return SmallVector<Value>{padded};
+    }
     Value result = buildIndexGeneric(
         ctx, outputs[0].shape, dtype, inputs, maps,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> ivs,
