@@ -213,7 +213,14 @@ createCPUTarget(const CPUTargetOptions &options) {
 
   std::string cpu = options.cpu;
   std::string features = options.features;
-  bool host = cpu.empty() || cpu == "native";
+  // The host CPU when none is named and the triple is the host's (a
+  // cross triple without --mcpu takes LLVM's generic CPU, not the host's
+  // name and features).
+  bool host = (cpu.empty() || cpu == "native") &&
+              triple.getArch() ==
+                  llvm::Triple(llvm::sys::getProcessTriple()).getArch();
+  if (!host && cpu.empty())
+    cpu = "generic";
   if (host) {
     cpu = llvm::sys::getHostCPUName().str();
     llvm::SubtargetFeatures hostFeatures;
