@@ -17,6 +17,20 @@ using namespace aotc;
 
 namespace {
 
+/// True when the filter block of one panel of output channels (every
+/// reduced element's lanes, f32) does not stay in the L2
+/// (maxThreadSlotBytes' three quarters): the direct paths (channel lanes,
+/// the flattened image) read it again for every row of register tiles,
+/// from memory, where im2col's contraction blocks the reduction.
+/// DeepLabV3's rate-12 atrous convolution, 960 input channels x 3 x 3:
+/// 1.1 MB per panel of 32, read again for each of its 14 rows.
+bool streamsFilter(int64_t reduction, int64_t vectorBits,
+                   const CpuTarget &target) {
+  int64_t panelLanes =
+      kContractionRegistersPerRow * registerLanes(vectorBits, 32);
+  return reduction * panelLanes * 4 > maxThreadSlotBytes(target);
+}
+
 /// Smallest reduction (input channels x window) and number of output
 /// channels per group for which the copy pays: below them (depthwise
 /// convolutions, a single input channel) the direct convolution is kept.
@@ -114,7 +128,8 @@ bool aotc::im2colPays(linalg::GenericOp op, const ConvolutionLoops &conv,
   // copy would write it kh x kw times.
   if (isFlatImageConvolution(op, conv) &&
       llvm::any_of(conv.window, [&](unsigned k) { return ranges[k] > 1; }) &&
-      !wastefulGrid(op, vectorBits))
+      !wastefulGrid(op, vectorBits) &&
+      !streamsFilter(reduction, vectorBits, CpuTarget::of(op)))
     return false;
   return true;
 }
@@ -149,10 +164,12 @@ constexpr int64_t kMinDirectVectorBits = 512;
 
 std::optional<ChannelLaneForm>
 aotc::channelLaneForm(int64_t inputChannels, int64_t reduction, int64_t width,
-                      int64_t vectorBits) {
+                      int64_t vectorBits, const CpuTarget &target) {
   bool direct = reduction < kMinChannelLaneReduction;
   if (direct && (inputChannels > kMaxDirectInputChannels ||
                  vectorBits < kMinDirectVectorBits))
+    return std::nullopt;
+  if (streamsFilter(reduction, vectorBits, target))
     return std::nullopt;
   // Output rows that split into register tiles of at least three-quarters
   // of a contraction's rows (or are one such tile).

@@ -14,6 +14,11 @@
 // - on 14 x 14 the grid is 240 positions for 196 outputs (1.22x): the copy
 //   pays with 512-bit registers (threshold 1.2x), not with 256-bit ones
 //   (threshold 1.25x), where the flattened grid is taken;
+// - 3x3 stride-1 over 960 channels (as DeepLabV3's atrous head) on 27 x
+//   27: the grid wastes too little for the copy, but a panel's filter
+//   block (960 x 9 x 32 lanes, 1.1 MB) would not stay in L2 for the rows of
+//   the direct paths, so the column copy's contraction blocks the
+//   reduction;
 // - a max pool without padding is computed directly;
 // - a matmul is no convolution: no record (the table calls it a
 //   contraction).
@@ -60,6 +65,18 @@ func.func @wasteful_grid(%x: tensor<1x1x8x15x15xf32>, %w: tensor<1x16x8x3x3xf32>
     linalg.yield %s : f32
   } -> tensor<1x1x16x13x13xf32>
   return %r : tensor<1x1x16x13x13xf32>
+}
+
+// CHECK-LABEL: func.func @deep_reduction
+// CHECK:         linalg.generic {{.*}}aotc.strategy = "im2col"
+func.func @deep_reduction(%x: tensor<1x1x960x29x29xf32>, %w: tensor<1x256x960x3x3xf32>, %o: tensor<1x1x256x27x27xf32>) -> tensor<1x1x256x27x27xf32> {
+  %r = linalg.generic {indexing_maps = [#x1, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x960x29x29xf32>, tensor<1x256x960x3x3xf32>) outs(%o : tensor<1x1x256x27x27xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x256x27x27xf32>
+  return %r : tensor<1x1x256x27x27xf32>
 }
 
 // CHECK-LABEL: func.func @grid

@@ -16,6 +16,7 @@
 #define AOTC_CPU_STRATEGY_CONVOLUTIONRULES_H
 
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
+#include "aotc/Common/CpuTarget.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -41,12 +42,13 @@ enum class ChannelLaneForm {
 };
 /// The form in which the convolution `op` (loops `conv`, reading `inputs`
 /// input channels and `reduction` elements per output, output rows of
-/// `width` pixels) pays with output channels as lanes; none when it does
-/// not.
+/// `width` pixels) pays with output channels as lanes on `target`; none
+/// when it does not.
 std::optional<ChannelLaneForm> channelLaneForm(int64_t inputChannels,
                                                int64_t reduction,
                                                int64_t width,
-                                               int64_t vectorBits);
+                                               int64_t vectorBits,
+                                               const CpuTarget &target);
 
 /// aotc-winograd-convolutions (F(2x2, 3x3)): true when a convolution of
 /// `inputChannels` and `outputChannels` with `tiles` output tiles of 2 x 2
