@@ -40,10 +40,10 @@ enum class ChannelLaneForm {
   /// Straight into the NCHW output, register tiles stored transposed.
   Direct,
 };
-/// The form in which the convolution `op` (loops `conv`, reading `inputs`
-/// input channels and `reduction` elements per output, output rows of
-/// `width` pixels) pays with output channels as lanes on `target`; none
-/// when it does not.
+/// The form in which a convolution over `inputChannels` input channels,
+/// reducing `reduction` elements (channels x window) per output into output
+/// rows of `width` pixels, pays with output channels as lanes on `target`;
+/// none when it does not.
 std::optional<ChannelLaneForm> channelLaneForm(int64_t inputChannels,
                                                int64_t reduction,
                                                int64_t width,
