@@ -1847,10 +1847,10 @@ OpSpec padSpec() {
         ctx, outputs[0].shape, dtype, inputs, maps,
         [&](OpBuilder &b, Location loc, ArrayRef<Value> ivs,
             ValueRange a) -> Value {
+          // Constant padding reaches here only for an empty input.
           Value fill = inputs.empty() ? padValue : a[0];
           if (emptyInput)
             return fill;
-          Value inBounds;
           SmallVector<Value> coords;
           for (int64_t d = 0; d < rank; ++d) {
             int64_t n = in[d];
@@ -1864,16 +1864,7 @@ OpSpec padSpec() {
               coords.push_back(j);
               continue;
             }
-            if (constantMode) {
-              Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                               j, zero);
-              Value le = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
-                                               j, last);
-              Value ok = arith::AndIOp::create(b, loc, ge, le);
-              inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, ok)
-                                        .getResult()
-                                  : ok;
-            } else if (p.mode == "reflect" && n > 1) {
+            if (p.mode == "reflect" && n > 1) {
               // j < 0 -> -j; j > n-1 -> 2(n-1) - j.
               Value negJ = arith::SubIOp::create(b, loc, zero, j);
               Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
@@ -1885,15 +1876,12 @@ OpSpec padSpec() {
                                                j, last);
               j = arith::SelectOp::create(b, loc, gt, mirrored, j);
             }
-            // Edge (and a safe index for the other modes): clamp.
+            // Edge (and reflect's last step): clamp.
             j = arith::MaxSIOp::create(b, loc, j, zero);
             j = arith::MinSIOp::create(b, loc, j, last);
             coords.push_back(j);
           }
-          Value v = tensor::ExtractOp::create(b, loc, data, coords);
-          if (inBounds)
-            v = arith::SelectOp::create(b, loc, inBounds, v, fill);
-          return v;
+          return tensor::ExtractOp::create(b, loc, data, coords).getResult();
         });
     return SmallVector<Value>{result};
   };
