@@ -116,14 +116,14 @@ def call(lib, x, y):
 
 
 def chosen_paths(table):
-    """The paths of the strategy table's windowed ops (its `threads:` and
-    `registers:` rows, the tiles of the ops after the paths' rewrites, are
-    left out)."""
+    """The paths of the strategy table's windowed ops (its `packing:`,
+    `threads:` and `registers:` rows, the decisions on the ops after the
+    paths' rewrites, are left out)."""
     with open(table) as f:
         rows = [line.rstrip("\n").split("\t") for line in f if line.strip()]
     return [row[4] for row in rows
             if row[4] not in NOT_PATHS
-            and not row[4].startswith(("threads:", "registers:"))]
+            and not row[4].startswith(("packing:", "threads:", "registers:"))]
 
 
 def check(name, lib, x, want):

@@ -128,11 +128,17 @@ void buildConvolutionAndTilingPipeline(OpPassManager &pm,
     SplitRowReductionsOptions rows;
     rows.vectorBitsOption = options.vectorBits;
     fpm.addPass(createSplitRowReductions(rows));
-    // Right-hand sides of matmuls in register-tile panels (weights at
-    // compile time).
+    // Operands of contractions in register-tile panels (weights at compile
+    // time): the strategy's decision recorded on each contraction (with one
+    // reduction loop), then carried out.
+    fpm.addPass(createNormalizeContractions());
+    SelectCpuPackingOptions packing;
+    packing.vectorBitsOption = options.vectorBits;
+    packing.table = options.strategyTable;
+    pm.addPass(createSelectCpuPacking(packing));
     PackContractionOperandsOptions pack;
     pack.vectorBitsOption = options.vectorBits;
-    fpm.addPass(createPackContractionOperands(pack));
+    pm.nest<func::FuncOp>().addPass(createPackContractionOperands(pack));
   }
   // Threads: the strategy's thread tiles recorded on each op, then one
   // scf.forall per op with enough work.

@@ -1091,4 +1091,67 @@ bool packsLhs(int64_t rows, int64_t depth, int64_t columns, int64_t tile,
   return constant || columns >= kMinColumnsToPackLhs;
 }
 
+
+namespace {
+
+constexpr std::pair<PackingPlan::Layout, llvm::StringLiteral> kLayoutNames[] = {
+    {PackingPlan::Layout::None, "none"},
+    {PackingPlan::Layout::CompileTime, "compile-time"},
+    {PackingPlan::Layout::RunTime, "run-time"},
+};
+
+} // namespace
+
+llvm::StringRef PackingPlan::layoutName(Layout layout) {
+  for (auto [l, name] : kLayoutNames)
+    if (l == layout)
+      return name;
+  return "";
+}
+
+std::optional<PackingPlan::Layout>
+PackingPlan::layoutNamed(llvm::StringRef name) {
+  for (auto [l, n] : kLayoutNames)
+    if (n == name)
+      return l;
+  return std::nullopt;
+}
+
+void recordPackingPlan(Operation *op, const PackingPlan &plan) {
+  Builder b(op->getContext());
+  auto layout = [&](StringRef key, PackingPlan::Layout l) {
+    return b.getNamedAttr(key,
+                          b.getStringAttr(PackingPlan::layoutName(l)));
+  };
+  SmallVector<NamedAttribute> fields = {rangesField(b, op)};
+  if (plan.transpose)
+    fields.push_back(b.getNamedAttr("transpose", b.getUnitAttr()));
+  else
+    fields.append({layout("rhs", plan.rhs), layout("lhs", plan.lhs),
+                   layout("remainder_lhs", plan.remainderLhs)});
+  op->setAttr(kPackingAttrName, b.getDictionaryAttr(fields));
+}
+
+std::optional<PackingPlan> recordedPackingPlan(linalg::LinalgOp op) {
+  DictionaryAttr dict = recordOf(op, kPackingAttrName);
+  if (!dict)
+    return std::nullopt;
+  PackingPlan plan;
+  if (dict.get("transpose")) {
+    plan.transpose = true;
+    return plan;
+  }
+  for (auto [key, field] :
+       {std::pair{"rhs", &plan.rhs}, std::pair{"lhs", &plan.lhs},
+        std::pair{"remainder_lhs", &plan.remainderLhs}}) {
+    auto name = dict.getAs<StringAttr>(key);
+    std::optional<PackingPlan::Layout> layout =
+        name ? PackingPlan::layoutNamed(name.getValue()) : std::nullopt;
+    if (!layout)
+      return std::nullopt;
+    *field = *layout;
+  }
+  return plan;
+}
+
 } // namespace aotc

@@ -15,6 +15,7 @@
 
 #include "aotc/Analysis/BufferLifetimes.h"
 #include "aotc/CPU/Strategy/Tiles.h"
+#include "aotc/CPU/Tiling/Packing.h"
 #include "aotc/CPU/Tiling/Passes.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
@@ -84,19 +85,23 @@ std::optional<PackableLoops> packableContraction(linalg::LinalgOp op) {
 }
 
 /// A contraction whose right-hand side `rhs` (input operand number) is read
-/// through (batch..., k, lane) and whose output ends with the lane loop.
+/// through (batch..., k, lane) and whose output ends with the lane loop: the
+/// layout aotc::planPacking can put in panels.
 struct Candidate {
   linalg::LinalgOp op;
   unsigned rhs, lane, depth;
   /// The right-hand side is a whole constant read as (batch..., lane, k).
   bool transposed = false;
+  /// The right-hand side is computed at run time (neither a constant nor the
+  /// leading columns of one).
+  bool runtime = false;
 };
 
 std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
   std::optional<PackableLoops> loops = packableContraction(op);
   if (!loops)
     return std::nullopt;
-  auto [row, lane, depth] = *loops;
+  unsigned lane = loops->lane, depth = loops->depth;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (ranges[lane] < 2 * panel || ranges[depth] < 2)
     return std::nullopt;
@@ -118,18 +123,9 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op, int64_t panel) {
       return Candidate{op, i, lane, depth, /*transposed=*/true};
     if (map.getDimPosition(n - 1) != lane || map.getDimPosition(n - 2) != depth)
       return std::nullopt;
-    // A right-hand side computed at run time is copied once, when the
-    // strategy says it pays (aotc::packsRuntimeRhs).
-    Value rhs = op.getDpsInputs()[i];
-    auto rhsType = cast<RankedTensorType>(rhs.getType());
     int64_t columns;
-    if (!constantColumns(rhs, columns) &&
-        !aotc::packsRuntimeRhs(
-            ranges[row], ranges[depth],
-            rhsType.getShape().back() * aotc::elementBytes(rhsType),
-            aotc::CpuTarget::of(op)))
-      return std::nullopt;
-    return Candidate{op, i, lane, depth};
+    bool runtime = !constantColumns(op.getDpsInputs()[i], columns);
+    return Candidate{op, i, lane, depth, /*transposed=*/false, runtime};
   }
   return std::nullopt;
 }
@@ -237,33 +233,28 @@ Value activationOnLayout(RewriterBase &rewriter, linalg::GenericOp activation,
   return moved.getResult(0);
 }
 
-/// Rows and lanes of a contraction's register tile swapped when the rows
-/// are many (512 output channels), read from a constant as (..., row, k),
-/// and the strategy says it pays (aotc::transposesLanes: few lanes, as a
-/// 7x7 image's 49 columns, lanes short of four panels by a remainder, or a
-/// run-time right-hand side that would cost more to pack than the output
-/// to transpose, as the im2col columns of a 3x3 convolution): the output is computed transposed,
-/// [..., lane, row], so that the rows become lanes read from compile-time
-/// panels; transposes copy the initial value in and the result out, an
-/// activation of the result (layoutFreeActivation) computed before the
-/// transpose out. Returns the new contraction, or `op` when it does not
-/// apply.
-linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
-                                     linalg::LinalgOp op, int64_t vectorBits) {
+/// Whether the output of contraction `op` is computed transposed: its rows
+/// are many (512 output channels), read from a constant as (..., row, k), and
+/// the strategy says it pays (aotc::transposesLanes: few lanes, as a 7x7
+/// image's 49 columns, lanes short of four panels by a remainder, or a
+/// run-time right-hand side that would cost more to pack than the output to
+/// transpose, as the im2col columns of a 3x3 convolution). Then the rows
+/// become lanes read from compile-time panels.
+bool transposesOutput(linalg::LinalgOp op, int64_t vectorBits) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   std::optional<PackableLoops> loops = packableContraction(op);
   if (!generic || !loops)
-    return op;
+    return false;
   auto [row, lane, depth] = *loops;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  AffineMap &outMap = maps.back();
+  AffineMap outMap = maps.back();
   unsigned n = outMap.getNumResults();
   std::optional<bool> fewLanes = aotc::transposesLanes(
       ranges[row], ranges[lane], ranges[depth], vectorBits);
   if (!fewLanes || n < 2 || outMap.getDimPosition(n - 1) != lane ||
       outMap.getDimPosition(n - 2) != row)
-    return op;
+    return false;
   bool constantRows = false, constantLanes = false;
   for (unsigned i = 0; i < 2; ++i) {
     AffineMap map = maps[i];
@@ -277,9 +268,25 @@ linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
     if (map.isFunctionOfDim(lane) && constant)
       constantLanes = true;
   }
-  if (!constantRows || (!*fewLanes && constantLanes))
-    return op;
+  return constantRows && (*fewLanes || !constantLanes);
+}
 
+/// The contraction `op` (transposesOutput) with its output computed
+/// transposed, [..., lane, row]: transposes copy the initial value in and
+/// the result out, an activation of the result (layoutFreeActivation)
+/// computed before the transpose out. Returns the new contraction, or `op`
+/// when it is not a contraction this pass can rewrite.
+linalg::LinalgOp transposeOutput(RewriterBase &rewriter, linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  std::optional<PackableLoops> loops = packableContraction(op);
+  if (!generic || !loops)
+    return op;
+  unsigned row = loops->row, lane = loops->lane;
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  AffineMap &outMap = maps.back();
+  unsigned n = outMap.getNumResults();
+  if (n < 2)
+    return op;
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<int64_t> permutation =
@@ -332,95 +339,6 @@ linalg::LinalgOp transposeSmallLanes(RewriterBase &rewriter,
   FailureOr<linalg::GenericOp> ordered =
       linalg::interchangeGenericOp(rewriter, swapped, interchange);
   return failed(ordered) ? swapped : *ordered;
-}
-
-/// `contraction`'s operands that are collapse_shapes of constants replaced
-/// by reshaped constants (folded at compile time, so that the packing below
-/// sees a constant right-hand side).
-void foldCollapsedConstants(RewriterBase &rewriter, Operation *contraction) {
-  for (OpOperand &operand : contraction->getOpOperands()) {
-    auto collapse = operand.get().getDefiningOp<tensor::CollapseShapeOp>();
-    DenseElementsAttr attr;
-    if (!collapse ||
-        !matchPattern(collapse.getSrc(), m_Constant(&attr)))
-      continue;
-    rewriter.setInsertionPoint(contraction);
-    Value folded = arith::ConstantOp::create(
-        rewriter, collapse.getLoc(),
-        attr.reshape(cast<ShapedType>(collapse.getResultType())));
-    rewriter.modifyOpInPlace(contraction, [&] { operand.set(folded); });
-    if (collapse->use_empty())
-      rewriter.eraseOp(collapse);
-  }
-}
-
-/// The non-unit reduction loops of a static contraction generic, or none
-/// for any other op.
-SmallVector<unsigned> reductionLoops(linalg::GenericOp op,
-                                     SmallVectorImpl<unsigned> *unit = nullptr) {
-  if (!linalg::isaContractionOpInterface(op) || !op.hasPureTensorSemantics() ||
-      op.hasDynamicShape())
-    return {};
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<unsigned> loops;
-  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (iterator != utils::IteratorType::reduction)
-      continue;
-    if (ranges[d] != 1)
-      loops.push_back(d);
-    else if (unit)
-      unit->push_back(d);
-  }
-  return loops;
-}
-
-/// A contraction with a unit reduction loop besides its real one (a
-/// classifier's [1, 1, C] activations times [N, 1, C] weights, as Flatten +
-/// Gemm leave it) loses it, so that it has one reduction loop and its
-/// right-hand side can be packed; a constant operand reshaped by that is
-/// folded into a reshaped constant.
-void dropUnitReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
-  SmallVector<unsigned> unit;
-  SmallVector<unsigned> real = reductionLoops(op, &unit);
-  if (unit.empty() || real.empty())
-    return;
-  linalg::ControlDropUnitDims control;
-  control.controlFn = [&](Operation *) { return unit; };
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::DropUnitDimsResult> dropped =
-      linalg::dropUnitDims(rewriter, op, control);
-  if (failed(dropped))
-    return;
-  rewriter.replaceOp(op, dropped->replacements);
-  foldCollapsedConstants(rewriter, dropped->resultOp.getOperation());
-}
-
-/// A contraction whose reduction runs over several adjacent loops that
-/// every operand reads as adjacent dimensions in the same order (attention
-/// heads x head width in a transformer's output projection: [64, 4, 64]
-/// activations times [256, 4, 64] weights) has them collapsed into one
-/// reduction loop, its operands reshaped (constants at compile time), so
-/// that its right-hand side is packed into panels like any other's. Left
-/// as it was, each register tile's row of 32 output channels was gathered
-/// from 32 weight rows at every reduction step, a gather that costs more
-/// than the multiply-adds (bert_encoder's output projections).
-void collapseReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
-  SmallVector<unsigned> loops = reductionLoops(op);
-  if (loops.size() < 2)
-    return;
-  for (size_t i = 1; i < loops.size(); ++i)
-    if (loops[i] != loops[i - 1] + 1)
-      return;
-  ReassociationIndices group(loops.begin(), loops.end());
-  if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {group}))
-    return;
-  rewriter.setInsertionPoint(op);
-  FailureOr<linalg::CollapseResult> collapsed = linalg::collapseOpIterationDims(
-      cast<linalg::LinalgOp>(op.getOperation()), {group}, rewriter);
-  if (failed(collapsed))
-    return;
-  rewriter.replaceOp(op, collapsed->results);
-  foldCollapsedConstants(rewriter, collapsed->collapsedOp.getOperation());
 }
 
 /// `operand`, an extract_slice of rows [offset, offset + size) of dimension
@@ -479,11 +397,12 @@ FailureOr<linalg::GenericOp> asGeneric(RewriterBase &rewriter,
 /// Replaces `generic` by one with its body, one loop more (`maps`,
 /// `iterators`) and `inputs`, that writes `outInit` (a tensor.expand_shape
 /// of `generic`'s init), and the collapse of its result back to the init's
-/// shape.
-void replaceWithSplitLoop(RewriterBase &rewriter, linalg::GenericOp generic,
-                          ValueRange inputs, Value outInit,
-                          ArrayRef<AffineMap> maps,
-                          ArrayRef<utils::IteratorType> iterators) {
+/// shape. Returns the new contraction.
+linalg::GenericOp replaceWithSplitLoop(RewriterBase &rewriter,
+                                       linalg::GenericOp generic,
+                                       ValueRange inputs, Value outInit,
+                                       ArrayRef<AffineMap> maps,
+                                       ArrayRef<utils::IteratorType> iterators) {
   Location loc = generic.getLoc();
   auto packed =
       linalg::GenericOp::create(rewriter, loc, outInit.getType(), inputs,
@@ -495,6 +414,59 @@ void replaceWithSplitLoop(RewriterBase &rewriter, linalg::GenericOp generic,
       cast<tensor::ExpandShapeOp>(outInit.getDefiningOp())
           .getReassociationIndices());
   rewriter.replaceOp(generic, result);
+  return packed;
+}
+
+/// A contraction whose left-hand side (input number `lhs`) is read as
+/// (batch..., row, k), the layout aotc::planPacking can put in row panels of
+/// `tile` rows along loop `row`, for `columns` output columns (all panels'
+/// of a right-hand side already in panels).
+struct LhsCandidate {
+  linalg::LinalgOp op;
+  unsigned lhs, row;
+  int64_t tile, rows, depth, columns;
+  /// The left-hand side is a constant (the weights of a convolution) or
+  /// the leading rows of one, packed at compile time.
+  bool constant;
+};
+
+std::optional<LhsCandidate> matchLhsCandidate(linalg::LinalgOp op,
+                                              int64_t vectorBits) {
+  std::optional<PackableLoops> loops = packableContraction(op);
+  if (!loops)
+    return std::nullopt;
+  auto [row, lane, depth] = *loops;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t tile = aotc::contractionRowTile(ranges[row], vectorBits);
+  int64_t columns = ranges[lane];
+  if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane))
+    columns *= ranges[*panel];
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (llvm::count(outMap.getResults(),
+                  getAffineDimExpr(row, op.getContext())) != 1)
+    return std::nullopt;
+  for (unsigned i = 0; i < 2; ++i) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(i));
+    unsigned n = map.getNumResults();
+    if (!map.isFunctionOfDim(row))
+      continue;
+    if (!map.isProjectedPermutation() || n < 2 ||
+        map.getDimPosition(n - 1) != depth ||
+        map.getDimPosition(n - 2) != row || map.isFunctionOfDim(lane))
+      return std::nullopt;
+    int64_t unused;
+    bool constant = constantPrefix(op.getDpsInputs()[i], n - 2, unused) !=
+                    DenseElementsAttr();
+    return LhsCandidate{op,          i,           row,     tile,
+                        ranges[row], ranges[depth], columns, constant};
+  }
+  return std::nullopt;
+}
+
+/// Panel lanes of a right-hand side: one register tile's.
+int64_t panelLanes(int64_t vectorBits) {
+  return aotc::kContractionRegistersPerRow *
+         aotc::registerLanes(vectorBits, 32);
 }
 
 struct PackContractionOperandsPass
@@ -506,29 +478,39 @@ struct PackContractionOperandsPass
   int64_t vectorBits = 0;
 
   void runOnOperation() override {
+    using Layout = aotc::PackingPlan::Layout;
     vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
-    int64_t panel = aotc::kContractionRegistersPerRow *
-                    aotc::registerLanes(vectorBits, 32);
+    int64_t panel = panelLanes(vectorBits);
     IRRewriter rewriter(&getContext());
-    SmallVector<linalg::GenericOp> generics;
-    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
-    for (linalg::GenericOp op : generics)
-      dropUnitReductionLoops(rewriter, op);
-    generics.clear();
-    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
-    for (linalg::GenericOp op : generics)
-      collapseReductionLoops(rewriter, op);
     SmallVector<linalg::LinalgOp> contractions;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (aotc::contractionTileDims(op))
         contractions.push_back(op);
     });
-    SmallVector<Candidate> candidates;
-    for (linalg::LinalgOp op : contractions)
-      if (std::optional<Candidate> c = matchCandidate(
-              transposeSmallLanes(rewriter, op, vectorBits), panel))
-        candidates.push_back(*c);
-    for (Candidate &c : candidates) {
+    // 1. Each contraction's plan, as recorded (else made here); outputs
+    // computed transposed, their new contractions planned anew.
+    SmallVector<std::pair<Candidate, aotc::PackingPlan>> candidates;
+    for (linalg::LinalgOp op : contractions) {
+      std::optional<aotc::PackingPlan> recorded =
+          aotc::recordedPackingPlan(op);
+      aotc::PackingPlan plan =
+          recorded ? *recorded : aotc::planPacking(op, vectorBits);
+      if (plan.transpose) {
+        op = transposeOutput(rewriter, op);
+        plan = aotc::planPacking(op, vectorBits, /*allowTranspose=*/false);
+      }
+      std::optional<Candidate> c =
+          plan.rhs == Layout::None ? std::nullopt : matchCandidate(op, panel);
+      if (c) {
+        candidates.push_back({*c, plan});
+        continue;
+      }
+      plan.rhs = Layout::None;
+      aotc::recordPackingPlan(op, plan);
+    }
+    // 2. Right-hand sides in panels; the left-hand side's part of the plan
+    // recorded on the contractions that result.
+    for (auto &[c, plan] : candidates) {
       // Columns beyond the last whole panel stay an unpacked remainder op.
       int64_t range = c.op.getStaticLoopRanges()[c.lane];
       if (range % panel != 0) {
@@ -543,67 +525,38 @@ struct PackContractionOperandsPass
         if (c.transposed)
           foldConstantSlice(rewriter,
                             tail.getDpsInputOperand(c.rhs));
+        aotc::PackingPlan remainder;
+        remainder.lhs = plan.remainderLhs;
+        aotc::recordPackingPlan(tail, remainder);
       }
-      if (failed(rewrite(rewriter, c, panel)))
+      FailureOr<linalg::GenericOp> packed = rewrite(rewriter, c, panel);
+      if (failed(packed))
         return signalPassFailure();
+      aotc::PackingPlan whole;
+      whole.lhs = plan.lhs;
+      aotc::recordPackingPlan(*packed, whole);
     }
-    // Left-hand sides in row panels, on the contractions as they are now
+    // 3. Left-hand sides in row panels, on the contractions as they are now
     // (after their right-hand sides were packed).
     contractions.clear();
     getOperation().walk([&](linalg::LinalgOp op) {
       if (aotc::contractionTileDims(op))
         contractions.push_back(op);
     });
-    for (linalg::LinalgOp op : contractions)
-      if (std::optional<LhsCandidate> c = matchLhsCandidate(op))
+    for (linalg::LinalgOp op : contractions) {
+      std::optional<aotc::PackingPlan> plan = aotc::recordedPackingPlan(op);
+      // The record is carried out: the layouts show in the IR from here on.
+      op->removeAttr(aotc::kPackingAttrName);
+      Layout lhs = plan ? plan->lhs
+                        : aotc::planPacking(op, vectorBits,
+                                            /*allowTranspose=*/false)
+                              .lhs;
+      if (lhs == Layout::None)
+        continue;
+      if (std::optional<LhsCandidate> c = matchLhsCandidate(op, vectorBits))
         if (failed(packLhs(rewriter, *c)))
           return signalPassFailure();
-  }
-
-  /// A contraction whose left-hand side (input number `lhs`) goes into row
-  /// panels of `tile` rows along loop `row`.
-  struct LhsCandidate {
-    linalg::LinalgOp op;
-    unsigned lhs, row;
-    int64_t tile;
-  };
-
-  /// A contraction whose left-hand side is read as (batch..., row, k),
-  /// either a constant (the weights of a convolution: packed at compile
-  /// time) or computed at run time, when the strategy says row panels pay
-  /// (aotc::packsLhs).
-  std::optional<LhsCandidate> matchLhsCandidate(linalg::LinalgOp op) {
-    std::optional<PackableLoops> loops = packableContraction(op);
-    if (!loops)
-      return std::nullopt;
-    auto [row, lane, depth] = *loops;
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    int64_t tile = aotc::contractionRowTile(ranges[row], vectorBits);
-    int64_t columns = ranges[lane];
-    if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane))
-      columns *= ranges[*panel];
-    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    if (llvm::count(outMap.getResults(),
-                    getAffineDimExpr(row, op.getContext())) != 1)
-      return std::nullopt;
-    for (unsigned i = 0; i < 2; ++i) {
-      AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(i));
-      unsigned n = map.getNumResults();
-      if (!map.isFunctionOfDim(row))
-        continue;
-      if (!map.isProjectedPermutation() || n < 2 ||
-          map.getDimPosition(n - 1) != depth ||
-          map.getDimPosition(n - 2) != row || map.isFunctionOfDim(lane))
-        return std::nullopt;
-      int64_t unused;
-      bool constant = constantPrefix(op.getDpsInputs()[i], n - 2, unused) !=
-                      DenseElementsAttr();
-      if (!aotc::packsLhs(ranges[row], ranges[depth], columns, tile, constant,
-                          aotc::CpuTarget::of(op)))
-        return std::nullopt;
-      return LhsCandidate{op, i, row, tile};
     }
-    return std::nullopt;
   }
 
   /// Loops (..., row, ...) -> (..., row panel, row in panel, ...): the
@@ -768,8 +721,10 @@ struct PackContractionOperandsPass
 
   /// Loops (..., lane, ...) -> (..., panel index, lane in panel, ...): the
   /// right-hand side read as [..., N / panel, K, panel], the output as
-  /// [..., N / panel, panel] (a free reshape of [..., N]).
-  LogicalResult rewrite(RewriterBase &rewriter, Candidate &c, int64_t panel) {
+  /// [..., N / panel, panel] (a free reshape of [..., N]). Returns the new
+  /// contraction.
+  FailureOr<linalg::GenericOp> rewrite(RewriterBase &rewriter, Candidate &c,
+                                       int64_t panel) {
     FailureOr<linalg::GenericOp> asGenericOp = asGeneric(rewriter, c.op);
     if (failed(asGenericOp))
       return failure();
@@ -811,9 +766,51 @@ struct PackContractionOperandsPass
     Value outInit = aotc::splitDimension(
         rewriter, loc, init,
         cast<RankedTensorType>(init.getType()).getRank() - 1, panel);
-    replaceWithSplitLoop(rewriter, generic, inputs, outInit, maps, iterators);
-    return success();
+    return replaceWithSplitLoop(rewriter, generic, inputs, outInit, maps,
+                                iterators);
   }
 };
 
 } // namespace
+
+aotc::PackingPlan aotc::planPacking(linalg::LinalgOp op, int64_t vectorBits,
+                                    bool allowTranspose) {
+  using Layout = PackingPlan::Layout;
+  PackingPlan plan;
+  if (allowTranspose && transposesOutput(op, vectorBits)) {
+    plan.transpose = true;
+    return plan;
+  }
+  int64_t panel = panelLanes(vectorBits);
+  CpuTarget target = CpuTarget::of(op);
+  // The right-hand side: a constant is packed at compile time; one computed
+  // at run time is copied once when the strategy says it pays.
+  if (std::optional<Candidate> c = matchCandidate(op, panel)) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    auto rhsType = cast<RankedTensorType>(op.getDpsInputs()[c->rhs].getType());
+    if (!c->runtime)
+      plan.rhs = Layout::CompileTime;
+    else if (packsRuntimeRhs(
+                 ranges[packableContraction(op)->row], ranges[c->depth],
+                 rhsType.getShape().back() * elementBytes(rhsType), target))
+      plan.rhs = Layout::RunTime;
+  }
+  // The left-hand side, of the whole panels of columns and of the columns
+  // past them when a packed right-hand side splits them off.
+  std::optional<LhsCandidate> lhs = matchLhsCandidate(op, vectorBits);
+  if (!lhs)
+    return plan;
+  auto layoutFor = [&](int64_t columns) {
+    if (!packsLhs(lhs->rows, lhs->depth, columns, lhs->tile, lhs->constant,
+                  target))
+      return Layout::None;
+    return lhs->constant ? Layout::CompileTime : Layout::RunTime;
+  };
+  if (plan.rhs != Layout::None && lhs->columns % panel != 0) {
+    plan.lhs = layoutFor(lhs->columns / panel * panel);
+    plan.remainderLhs = layoutFor(lhs->columns % panel);
+  } else {
+    plan.lhs = layoutFor(lhs->columns);
+  }
+  return plan;
+}

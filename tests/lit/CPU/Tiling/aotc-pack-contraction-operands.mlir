@@ -1,5 +1,5 @@
-// RUN: aotc-opt %s -split-input-file -aotc-pack-contraction-operands -canonicalize -mlir-print-elementsattrs-with-hex-if-larger=1000 | FileCheck %s
-// RUN: aotc-opt %s -split-input-file -aotc-pack-contraction-operands='vector-bits=256' -canonicalize | FileCheck %s --check-prefix=AVX2
+// RUN: aotc-opt %s -split-input-file -aotc-normalize-contractions -aotc-pack-contraction-operands -canonicalize -mlir-print-elementsattrs-with-hex-if-larger=1000 | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -aotc-normalize-contractions -aotc-pack-contraction-operands='vector-bits=256' -canonicalize | FileCheck %s --check-prefix=AVX2
 
 // A matmul whose right-hand side is computed at run time and reused by 64
 // rows over 160 steps: B [160, 200] is split at 192 columns (6 panels of
@@ -604,4 +604,27 @@ func.func @constant_lhs(%x: tensor<2x64xf32>, %c: tensor<16x64xf32>) -> tensor<1
     linalg.yield %s : f32
   } -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>
+}
+
+// -----
+
+// The pass carries out the `aotc.packing` record made for the op's loop
+// ranges (aotc-select-cpu-packing), not its own decision: constant weights
+// recorded as left unpacked stay as they are, and a run-time left-hand side
+// recorded for row panels goes into them although 64 output columns would
+// not repay the copy. A record made for other loop ranges is ignored: the
+// op is decided here (its constant right-hand side in panels).
+
+// CHECK-LABEL: func.func @recorded
+// CHECK-SAME:    (%[[A:.*]]: tensor<64x64xf32>, %[[C:.*]]: tensor<64x64xf32>)
+// CHECK:         %[[AP:.*]] = linalg.transpose ins(%{{.*}} : tensor<8x8x64xf32>) outs(%{{.*}} : tensor<8x64x8xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[AP]], %{{.*}} : tensor<8x64x8xf32>, tensor<64x64xf32>)
+// CHECK-NOT:     aotc.packing
+// CHECK:         linalg.generic {{.*}} ins(%[[A]], %{{.*}} : tensor<64x64xf32>, tensor<2x64x32xf32>)
+// CHECK-NOT:     aotc.packing
+func.func @recorded(%a: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %w = arith.constant dense<1.0> : tensor<64x64xf32>
+  %m = linalg.matmul {aotc.packing = {lhs = "run-time", ranges = array<i64: 64, 64, 64>, remainder_lhs = "none", rhs = "none"}} ins(%a, %w : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %n = linalg.matmul {aotc.packing = {lhs = "none", ranges = array<i64: 32, 64, 64>, remainder_lhs = "none", rhs = "none"}} ins(%a, %w : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %m, %n : tensor<64x64xf32>, tensor<64x64xf32>
 }

@@ -66,6 +66,49 @@ def SelectCpuStrategy : Pass<"aotc-select-cpu-strategy", "mlir::ModuleOp"> {
   ];
 }
 
+def SelectCpuPacking : Pass<"aotc-select-cpu-packing", "mlir::ModuleOp"> {
+  let summary = "Choose the operand layouts of every contraction and record them as `aotc.packing`";
+  let description = [{
+    Runs right before aotc-pack-contraction-operands, on the contractions
+    the convolution paths and aotc-normalize-contractions left: for every
+    contraction it makes the packing decision of the strategy
+    (aotc::planPacking in aotc/CPU/Tiling/Packing.h: the operand layouts
+    the pack pass can rewrite and the rules transposesLanes, packsRuntimeRhs
+    and packsLhs of aotc/CPU/Strategy/Tiles.h) and records it with the loop
+    ranges it was made for:
+
+    | field           | aotc-pack-contraction-operands does                 |
+    |-----------------|-----------------------------------------------------|
+    | `transpose`     | computes the output transposed, then plans anew     |
+    | `rhs`           | right-hand side in column panels                    |
+    | `lhs`           | left-hand side in row panels (of the whole panels)  |
+    | `remainder_lhs` | the same for the columns past the last whole panel  |
+
+    each `none`, `compile-time` (a constant, packed by the compiler) or
+    `run-time` (a copy before the contraction).
+
+    ```mlir
+    %0 = linalg.matmul ins(%a, %w : tensor<256x512xf32>, tensor<512x512xf32>) ...
+    // becomes (%w a constant)
+    %0 = linalg.matmul {aotc.packing = {lhs = "none",
+        ranges = array<i64: 256, 512, 512>, remainder_lhs = "none",
+        rhs = "compile-time"}} ...
+    ```
+
+    With `table=FILE` (`-` for stdout) the pass appends one line per
+    contraction to the strategy table: function, location, op, loop ranges,
+    `packing:` and the decision.
+  }];
+  let options = [
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: the module's "
+           "aotc.cpu_target)">,
+    Option<"table", "table", "std::string", /*default=*/"\"\"",
+           "Append the packing decisions to the strategy table in this file "
+           "('-': stdout)">,
+  ];
+}
+
 def SelectCpuTiles : Pass<"aotc-select-cpu-tiles", "mlir::ModuleOp"> {
   let summary = "Choose the thread tiles of every op and record them as `aotc.tiles`";
   let description = [{

@@ -321,6 +321,42 @@ bool packsRuntimeRhs(int64_t rows, int64_t depth, int64_t rowBytes,
 bool packsLhs(int64_t rows, int64_t depth, int64_t columns, int64_t tile,
               bool constant, const CpuTarget &target);
 
+/// The packing decision for one contraction: what
+/// aotc-pack-contraction-operands does with it. Made by aotc::planPacking
+/// (aotc/CPU/Tiling/Packing.h: the layouts the pass can rewrite, and the
+/// rules above), recorded on the op as `aotc.packing` by
+/// aotc-select-cpu-packing (with the loop ranges it was made for).
+struct PackingPlan {
+  /// How an operand is packed: not, at compile time (a constant), or by a
+  /// copy at run time.
+  enum class Layout { None, CompileTime, RunTime };
+  /// The output is computed transposed, rows as lanes (transposesLanes);
+  /// the transposed contraction is then planned anew, without
+  /// transposition. The fields below are then None.
+  bool transpose = false;
+  /// The right-hand side in column panels. Columns beyond the last whole
+  /// panel are then split off and stay unpacked.
+  Layout rhs = Layout::None;
+  /// The left-hand side in row panels (packsLhs): of the op, or of its whole
+  /// column panels when `rhs` splits off a remainder.
+  Layout lhs = Layout::None;
+  /// The same for that remainder of columns.
+  Layout remainderLhs = Layout::None;
+
+  /// A layout's name in `aotc.packing` and the strategy table.
+  static llvm::StringRef layoutName(Layout layout);
+  static std::optional<Layout> layoutNamed(llvm::StringRef name);
+};
+
+/// The attribute recording a PackingPlan on an op.
+inline constexpr llvm::StringLiteral kPackingAttrName = "aotc.packing";
+
+/// Records `plan`, made for `op`'s current loop ranges, on `op`.
+void recordPackingPlan(mlir::Operation *op, const PackingPlan &plan);
+/// The plan recorded on `op` when there is one made for its current loop
+/// ranges.
+std::optional<PackingPlan> recordedPackingPlan(mlir::linalg::LinalgOp op);
+
 } // namespace aotc
 
 #endif // AOTC_CPU_STRATEGY_TILES_H

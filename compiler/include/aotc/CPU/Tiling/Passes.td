@@ -64,6 +64,35 @@ def SplitRowReductions : Pass<"aotc-split-row-reductions", "mlir::func::FuncOp">
                            "mlir::arith::ArithDialect"];
 }
 
+def NormalizeContractions : Pass<"aotc-normalize-contractions",
+                                 "mlir::func::FuncOp"> {
+  let summary = "Contractions with one reduction loop where they allow it";
+  let description = [{
+    Runs before the packing strategy (aotc-select-cpu-packing,
+    aotc-pack-contraction-operands), which needs a contraction's one
+    reduction loop. A static contraction with unit reduction loops besides
+    its real one (a classifier's [1, 1, C] activations times [N, 1, C]
+    weights, as Flatten + Gemm leave it) loses them; one whose reduction
+    runs over several adjacent loops that every operand reads as adjacent
+    dimensions in the same order (attention heads x head width in a
+    transformer's output projection: [64, 4, 64] activations times
+    [256, 4, 64] weights) has them collapsed into one. Constant operands
+    reshaped by either are folded into reshaped constants.
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "parallel", "reduction",
+                                      "reduction"]}
+        ins(%x, %w : tensor<64x4x64xf32>, tensor<256x4x64xf32>) ...
+    // becomes
+    linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%x2, %w2 : tensor<64x256xf32>, tensor<256x256xf32>) ...
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
                                    "mlir::func::FuncOp"> {
   let summary = "Operands of f32 contractions in register-tile panels";
@@ -91,10 +120,7 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     bias) and its own elementwise consumer (an activation reached through
     reshapes: aotc::splitElementwiseConsumer), so that both can join its
     tiles instead of running as passes over the whole result. A
-    contraction with unit reduction loops
-    besides its real one (a classifier's [1, 1, C] x [N, 1, C], as Flatten +
-    Gemm leave it) first loses them, its constant operands reshaped at
-    compile time. One whose lanes are few (a 7x7 image's 49 pixels, less
+    contraction whose lanes are few (a 7x7 image's 49 pixels, less
     than two panels), short of four panels by a remainder while its rows
     only have register tiles smaller than the most (49 pixels with 256-bit
     registers: 3 panels + 1, on 1280 rows in tiles of 5), or would be
@@ -118,6 +144,12 @@ def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
     in panel) and its output is viewed as [..., M / t, t, ...]. Rows beyond
     the last whole panel (aliased rows only) are split off and stay
     unpacked, like columns.
+
+    Each contraction is rewritten as its `aotc.packing` record says
+    (aotc-select-cpu-packing); one without a record for its loop ranges (a
+    contraction computed transposed, or this pass run alone) is decided here
+    by the same function, aotc::planPacking. Contractions come with one
+    reduction loop (aotc-normalize-contractions).
 
     Before:
     ```mlir
