@@ -45,23 +45,16 @@ struct SelectCpuPackingPass
 
   void runOnOperation() override {
     int64_t vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
-    std::string rows;
-    llvm::raw_string_ostream out(rows);
-    for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
-      func.walk([&](linalg::LinalgOp op) {
-        if (!aotc::contractionTileDims(op))
-          return;
-        PackingPlan plan = aotc::planPacking(op, vectorBits);
-        aotc::recordPackingPlan(op, plan);
-        if (!table.empty()) {
-          aotc::printOpColumns(out, func, op);
-          printPlan(out, plan);
-        }
-      });
-    }
-    if (!table.empty() &&
-        failed(aotc::writeStrategyTable(getOperation(), table, rows,
-                                        /*append=*/true)))
+    auto decide = [&](linalg::LinalgOp op, llvm::raw_ostream *row) {
+      if (!aotc::contractionTileDims(op))
+        return false;
+      PackingPlan plan = aotc::planPacking(op, vectorBits);
+      aotc::recordPackingPlan(op, plan);
+      if (row)
+        printPlan(*row, plan);
+      return true;
+    };
+    if (failed(aotc::recordPerOp(getOperation(), table, decide)))
       return signalPassFailure();
   }
 };

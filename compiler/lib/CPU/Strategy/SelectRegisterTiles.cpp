@@ -48,26 +48,19 @@ struct SelectRegisterTilesPass
 
   void runOnOperation() override {
     int64_t vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
-    std::string rows;
-    llvm::raw_string_ostream out(rows);
-    for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
-      func.walk([&](linalg::LinalgOp op) {
-        if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
-          return;
-        int64_t lanes = aotc::vectorLanesOf(op, vectorBits);
-        if (!lanes)
-          return;
-        aotc::RegisterPlan plan = aotc::planRegisters(op, lanes, vectorBits);
-        aotc::recordRegisterPlan(op, plan);
-        if (!table.empty()) {
-          aotc::printOpColumns(out, func, op);
-          printPlan(out, plan);
-        }
-      });
-    }
-    if (!table.empty() &&
-        failed(aotc::writeStrategyTable(getOperation(), table, rows,
-                                        /*append=*/true)))
+    auto decide = [&](linalg::LinalgOp op, llvm::raw_ostream *row) {
+      if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
+        return false;
+      int64_t lanes = aotc::vectorLanesOf(op, vectorBits);
+      if (!lanes)
+        return false;
+      aotc::RegisterPlan plan = aotc::planRegisters(op, lanes, vectorBits);
+      aotc::recordRegisterPlan(op, plan);
+      if (row)
+        printPlan(*row, plan);
+      return true;
+    };
+    if (failed(aotc::recordPerOp(getOperation(), table, decide)))
       return signalPassFailure();
   }
 };

@@ -37,4 +37,24 @@ LogicalResult writeStrategyTable(Operation *anchor, llvm::StringRef path,
   return success();
 }
 
+LogicalResult recordPerOp(
+    ModuleOp module, llvm::StringRef path,
+    llvm::function_ref<bool(linalg::LinalgOp, llvm::raw_ostream *)> decide) {
+  std::string rows;
+  llvm::raw_string_ostream out(rows);
+  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+    func.walk([&](linalg::LinalgOp op) {
+      std::string row;
+      llvm::raw_string_ostream decision(row);
+      if (decide(op, path.empty() ? nullptr : &decision) && !path.empty()) {
+        printOpColumns(out, func, op);
+        out << row;
+      }
+    });
+  }
+  if (path.empty())
+    return success();
+  return writeStrategyTable(module, path, rows, /*append=*/true);
+}
+
 } // namespace aotc
