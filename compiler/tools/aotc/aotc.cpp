@@ -28,6 +28,7 @@
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Pass.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -195,6 +196,9 @@ public:
                          llvm::function_ref<void(OpPassManager &)> build) {
     auto start = std::chrono::steady_clock::now();
     PassManager pm(&context);
+    // LLVM's --time-passes: MLIR's pass timing report too, stage by stage.
+    if (llvm::TimePassesIsEnabled)
+      pm.enableTiming();
     build(pm);
     if (failed(pm.run(module)))
       return failure();

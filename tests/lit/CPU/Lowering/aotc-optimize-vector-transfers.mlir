@@ -31,33 +31,6 @@ func.func @accumulate(%a: memref<8x64xf32>, %c: memref<8x16xf32>) {
 
 // -----
 
-// Store-to-load forwarding: the value written to %b is reused instead of
-// being read back, and the first (overwritten) store is removed.
-
-// CHECK-LABEL: func.func @forward
-// CHECK-SAME:    (%[[A:.*]]: memref<16xf32>, %[[B:.*]]: memref<16xf32>)
-// CHECK:         %[[V:.*]] = vector.transfer_read %[[A]]
-// CHECK:         %[[E:.*]] = math.exp %[[V]]
-// CHECK-NOT:     vector.transfer_write
-// CHECK-NOT:     vector.transfer_read
-// CHECK:         %[[N:.*]] = arith.negf %[[E]]
-// CHECK:         vector.transfer_write %[[N]], %[[B]]
-// CHECK-NOT:     vector.transfer_write
-// CHECK:         return
-func.func @forward(%a: memref<16xf32>, %b: memref<16xf32>) {
-  %c0 = arith.constant 0 : index
-  %p = ub.poison : f32
-  %v = vector.transfer_read %a[%c0], %p {in_bounds = [true]} : memref<16xf32>, vector<16xf32>
-  %e = math.exp %v : vector<16xf32>
-  vector.transfer_write %e, %b[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
-  %w = vector.transfer_read %b[%c0], %p {in_bounds = [true]} : memref<16xf32>, vector<16xf32>
-  %n = arith.negf %w : vector<16xf32>
-  vector.transfer_write %n, %b[%c0] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
-  return
-}
-
-// -----
-
 // Left in the loop: indices that depend on the induction variable, and a loop
 // that may run zero times (the hoisted write would happen anyway).
 

@@ -17,8 +17,7 @@ def OptimizeVectorTransfers : Pass<"aotc-optimize-vector-transfers",
   let description = [{
     After bufferization, hoists `vector.transfer_read`/`transfer_write` pairs
     on the same buffer out of the loops that do not change their indices, so
-    matmul accumulators stay in registers across the reduction loop, and
-    forwards stores to loads.
+    matmul accumulators stay in registers across the reduction loop.
 
     Before:
     ```mlir
