@@ -87,22 +87,11 @@ void dropUnitReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
   foldCollapsedConstants(rewriter, dropped->resultOp.getOperation());
 }
 
-/// A contraction whose reduction runs over several adjacent loops that
-/// every operand reads as adjacent dimensions in the same order (attention
-/// heads x head width in a transformer's output projection: [64, 4, 64]
-/// activations times [256, 4, 64] weights) has them collapsed into one
-/// reduction loop, its operands reshaped (constants at compile time), so
-/// that its right-hand side is packed into panels like any other's. Left
-/// as it was, each register tile's row of 32 output channels was gathered
-/// from 32 weight rows at every reduction step, a gather that costs more
-/// than the multiply-adds (bert_encoder's output projections).
-void collapseReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
-  SmallVector<unsigned> loops = reductionLoops(op);
-  if (loops.size() < 2)
-    return;
-  for (size_t i = 1; i < loops.size(); ++i)
-    if (loops[i] != loops[i - 1] + 1)
-      return;
+/// `op` with the adjacent loops `group` collapsed into one when every operand
+/// reads them as adjacent dimensions in the same order, its operands
+/// reshaped (constants at compile time).
+void collapseLoops(RewriterBase &rewriter, linalg::GenericOp op,
+                   ArrayRef<unsigned> loops) {
   ReassociationIndices group(loops.begin(), loops.end());
   if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {group}))
     return;
@@ -113,6 +102,60 @@ void collapseReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
     return;
   rewriter.replaceOp(op, collapsed->results);
   foldCollapsedConstants(rewriter, collapsed->collapsedOp.getOperation());
+}
+
+/// Whether `loops` (ascending) are adjacent.
+bool adjacent(ArrayRef<unsigned> loops) {
+  for (size_t i = 1; i < loops.size(); ++i)
+    if (loops[i] != loops[i - 1] + 1)
+      return false;
+  return true;
+}
+
+/// A contraction whose reduction runs over several adjacent loops that
+/// every operand reads as adjacent dimensions in the same order (attention
+/// heads x head width in a transformer's output projection: [64, 4, 64]
+/// activations times [256, 4, 64] weights) has them collapsed into one
+/// reduction loop, so that its right-hand side is packed into panels like
+/// any other's. Left as it was, each register tile's row of 32 output
+/// channels was gathered from 32 weight rows at every reduction step, a
+/// gather that costs more than the multiply-adds (bert_encoder's output
+/// projections).
+void collapseReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<unsigned> loops = reductionLoops(op);
+  if (loops.size() >= 2 && adjacent(loops))
+    collapseLoops(rewriter, op, loops);
+}
+
+/// A contraction whose rows run over several adjacent loops (all of the
+/// output's loops of one kind, M or N, but its innermost, the lanes) that
+/// every operand reads as adjacent dimensions in the same order has them
+/// collapsed into one loop: a Linear layer on a channels-last image ([1, 7,
+/// 7, 768] activations times [768, 3072] weights, as ConvNeXt's and Swin's
+/// MLP blocks leave it) then has 49 rows rather than 7 per image row, so
+/// that its thread tiles split the columns and read each column panel of
+/// the weights once for the whole image, not once per image row.
+void collapseRowLoops(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!linalg::isaContractionOpInterface(op) || !op.hasPureTensorSemantics() ||
+      op.hasDynamicShape())
+    return;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (failed(dims) || outMap.getNumResults() == 0)
+    return;
+  auto lane = dyn_cast<AffineDimExpr>(outMap.getResults().back());
+  if (!lane)
+    return;
+  for (ArrayRef<unsigned> kind : {ArrayRef(dims->m), ArrayRef(dims->n)}) {
+    SmallVector<unsigned> loops(kind);
+    llvm::sort(loops);
+    if (loops.size() >= 2 && adjacent(loops) &&
+        !llvm::is_contained(loops, lane.getPosition())) {
+      collapseLoops(rewriter, op, loops);
+      return;
+    }
+  }
 }
 
 struct NormalizeContractionsPass
@@ -127,6 +170,10 @@ struct NormalizeContractionsPass
     getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
     for (linalg::GenericOp op : generics)
       collapseReductionLoops(rewriter, op);
+    generics.clear();
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics)
+      collapseRowLoops(rewriter, op);
   }
 };
 
