@@ -4,12 +4,13 @@
 # Finds where a model loses to ONNX Runtime. Each node of the chosen op
 # types is cut out of the model as a model of its own
 # (onnx.utils.extract_model: the node's computed inputs become the graph's
-# inputs, its initializers stay), compiled by aotc, linked with the runtime
-# into a shared library and timed against an ONNX Runtime session of the
-# same one-node model: interleaved rounds in this process, the same random
-# inputs, the same thread count. Prints one line per node as it goes, then
-# the nodes sorted by how much longer aotc takes (aotc - ORT, ms), with the
-# node's attributes and the largest difference of the two outputs.
+# inputs, its initializers and Constant operands stay), compiled by aotc,
+# linked with the runtime into a shared library and timed against an ONNX
+# Runtime session of the same one-node model: interleaved rounds in this
+# process, the same random inputs, the same thread count. Prints one line
+# per node as it goes, then the nodes sorted by how much longer aotc takes
+# (aotc - ORT, ms), with the node's attributes and the largest difference
+# of the two outputs.
 #
 # A one-node model is not the node inside the model (no fusion with its
 # neighbours, cold caches between calls, and ORT may pick another kernel),
@@ -115,9 +116,19 @@ def main():
     os.makedirs(args.workdir, exist_ok=True)
     # extract_model needs every value's shape: infer them into a copy.
     inferred = os.path.join(args.workdir, "inferred.onnx")
-    onnx.save(onnx.shape_inference.infer_shapes(onnx.load(args.model)),
-              inferred)
-    model = onnx.load(inferred)
+    model = onnx.shape_inference.infer_shapes(onnx.load(args.model))
+    # Constant nodes become initializers, so that a node cut out keeps its
+    # constant operands (a Pow's exponent 2, not an input of random values).
+    for node in [n for n in model.graph.node if n.op_type == "Constant"]:
+        value = next((a for a in node.attribute if a.name == "value"), None)
+        if value is None:
+            continue
+        tensor = onnx.TensorProto()
+        tensor.CopyFrom(value.t)
+        tensor.name = node.output[0]
+        model.graph.initializer.append(tensor)
+        model.graph.node.remove(node)
+    onnx.save(model, inferred)
     initializers = {i.name for i in model.graph.initializer}
     typed = {v.name for v in list(model.graph.value_info) +
              list(model.graph.input) + list(model.graph.output)}
