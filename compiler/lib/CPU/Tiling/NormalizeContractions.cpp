@@ -13,6 +13,7 @@
 #include "aotc/CPU/Tiling/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -136,7 +137,11 @@ void collapseReductionLoops(RewriterBase &rewriter, linalg::GenericOp op) {
 /// that its thread tiles split the columns and read each column panel of
 /// the weights once for the whole image, not once per image row.
 void collapseRowLoops(RewriterBase &rewriter, linalg::GenericOp op) {
-  if (!linalg::isaContractionOpInterface(op) || !op.hasPureTensorSemantics() ||
+  // Only ops directly in a function body: one inside a loop (a slice of a
+  // symbolic batch, aotc-tile-symbolic-dims) reads slices whose rows may
+  // not collapse without a copy in that loop.
+  if (!isa<func::FuncOp>(op->getParentOp()) ||
+      !linalg::isaContractionOpInterface(op) || !op.hasPureTensorSemantics() ||
       op.hasDynamicShape())
     return;
   FailureOr<linalg::ContractionDimensions> dims =

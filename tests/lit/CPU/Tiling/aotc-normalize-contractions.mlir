@@ -57,3 +57,27 @@ func.func @channels_first_pointwise(%w: tensor<16x8xf32>, %x: tensor<8x4x5xf32>,
   } -> tensor<16x4x5xf32>
   return %r : tensor<16x4x5xf32>
 }
+
+// -----
+
+// Inside a loop (a slice of a symbolic batch), the rows stay as they are:
+// collapsing a slice may need a copy in the loop.
+
+// CHECK-LABEL: func.func @in_loop
+// CHECK:         scf.for
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+func.func @in_loop(%x: tensor<1x2x3x8xf32>, %w: tensor<8x16xf32>, %c: tensor<1x2x3x16xf32>) -> tensor<1x2x3x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %l = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc0 = %c) -> (tensor<1x2x3x16xf32>) {
+    %r = linalg.generic {indexing_maps = [affine_map<(b, h, w, n, k) -> (b, h, w, k)>, affine_map<(b, h, w, n, k) -> (k, n)>, affine_map<(b, h, w, n, k) -> (b, h, w, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<1x2x3x8xf32>, tensor<8x16xf32>) outs(%acc0 : tensor<1x2x3x16xf32>) {
+    ^bb0(%p: f32, %q: f32, %acc: f32):
+      %m = arith.mulf %p, %q : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<1x2x3x16xf32>
+    scf.yield %r : tensor<1x2x3x16xf32>
+  }
+  return %l : tensor<1x2x3x16xf32>
+}
