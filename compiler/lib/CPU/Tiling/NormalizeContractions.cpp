@@ -1,12 +1,12 @@
-//===- NormalizeContractions.cpp - One reduction loop ---------*- C++ -*-===//
+//===- NormalizeContractions.cpp - One loop per kind ----------*- C++ -*-===//
 //
 // This file implements the aotc-normalize-contractions pass: a static
 // contraction whose reduction runs over a real loop and unit ones loses the
-// unit ones, and one whose reduction runs over several adjacent loops read
-// in the same order by every operand has them collapsed into one, constant
-// operands reshaped at compile time, so that the packing strategy
-// (aotc-select-cpu-packing, aotc-pack-contraction-operands) sees one
-// reduction loop.
+// unit ones, and adjacent loops of one kind (reduction, or rows other than
+// the lanes) read in the same order by every operand are collapsed into
+// one, constant operands reshaped at compile time, so that the packing
+// strategy (aotc-select-cpu-packing, aotc-pack-contraction-operands) sees
+// one reduction loop and the thread tiles see all rows at once.
 //
 //===----------------------------------------------------------------------===//
 

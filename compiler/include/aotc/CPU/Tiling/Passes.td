@@ -66,7 +66,7 @@ def SplitRowReductions : Pass<"aotc-split-row-reductions", "mlir::func::FuncOp">
 
 def NormalizeContractions : Pass<"aotc-normalize-contractions",
                                  "mlir::func::FuncOp"> {
-  let summary = "Contractions with one reduction loop where they allow it";
+  let summary = "Contractions with one reduction loop and one row loop where they allow it";
   let description = [{
     Runs before the packing strategy (aotc-select-cpu-packing,
     aotc-pack-contraction-operands), which needs a contraction's one
@@ -76,8 +76,13 @@ def NormalizeContractions : Pass<"aotc-normalize-contractions",
     runs over several adjacent loops that every operand reads as adjacent
     dimensions in the same order (attention heads x head width in a
     transformer's output projection: [64, 4, 64] activations times
-    [256, 4, 64] weights) has them collapsed into one. Constant operands
-    reshaped by either are folded into reshaped constants.
+    [256, 4, 64] weights) has them collapsed into one. So do a contraction's
+    adjacent row loops (all of the output's loops of one kind, M or N, but
+    the lanes, its innermost) in a function body: a Linear layer on a
+    channels-last image ([1, 7, 7, 768] activations times [768, 3072]
+    weights) gets 49 rows, so that its thread tiles split the columns and
+    read each weight panel once for the whole image. Constant operands
+    reshaped by any of these are folded into reshaped constants.
 
     ```mlir
     linalg.generic {iterator_types = ["parallel", "parallel", "reduction",
