@@ -8,6 +8,7 @@
 
 #include "aotc/CPU/Convolutions/Paths.h"
 #include "aotc/Common/Attributes.h"
+#include "aotc/Common/NameTable.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -33,17 +34,11 @@ constexpr std::pair<ConvolutionPath, llvm::StringLiteral> kPathNames[] = {
 } // namespace
 
 llvm::StringRef pathName(ConvolutionPath path) {
-  for (const auto &[p, name] : kPathNames)
-    if (p == path)
-      return name;
-  return "";
+  return nameIn(kPathNames, path);
 }
 
 std::optional<ConvolutionPath> pathNamed(llvm::StringRef name) {
-  for (const auto &[p, pathName] : kPathNames)
-    if (pathName == name)
-      return p;
-  return std::nullopt;
+  return valueNamed(kPathNames, name);
 }
 
 std::optional<ConvolutionPath> recordedPath(Operation *op) {

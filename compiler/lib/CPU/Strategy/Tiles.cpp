@@ -9,6 +9,7 @@
 #include "aotc/Analysis/BufferLifetimes.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/Common/Attributes.h"
+#include "aotc/Common/NameTable.h"
 #include "aotc/Common/TilingUtils.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -593,17 +594,11 @@ constexpr std::pair<ThreadPlan::Kind, llvm::StringLiteral> kPlanNames[] = {
 } // namespace
 
 llvm::StringRef ThreadPlan::kindName(Kind kind) {
-  for (auto [k, name] : kPlanNames)
-    if (k == kind)
-      return name;
-  return "";
+  return nameIn(kPlanNames, kind);
 }
 
 std::optional<ThreadPlan::Kind> ThreadPlan::kindNamed(llvm::StringRef name) {
-  for (auto [k, n] : kPlanNames)
-    if (n == name)
-      return k;
-  return std::nullopt;
+  return valueNamed(kPlanNames, name);
 }
 
 namespace {
@@ -1103,18 +1098,12 @@ constexpr std::pair<PackingPlan::Layout, llvm::StringLiteral> kLayoutNames[] = {
 } // namespace
 
 llvm::StringRef PackingPlan::layoutName(Layout layout) {
-  for (auto [l, name] : kLayoutNames)
-    if (l == layout)
-      return name;
-  return "";
+  return nameIn(kLayoutNames, layout);
 }
 
 std::optional<PackingPlan::Layout>
 PackingPlan::layoutNamed(llvm::StringRef name) {
-  for (auto [l, n] : kLayoutNames)
-    if (n == name)
-      return l;
-  return std::nullopt;
+  return valueNamed(kLayoutNames, name);
 }
 
 void recordPackingPlan(Operation *op, const PackingPlan &plan) {

@@ -167,18 +167,16 @@ struct NormalizeContractionsPass
     : aotc::impl::NormalizeContractionsBase<NormalizeContractionsPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<linalg::GenericOp> generics;
-    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
-    for (linalg::GenericOp op : generics)
-      dropUnitReductionLoops(rewriter, op);
-    generics.clear();
-    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
-    for (linalg::GenericOp op : generics)
-      collapseReductionLoops(rewriter, op);
-    generics.clear();
-    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
-    for (linalg::GenericOp op : generics)
-      collapseRowLoops(rewriter, op);
+    // Each step over the generics the previous one left (they replace the
+    // ops they change).
+    for (auto step : {dropUnitReductionLoops, collapseReductionLoops,
+                      collapseRowLoops}) {
+      SmallVector<linalg::GenericOp> generics;
+      getOperation().walk(
+          [&](linalg::GenericOp op) { generics.push_back(op); });
+      for (linalg::GenericOp op : generics)
+        step(rewriter, op);
+    }
   }
 };
 
