@@ -3,19 +3,24 @@
 # CMake functions for building and testing models compiled by aotc.
 #
 #   aot_add_library(<name> SOURCE <model> [TARGET cpu] [SHARED]
-#                   [MODEL_NAME <model-name>] [FLAGS <aotc flag>...])
+#                   [MODEL_NAME <model-name>] [SANITIZE address|thread]
+#                   [FLAGS <aotc flag>...])
 #     Runs `aotc <model> --target=<target> --name=<model-name> -o <dir>
 #     --emit=obj,header,json <flags>` at build time, with
 #     <dir> = ${CMAKE_CURRENT_BINARY_DIR}/aot/<name> and <model-name>
 #     defaulting to <name>, and wraps <dir>/<model-name>.o in a STATIC
 #     (default) or SHARED library target <name>. (MODEL_NAME lets two targets,
-#     e.g. a static and a shared one, export the same entry points.) Linking
+#     e.g. a static and a shared one, export the same entry points.)
+#     SANITIZE compiles the code instrumented for AddressSanitizer or
+#     ThreadSanitizer (aotc --sanitize) and gives the library's users the
+#     link option -fsanitize=<sanitizer> (clang). Linking
 #     it gives the include directories of <model-name>.h and of
 #     aot_abi/aot_abi.h, the runtime (aot_runtime) and LLVM's OpenMP runtime
 #     (aotc::omp); a SHARED library contains the whole runtime instead.
 #     Target properties set for other functions and for users:
 #       AOT_HEADER, AOT_MANIFEST, AOT_OBJECT (absolute paths),
-#       AOT_MODEL_NAME (<model-name>), AOT_OUTPUT_DIR (<dir>), AOT_TARGET.
+#       AOT_MODEL_NAME (<model-name>), AOT_OUTPUT_DIR (<dir>), AOT_TARGET,
+#       AOT_SANITIZE (empty if none).
 #
 #   aot_add_test(<name> LIBRARY <lib> REFERENCE <file.npz> [ENTRY <entry>]
 #                [RTOL <x>] [ATOL <y>] [CONCURRENCY <iterations>]
@@ -26,7 +31,10 @@
 #     <labels>, to run against <file.npz> (input_i / output_i written by
 #     numpy.savez). RTOL/ATOL override the per-dtype defaults of
 #     aot_test_support/aot_tolerance.h; CONCURRENCY adds a test that calls the
-#     entry point <iterations> times from each of 4 threads.
+#     entry point <iterations> times from each of 8 threads. For a library
+#     made with SANITIZE, the driver is built with the same sanitizer and,
+#     for ThreadSanitizer, runs with LLVM's OpenMP race annotations (Archer,
+#     AOTC_ARCHER_LIBRARY) loaded into libomp.
 #
 #   Relative SOURCE / REFERENCE paths: the file in
 #   ${CMAKE_CURRENT_SOURCE_DIR} if it exists there at configure time, else the
@@ -75,6 +83,13 @@ if(NOT TARGET aotc::omp)
   add_library(aotc::omp UNKNOWN IMPORTED GLOBAL)
   set_target_properties(aotc::omp PROPERTIES
     IMPORTED_LOCATION "${AOTC_OMP_LIBRARY}")
+endif()
+# Archer, libomp's ThreadSanitizer annotations: without it, TSan does not see
+# the synchronisation of OpenMP barriers and reports races that are none.
+if(NOT DEFINED AOTC_ARCHER_LIBRARY)
+  get_filename_component(_aotc_omp_dir "${AOTC_OMP_LIBRARY}" DIRECTORY)
+  find_library(AOTC_ARCHER_LIBRARY NAMES archer PATHS "${_aotc_omp_dir}"
+               NO_DEFAULT_PATH)
 endif()
 
 #===----------------------------------------------------------------------===#
@@ -127,8 +142,8 @@ endfunction()
 # aot_add_library
 #===----------------------------------------------------------------------===#
 function(aot_add_library name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "SHARED" "SOURCE;TARGET;MODEL_NAME"
-                        "FLAGS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "SHARED"
+                        "SOURCE;TARGET;MODEL_NAME;SANITIZE" "FLAGS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "aot_add_library(${name}): unexpected arguments: "
                         "${ARG_UNPARSED_ARGUMENTS}")
@@ -159,6 +174,14 @@ function(aot_add_library name)
   else()
     message(FATAL_ERROR "aot_add_library(${name}): no `aotc` target and "
                         "AOTC_EXECUTABLE is not set")
+  endif()
+
+  if(ARG_SANITIZE)
+    if(NOT ARG_SANITIZE MATCHES "^(address|thread)$")
+      message(FATAL_ERROR "aot_add_library(${name}): SANITIZE is address or "
+                          "thread, not `${ARG_SANITIZE}`")
+    endif()
+    list(APPEND ARG_FLAGS --sanitize=${ARG_SANITIZE})
   endif()
 
   _aotc_resolve_path(source "${ARG_SOURCE}")
@@ -199,8 +222,13 @@ function(aot_add_library name)
     AOT_OBJECT "${object}"
     AOT_MODEL_NAME "${model}"
     AOT_OUTPUT_DIR "${dir}"
-    AOT_TARGET "${ARG_TARGET}")
+    AOT_TARGET "${ARG_TARGET}"
+    AOT_SANITIZE "${ARG_SANITIZE}")
   target_include_directories(${name} PUBLIC "${dir}" "${AOTC_INCLUDE_DIR}")
+  if(ARG_SANITIZE)
+    # The instrumented code calls the sanitizer's runtime.
+    target_link_options(${name} INTERFACE -fsanitize=${ARG_SANITIZE})
+  endif()
 
   _aotc_runtime_target(runtime)
   # GPU objects call their thin runtime (which brings aot_runtime), not
@@ -303,6 +331,12 @@ function(aot_add_test name)
     target_compile_options(${name} PRIVATE -fopenmp)
     target_link_options(${name} PRIVATE -fopenmp)
   endif()
+  get_target_property(sanitize ${ARG_LIBRARY} AOT_SANITIZE)
+  if(sanitize)
+    target_compile_options(${name} PRIVATE -fsanitize=${sanitize}
+                                           -fno-omit-frame-pointer)
+    target_link_options(${name} PRIVATE -fsanitize=${sanitize})
+  endif()
 
   # The reference is read when the test runs, not when it builds; this
   # custom target only makes the build produce it (if a custom command in
@@ -316,4 +350,13 @@ function(aot_add_test name)
   set(labels e2e ${ARG_LABELS})
   list(REMOVE_DUPLICATES labels)
   set_tests_properties(${name} PROPERTIES LABELS "${labels}")
+  if(sanitize STREQUAL "thread")
+    # Reports in libomp itself (uninstrumented) are not ours; Archer tells
+    # TSan about OpenMP's barriers and tasks.
+    set(environment "TSAN_OPTIONS=ignore_noninstrumented_modules=1")
+    if(AOTC_ARCHER_LIBRARY)
+      list(APPEND environment "OMP_TOOL_LIBRARIES=${AOTC_ARCHER_LIBRARY}")
+    endif()
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${environment}")
+  endif()
 endfunction()

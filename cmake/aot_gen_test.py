@@ -12,7 +12,8 @@
 #   * checks E_info() and the header's pool macros against the manifest;
 #   * optionally (--concurrency) calls the entry point from 8 std::threads at
 #     once, each with its own pool, and from every thread of the caller's own
-#     OpenMP parallel region (when the driver is built with OpenMP).
+#     OpenMP parallel region (when the driver is built with OpenMP);
+#     AOT_TEST_ITERATIONS in the environment overrides the count.
 #
 # Usage (from aot_add_test() in AotcFunctions.cmake):
 #   aot_gen_test.py --manifest N.json --out T.cpp [--entry e] [--suite S]
@@ -166,6 +167,7 @@ TEMPLATE = string.Template(r'''$banner
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <set>
@@ -652,10 +654,18 @@ CONCURRENCY_TEMPLATE = string.Template(r'''
 // Concurrency: callers on several threads, each with its own pool
 //===----------------------------------------------------------------------===//
 
+/// Calls per thread: the build's CONCURRENCY, or AOT_TEST_ITERATIONS from
+/// the environment (a longer run without a rebuild).
+static int concurrencyIterations() {
+  const char *value = std::getenv("AOT_TEST_ITERATIONS");
+  int iterations = value ? std::atoi(value) : 0;
+  return iterations > 0 ? iterations : $iterations;
+}
+
 TEST($suite, Concurrency) {
   REQUIRE_REFERENCE();
   constexpr int kThreads = 8;
-  constexpr int kIterations = $iterations;
+  const int kIterations = concurrencyIterations();
   // Even threads run with one OpenMP thread, odd ones with the default team.
   // Each thread's results must be bit-identical to a call made here, alone,
   // with the same stream.
@@ -745,7 +755,7 @@ static int processThreads() {
 TEST($suite, CallsFromOpenMPRegion) {
   REQUIRE_REFERENCE();
   constexpr int kTeam = 4;
-  constexpr int kIterations = $iterations / 10 + 1;
+  const int kIterations = concurrencyIterations() / 10 + 1;
   aot_cpu_stream_t oneThread{sizeof(aot_cpu_stream_t), 1};
   const InputPtrs in = inputPtrs(reference().inputs);
   Outputs baseline;

@@ -63,6 +63,10 @@ std::string emitHeader(const ArtifactInfo &info,
        << " * HIP: the pool is device memory and the stream a hipStream_t\n"
        << " * (NULL: the null stream) of the current device. Tensors are host\n"
        << " * pointers unless compiled with --on-device-tensors.";
+  if (!info.sanitize.empty())
+    os << "\n *\n"
+       << " * Instrumented with --sanitize=" << info.sanitize
+       << ": link with -fsanitize=" << info.sanitize << ".";
   os << " */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include \"aot_abi/aot_abi.h\"\n\n"
@@ -175,12 +179,15 @@ llvm::json::Value emitManifest(const ArtifactInfo &info,
         {"symbols", symbolsJSON(e)},
         {"guards", guardsJSON(e)},
         {"bound_inputs", llvm::json::Array(e.boundInputs)}});
-  return llvm::json::Object{{"abi_version", 1},
-                            {"name", info.name},
-                            {"target", info.target},
-                            {"header", info.name + ".h"},
-                            {"object", info.name + ".o"},
-                            {"entry_points", std::move(list)}};
+  llvm::json::Object manifest{{"abi_version", 1},
+                              {"name", info.name},
+                              {"target", info.target},
+                              {"header", info.name + ".h"},
+                              {"object", info.name + ".o"},
+                              {"entry_points", std::move(list)}};
+  if (!info.sanitize.empty())
+    manifest["sanitize"] = info.sanitize;
+  return manifest;
 }
 
 llvm::json::Value

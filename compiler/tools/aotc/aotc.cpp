@@ -126,6 +126,12 @@ static cl::opt<std::string> strategy(
              "chooses) or 'generic' (every op takes the generic tile and "
              "vectorize path: a debugging aid)"),
     cl::init("default"), cl::cat(aotcCategory));
+static cl::opt<std::string> sanitize(
+    "sanitize",
+    cl::desc("CPU: instrument the generated code with AddressSanitizer "
+             "('address') or ThreadSanitizer ('thread'); the object then "
+             "needs that sanitizer's runtime (link with -fsanitize=...)"),
+    cl::value_desc("address|thread"), cl::cat(aotcCategory));
 static cl::opt<bool> printTarget(
     "print-target",
     cl::desc("Print the CPU target description (vector width, registers, "
@@ -268,6 +274,10 @@ int compile() {
   cpuOptions.l2Bytes = l2CacheBytes;
   cpuOptions.l3Bytes = l3CacheBytes;
   cpuOptions.lineBytes = cacheLineBytes;
+  cpuOptions.sanitize = sanitize;
+  if (!sanitize.empty() && sanitize != "address" && sanitize != "thread")
+    return fail("unknown --sanitize '" + sanitize +
+                "' (expected address or thread)");
   if (printTarget) {
     auto cpu = aotc::createCPUTarget(cpuOptions);
     if (!cpu)
@@ -285,6 +295,8 @@ int compile() {
                !rocmDeviceLibs.empty()))
     return fail("--chip, --cuda-path, --rocm-device-libs and "
                 "--on-device-tensors apply to GPU targets only");
+  if (gpu && !sanitize.empty())
+    return fail("--sanitize applies to --target=cpu only");
   if ((targetName == "cuda" && !rocmDeviceLibs.empty()) ||
       (targetName == "hip" && !cudaPath.empty()))
     return fail("--cuda-path applies to --target=cuda, --rocm-device-libs to "
@@ -469,7 +481,7 @@ int compile() {
     return 1;
 
   // Everything succeeded: assemble the outputs, then write them.
-  aotc::ArtifactInfo info{name, (*target)->infoString()};
+  aotc::ArtifactInfo info{name, (*target)->infoString(), sanitize};
   PendingOutputs outputs;
   auto outputPath = [&](llvm::StringRef extension) {
     llvm::SmallString<256> path(outputDir);

@@ -22,6 +22,8 @@ namespace aotc {
 struct ArtifactInfo {
   std::string name;   ///< --name: file stem
   std::string target; ///< aot_model_info_t::target
+  /// The sanitizer the code is instrumented with (`--sanitize`), or empty.
+  std::string sanitize;
 };
 
 /// The C header declaring every entry point of the artifact.

@@ -62,6 +62,10 @@ struct CPUTargetOptions {
   std::string features;
   /// Cache figures overriding CpuTarget's defaults (0: the default).
   int64_t l1Bytes = 0, l1Ways = 0, l2Bytes = 0, l3Bytes = 0, lineBytes = 0;
+  /// A sanitizer that instruments the generated code ("address" or
+  /// "thread"; empty: none). The object then needs that sanitizer's runtime
+  /// (link with -fsanitize=...).
+  std::string sanitize;
 };
 
 /// Creates the CPU target, or an error naming the unknown triple or CPU.

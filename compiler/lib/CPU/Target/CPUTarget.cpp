@@ -9,6 +9,8 @@
 #include "aotc/Pipelines/Pipelines.h"
 #include "aotc/Target/Target.h"
 
+#include "aotc/CPU/Target/TsanWideAccesses.h"
+
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -26,6 +28,8 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Instrumentation/AddressSanitizer.h"
+#include "llvm/Transforms/Instrumentation/ThreadSanitizer.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <mutex>
@@ -40,9 +44,10 @@ namespace {
 
 class CPUTarget : public Target {
 public:
-  CPUTarget(std::unique_ptr<llvm::TargetMachine> machine,
-            CpuTarget description)
-      : machine(std::move(machine)), description(std::move(description)) {}
+  CPUTarget(std::unique_ptr<llvm::TargetMachine> machine, CpuTarget description,
+            std::string sanitize)
+      : machine(std::move(machine)), description(std::move(description)),
+        sanitize(std::move(sanitize)) {}
 
   std::string infoString() const override { return "cpu"; }
 
@@ -62,6 +67,7 @@ public:
 private:
   std::unique_ptr<llvm::TargetMachine> machine;
   CpuTarget description;
+  std::string sanitize; ///< "", "address" or "thread"
 };
 
 /// The machine model of `subtarget`: the ISA from LLVM's description, the
@@ -106,8 +112,11 @@ CpuTarget describe(const llvm::Triple &triple, llvm::StringRef cpu,
   return target;
 }
 
-/// Runs the LLVM O3 pipeline tuned for the target machine.
-void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
+/// Runs the LLVM O3 pipeline tuned for the target machine, and last the
+/// instrumentation of `sanitize` (as clang places it: after the
+/// optimizations, so that it checks the accesses that remain).
+void optimize(llvm::Module &module, llvm::TargetMachine &machine,
+              llvm::StringRef sanitize) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -121,6 +130,20 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
+  auto instrument = [sanitize](llvm::ModulePassManager &mpm,
+                               llvm::OptimizationLevel,
+                               llvm::ThinOrFullLTOPhase) {
+    if (sanitize == "address")
+      mpm.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions{}));
+    if (sanitize == "thread") {
+      mpm.addPass(
+          llvm::createModuleToFunctionPassAdaptor(TsanWideAccessesPass()));
+      mpm.addPass(llvm::ModuleThreadSanitizerPass());
+      mpm.addPass(
+          llvm::createModuleToFunctionPassAdaptor(llvm::ThreadSanitizerPass()));
+    }
+  };
+  builder.registerOptimizerLastEPCallback(instrument);
   llvm::ModulePassManager mpm =
       builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   mpm.run(module, mam);
@@ -160,11 +183,16 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
       continue;
     f.addFnAttr("target-cpu", machine->getTargetCPU());
     f.addFnAttr("target-features", machine->getTargetFeatureString());
+    // The sanitizer passes instrument only functions that ask for it.
+    if (sanitize == "address")
+      f.addFnAttr(llvm::Attribute::SanitizeAddress);
+    if (sanitize == "thread")
+      f.addFnAttr(llvm::Attribute::SanitizeThread);
   }
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return llvm::createStringError("internal error: invalid LLVM IR");
 
-  optimize(*llvmModule, *machine);
+  optimize(*llvmModule, *machine, sanitize);
 
   TargetArtifacts artifacts;
   if (wantIR) {
@@ -246,8 +274,13 @@ createCPUTarget(const CPUTargetOptions &options) {
   if (!machine)
     return llvm::createStringError("cannot create a target machine for '" +
                                    triple.str() + "'");
-  return std::make_unique<CPUTarget>(
-      std::move(machine), describe(triple, cpu, *subtarget, options));
+  if (!options.sanitize.empty() && options.sanitize != "address" &&
+      options.sanitize != "thread")
+    return llvm::createStringError("unknown sanitizer '" + options.sanitize +
+                                   "' (address or thread)");
+  return std::make_unique<CPUTarget>(std::move(machine),
+                                     describe(triple, cpu, *subtarget, options),
+                                     options.sanitize);
 }
 
 } // namespace aotc
