@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #===- scripts/sanitize.sh - aotc under ASan and UBSan on real inputs -----===#
 #
-# Usage: scripts/sanitize.sh [--all]
+# Usage: scripts/sanitize.sh [--all] [--suites]
 #
 # Builds aotc in build-fuzz/ (the tree scripts/fuzz.sh configures: every aotc
 # library with AddressSanitizer and UndefinedBehaviorSanitizer) and compiles
@@ -12,12 +12,24 @@
 # Any sanitizer report or any exit other than 0 fails the run. Logs go to
 # build-fuzz/sanitize/.
 #
+# --suites then runs the lit, unit and e2e suites in that tree: aotc,
+# aotc-opt, the unit tests, the runtime and the e2e drivers all built with
+# ASan + UBSan (the generated code itself is instrumented by the main
+# tree's `ctest -L sanitize`).
+#
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 models=(resnet18 mobilenet_v2 squeezenet1_1 bert_encoder)
-[ "${1:-}" = "--all" ] && models+=(googlenet shufflenet_v2_x1_0 swin_t)
+suites=0
+for arg in "$@"; do
+  case "$arg" in
+    --all) models+=(googlenet shufflenet_v2_x1_0 swin_t) ;;
+    --suites) suites=1 ;;
+    *) echo "usage: $0 [--all] [--suites]" >&2; exit 2 ;;
+  esac
+done
 
 aotc_install_deps
 aotc_build_sanitized aotc
@@ -50,3 +62,17 @@ for input in "${inputs[@]}"; do
 done
 echo "$count compiles under ASan+UBSan, $failures failed"
 [ "$failures" -eq 0 ]
+[ "$suites" -eq 1 ] || exit 0
+
+# The suites: every target of tests/unit and tests/e2e (CMake's per-directory
+# `all` targets), and what lit runs.
+cd "$AOTC_SANITIZED_BUILD"
+echo "== building aotc-opt, the unit tests and the e2e drivers (ASan+UBSan)"
+ninja aotc aotc-opt aot_runtime tests/unit/all tests/e2e/all
+echo "== lit, unit and e2e under ASan+UBSan"
+status=0
+/usr/lib/llvm-22/bin/lit -q tests/lit || status=1
+ctest --output-on-failure -j"$(nproc)" -L unit || status=1
+ctest --output-on-failure -j"$(nproc)" -R '^e2e_' -LE 'oracle' || status=1
+exit "$status"
+
