@@ -1400,26 +1400,32 @@ OpSpec sliceSpec() {
     if (outputs[0].numElements() == 0)
       return SmallVector<Value>{
           ctx.emptyTensor(outputs[0].shape, outputs[0].dtype)};
-    if (llvm::all_of(d.step, [](int64_t s) { return s > 0; })) {
-      SmallVector<OpFoldResult> offsets, sizes, strides;
-      for (size_t k = 0; k < d.start.size(); ++k) {
-        offsets.push_back(b.getIndexAttr(d.start[k]));
-        sizes.push_back(ctx.dimSize(d.size[k]));
-        strides.push_back(b.getIndexAttr(d.step[k]));
-      }
-      return SmallVector<Value>{tensor::ExtractSliceOp::create(
-          b, ctx.loc(), outputs[0].type(ctx.context()), ctx.inputValue(0),
-          offsets, sizes, strides)};
+    // The elements taken, in input order: a strided slice (along a
+    // negative step, from its last element taken to its first).
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (size_t k = 0; k < d.start.size(); ++k) {
+      int64_t first = d.step[k] > 0 ? d.start[k]
+                                    : d.start[k] + d.step[k] * (d.size[k] - 1);
+      offsets.push_back(b.getIndexAttr(first));
+      sizes.push_back(ctx.dimSize(d.size[k]));
+      strides.push_back(b.getIndexAttr(std::abs(d.step[k])));
     }
-    // Negative steps: a generic reading input index start + step * i.
+    Value slice = tensor::ExtractSliceOp::create(
+        b, ctx.loc(), outputs[0].type(ctx.context()), ctx.inputValue(0),
+        offsets, sizes, strides);
+    if (llvm::all_of(d.step, [](int64_t s) { return s > 0; }))
+      return SmallVector<Value>{slice};
+    // Negative steps: a generic reading the slice reversed along them (the
+    // other dimensions read as they are, so that their sizes agree).
     MLIRContext *mctx = ctx.context();
     SmallVector<AffineExpr> exprs;
-    for (size_t k = 0; k < d.start.size(); ++k)
-      exprs.push_back(getAffineConstantExpr(d.start[k], mctx) +
-                      getAffineDimExpr(k, mctx) * d.step[k]);
+    for (size_t k = 0; k < d.start.size(); ++k) {
+      AffineExpr i = getAffineDimExpr(k, mctx);
+      exprs.push_back(d.step[k] > 0 ? i : (d.size[k] - 1) - i);
+    }
     AffineMap map = AffineMap::get(d.start.size(), 0, exprs, mctx);
     Value result = buildIndexGeneric(
-        ctx, outputs[0].shape, outputs[0].dtype, {ctx.inputValue(0)}, {map},
+        ctx, outputs[0].shape, outputs[0].dtype, {slice}, {map},
         [](OpBuilder &, Location, ArrayRef<Value>, ValueRange a) {
           return a[0];
         });
