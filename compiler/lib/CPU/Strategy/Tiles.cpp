@@ -927,7 +927,11 @@ bool splitsOnlyReduction(linalg::LinalgOp op, ArrayRef<int64_t> cacheSizes) {
 
 int64_t vectorLanesOf(linalg::LinalgOp op, int64_t vectorBits) {
   unsigned bits = widestElementBits(op);
-  if (bits == 0 || linalg::isaConvolutionOpInterface(op) ||
+  // No loop, no lanes: a rank-0 op computes one element (and upstream
+  // vectorization turns its data-dependent tensor.extract into a
+  // vector.gather of a scalar index, which does not verify).
+  if (bits == 0 || op.getNumLoops() == 0 ||
+      linalg::isaConvolutionOpInterface(op) ||
       failed(linalg::vectorizeOpPrecondition(op)))
     return 0;
   return registerLanes(vectorBits, bits);
