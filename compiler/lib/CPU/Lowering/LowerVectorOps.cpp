@@ -476,6 +476,24 @@ std::optional<RowSlack> rowSlack(Value memref, int64_t index, int64_t count,
 ///   %lo = vector.load %view[%i + r, %j * 2]      : vector<16xf32>
 ///   %hi = vector.load %view[%i + r, %j * 2 + 11] : vector<16xf32>
 ///   %row = vector.shuffle %lo, %hi [0, 2, ..., 14, 21, 23, ..., 31]
+/// A 0-d transfer_read (one element, always in bounds) as a scalar load and
+/// a broadcast to the 0-d vector.
+struct ScalarRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    if (read.getVectorType().getRank() != 0 || read.getMask() ||
+        !isa<MemRefType>(read.getShapedType()))
+      return failure();
+    Value element = memref::LoadOp::create(rewriter, read.getLoc(),
+                                           read.getBase(), read.getIndices());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, read.getVectorType(),
+                                                     element);
+    return success();
+  }
+};
+
 struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -483,7 +501,9 @@ struct ContiguousStridedRead : OpRewritePattern<vector::TransferReadOp> {
                                 PatternRewriter &rewriter) const override {
     MemRefType memrefType = plainReadSource(read);
     VectorType vectorType = read.getVectorType();
-    if (!memrefType || !read.getPermutationMap().isMinorIdentity())
+    // A 0-d read has no lanes to gather.
+    if (!memrefType || vectorType.getRank() == 0 ||
+        !read.getPermutationMap().isMinorIdentity())
       return failure();
     SmallVector<int64_t> strides;
     int64_t offset;
@@ -940,6 +960,25 @@ struct LowerVectorOpsPass
           patterns, vector::VectorTransposeLowering::Shuffle16x16);
       if (!squares.empty() &&
           failed(applyOpPatternsGreedily(squares, std::move(patterns))))
+        return signalPassFailure();
+    }
+    // A 0-d transfer of a buffer whose rows are strided (a slice of every
+    // other element) has no vector load to become, and upstream's transfer
+    // lowering takes only unit-stride rows: a scalar load or store.
+    {
+      SmallVector<Operation *> scalars;
+      func.walk([&](VectorTransferOpInterface op) {
+        auto memref = dyn_cast<MemRefType>(op.getShapedType());
+        if (op.getVectorType().getRank() == 0 && memref &&
+            memref.getRank() > 0 && !memref.isLastDimUnitStride())
+          scalars.push_back(op);
+      });
+      RewritePatternSet patterns(ctx);
+      vector::populateScalarVectorTransferLoweringPatterns(
+          patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
+      patterns.add<ScalarRead>(ctx);
+      if (!scalars.empty() &&
+          failed(applyOpPatternsGreedily(scalars, std::move(patterns))))
         return signalPassFailure();
     }
     // Stage 2: what remains n-D becomes 1-D operations.
