@@ -57,6 +57,10 @@ int64_t rowReductionLanes(linalg::LinalgOp op, int64_t vectorBits) {
     return 0;
   if (aotc::contractionTileDims(op) || linalg::isaContractionOpInterface(op))
     return 0;
+  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+        return map.isProjectedPermutation();
+      }))
+    return 0;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     for (auto [i, result] : llvm::enumerate(map.getResults())) {
@@ -101,6 +105,12 @@ linalg::LinalgOp collapseTrailingReductions(RewriterBase &rewriter,
     elements *= ranges[d];
   if (loops - first < 2 || op.getNumReductionLoops() != loops - first ||
       lanes < 2 || elements / lanes < 2)
+    return op;
+  // Upstream's collapse and split take maps of loop indices only (not a
+  // broadcast written as a constant index, `(d0, d1) -> (0)`).
+  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+        return map.isProjectedPermutation();
+      }))
     return op;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
