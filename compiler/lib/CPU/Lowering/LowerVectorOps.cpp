@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -476,6 +477,28 @@ std::optional<RowSlack> rowSlack(Value memref, int64_t index, int64_t count,
 ///   %lo = vector.load %view[%i + r, %j * 2]      : vector<16xf32>
 ///   %hi = vector.load %view[%i + r, %j * 2 + 11] : vector<16xf32>
 ///   %row = vector.shuffle %lo, %hi [0, 2, ..., 14, 21, 23, ..., 31]
+/// An integer abs of a vector of rank 2 or more as max(x, 0 - x) (the same
+/// wrap-around for the minimum value): the LLVM lowering of math.absi takes
+/// only 1-D vectors, arith's takes any rank.
+struct MultiDimIntegerAbs : OpRewritePattern<math::AbsIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::AbsIOp abs,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(abs.getType());
+    if (!type || type.getRank() < 2)
+      return failure();
+    Location loc = abs.getLoc();
+    Value zero = arith::ConstantOp::create(rewriter, loc, type,
+                                           rewriter.getZeroAttr(type));
+    Value negated =
+        arith::SubIOp::create(rewriter, loc, zero, abs.getOperand());
+    rewriter.replaceOpWithNewOp<arith::MaxSIOp>(abs, abs.getOperand(),
+                                                negated);
+    return success();
+  }
+};
+
 /// A 0-d transfer_read (one element, always in bounds) as a scalar load and
 /// a broadcast to the 0-d vector.
 struct ScalarRead : OpRewritePattern<vector::TransferReadOp> {
@@ -994,6 +1017,7 @@ struct LowerVectorOpsPass
       vector::populateVectorInterleaveLoweringPatterns(patterns);
       vector::populateVectorGatherLoweringPatterns(patterns);
       vector::populateVectorStepLoweringPatterns(patterns);
+      patterns.add<MultiDimIntegerAbs>(ctx);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }
