@@ -21,6 +21,8 @@
 
 #include "Common.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include "onnx/onnx_pb.h"
 
 #include <cctype>
@@ -145,6 +147,9 @@ Value padSpatial(NodeContext &ctx, Value v, ArrayRef<int64_t> low,
 /// One generic accumulating the product of `inputs` (converted from their
 /// dtypes to `accDtype`) into `init` (of `accDtype`):
 ///   init[outMap] += prod_i inputs_i[maps_i].
+/// Without a reduction loop (an Einsum that only permutes or multiplies
+/// elementwise) each output element is the product alone: an elementwise
+/// op, not an accumulation that later passes could repeat.
 Value buildContraction(NodeContext &ctx, ArrayRef<Value> inputs,
                        ArrayRef<int32_t> dtypes, ArrayRef<AffineMap> maps,
                        AffineMap outMap, ArrayRef<IteratorType> iterators,
@@ -152,6 +157,7 @@ Value buildContraction(NodeContext &ctx, ArrayRef<Value> inputs,
   SmallVector<AffineMap> allMaps(maps);
   allMaps.push_back(outMap);
   SmallVector<int32_t> inDtypes(dtypes);
+  bool accumulates = llvm::is_contained(iterators, IteratorType::reduction);
   auto generic = linalg::GenericOp::create(
       ctx.builder(), ctx.loc(), init.getType(), inputs, ValueRange{init},
       allMaps, iterators,
@@ -161,8 +167,8 @@ Value buildContraction(NodeContext &ctx, ArrayRef<Value> inputs,
           Value v = convertScalar(b, loc, args[i], inDtypes[i], accDtype);
           prod = prod ? mulScalar(b, loc, prod, v) : v;
         }
-        linalg::YieldOp::create(b, loc,
-                                addScalar(b, loc, args.back(), prod));
+        linalg::YieldOp::create(
+            b, loc, accumulates ? addScalar(b, loc, args.back(), prod) : prod);
       });
   return generic.getResult(0);
 }
@@ -1286,16 +1292,38 @@ OpSpec convTransposeSpec() {
     Shape zShape = {n, c};
     zShape.append(zSize.begin(), zSize.end());
     Value z = filled(ctx, zShape, dtype, zero);
-    SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0)), sizes,
-        strides(2, b.getIndexAttr(1));
-    for (int64_t d : x)
-      sizes.push_back(b.getIndexAttr(d));
+    SmallVector<int64_t> first(2, 0), step(2, 1), extent(x.begin(), x.end());
     for (size_t i = 0; i < s; ++i) {
-      offsets.push_back(b.getIndexAttr(lo[i]));
-      strides.push_back(b.getIndexAttr(t->strides[i]));
+      first.push_back(lo[i]);
+      step.push_back(t->strides[i]);
     }
-    z = tensor::InsertSliceOp::create(b, loc, ctx.inputValue(0), z, offsets,
-                                      sizes, strides)
+    // An input zero-padded by a Pad node: its zeros fall on zeros of z, so
+    // the unpadded input goes in at first + low * step. (Left to upstream
+    // canonicalization, insert_slice(pad(v)) into a fill becomes v at
+    // first + low, which is wrong for a step > 1.)
+    Value source = ctx.inputValue(0);
+    if (auto pad = source.getDefiningOp<tensor::PadOp>()) {
+      Value padValue = pad.getConstantPaddingValue();
+      ArrayRef<int64_t> low = pad.getStaticLow();
+      if (padValue &&
+          (matchPattern(padValue, m_AnyZeroFloat()) ||
+           matchPattern(padValue, m_Zero())) &&
+          pad.getSourceType().hasStaticShape() &&
+          llvm::none_of(low, ShapedType::isDynamic)) {
+        for (size_t d = 0; d < first.size(); ++d)
+          first[d] += low[d] * step[d];
+        extent.assign(pad.getSourceType().getShape().begin(),
+                      pad.getSourceType().getShape().end());
+        source = pad.getSource();
+      }
+    }
+    z = tensor::InsertSliceOp::create(b, loc, source, z,
+                                      getAsIndexOpFoldResult(b.getContext(),
+                                                             first),
+                                      getAsIndexOpFoldResult(b.getContext(),
+                                                             extent),
+                                      getAsIndexOpFoldResult(b.getContext(),
+                                                             step))
             .getResult();
 
     // Flipped weights [G, Cg, Mg, K...]: wf[g, c, m, k] = w[g*Cg + c, m,
