@@ -3,6 +3,7 @@
 #
 # Usage: scripts/fuzz.sh [SECONDS [SEED]] [TARGET...]
 #   e.g. scripts/fuzz.sh 3600 7 onnx_import_fuzzer
+#        scripts/fuzz.sh 3600 7 graph_fuzz
 #
 # Configures build-fuzz/ (clang-22, AOTC_FUZZ=ON,
 # AOTC_SANITIZE=address,undefined: libFuzzer coverage, ASan and UBSan in
@@ -12,6 +13,12 @@
 #                       (libonnx-testdata) and tests/fuzz/regressions/onnx
 #   mlir_input_fuzzer   seeds: the e2e programs, samples/*.mlir and
 #                       tests/fuzz/regressions/mlir
+#   graph_fuzz          tests/fuzz/graph_fuzz.py: random valid ONNX graphs
+#                       compiled by the sanitized aotc, linked with the main
+#                       build's runtime, called and (with onnxruntime
+#                       installed) compared with ONNX Runtime; its
+#                       REGRESSIONS list runs first. Work files of failed
+#                       cases go to build-fuzz/graph_fuzz/.
 # First every regression input is run once (a fixed crash stays fixed).
 # New corpus units go to build-fuzz/corpus/TARGET, crashing inputs to
 # build-fuzz/findings/ (copy each to tests/fuzz/regressions/ once fixed).
@@ -28,7 +35,18 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(onnx_import_fuzzer mlir_input_fuzzer)
 
 aotc_install_deps
-aotc_build_sanitized "${targets[@]}"
+# graph_fuzz is no ninja target: it needs the sanitized aotc and the main
+# build's (uninstrumented) runtime, loaded into an uninstrumented python.
+build_targets=()
+for target in "${targets[@]}"; do
+  if [ "$target" = graph_fuzz ]; then
+    build_targets+=(aotc)
+    AOTC_BUILD_TARGETS="aot_runtime" aotc_build
+  else
+    build_targets+=("$target")
+  fi
+done
+aotc_build_sanitized "${build_targets[@]}"
 build="$AOTC_SANITIZED_BUILD"
 regressions="$AOTC_ROOT/tests/fuzz/regressions"
 
@@ -56,6 +74,24 @@ regressions_of() {
 
 status=0
 for target in "${targets[@]}"; do
+  if [ "$target" = graph_fuzz ]; then
+    echo "== graph_fuzz: $seconds s from seed $seed"
+    omp=$(sed -n 's/^AOTC_OMP_LIBRARY:FILEPATH=//p' "$AOTC_BUILD/CMakeCache.txt")
+    log="$build/findings/graph_fuzz.log"
+    mkdir -p "$build/findings"
+    if ! /usr/bin/python3 -B "$AOTC_ROOT/tests/fuzz/graph_fuzz.py" \
+        --aotc "$build/compiler/tools/aotc/aotc" \
+        --runtime "$AOTC_BUILD/runtime/libaot_runtime.a" \
+        ${omp:+--omp "$omp"} \
+        --work "$build/graph_fuzz" --seed "$seed" --seconds "$seconds" \
+        --keep >"$log" 2>&1; then
+      status=1
+      echo "FINDING: graph_fuzz (log: $log)"
+      grep "^reproduce:" "$log" | head -5 || true
+    fi
+    grep -E "compiles in" "$log" || true
+    continue
+  fi
   binary="$build/tests/fuzz/$target"
   known=$(regressions_of "$target")
   mkdir -p "$build/corpus/$target" "$build/findings" "$known"
