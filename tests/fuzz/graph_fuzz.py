@@ -1694,7 +1694,7 @@ def compile_case(args, work, model_path, generic):
     return None, remarks, obj
 
 
-def run_compiled(args, work, obj, arrays, want, generic):
+def run_compiled(args, work, obj, want):
     """(outcome, detail) of linking and calling the object; `want` is ONNX
     Runtime's outputs or None."""
     out = os.path.dirname(obj)
@@ -1802,8 +1802,9 @@ def call_library(so, manifest, io, result):
 
 
 def run_case(args, seed, index):
-    """[(label, outcome, detail)] of one case: default strategy, and generic
-    with --generic; also returns the description and the ORT note."""
+    """(description, [(label, outcome, detail, remarks)], ONNX Runtime's
+    error or None, drafts redrawn) of one case: the default strategy, and
+    with --generic also --strategy=generic."""
     desc, model, arrays, rejected = make_case(seed, index)
     work = os.path.join(args.work, "s%d_c%d" % (seed, index))
     shutil.rmtree(work, ignore_errors=True)
@@ -1819,8 +1820,7 @@ def run_case(args, seed, index):
         remarks = []
         if outcome is None:
             remarks = detail
-            outcome, detail = run_compiled(args, work, obj, arrays, want,
-                                           generic)
+            outcome, detail = run_compiled(args, work, obj, want)
             if outcome == "PASS" and ort_error:
                 outcome, detail = "NO_REFERENCE", "ONNX Runtime: " + ort_error
         results.append(("generic" if generic else "", outcome, detail,
