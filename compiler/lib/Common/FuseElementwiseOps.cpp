@@ -83,6 +83,13 @@ bool shouldFuse(OpOperand *fusedOperand) {
           consumer.getBlock()->getOperations().size() >
       kMaxFusedPayloadOps)
     return false;
+  // A producer whose payload reads its init (out += x: an accumulation
+  // with no reduction loop) is no function of its inputs alone; fused, it
+  // would accumulate once per read of the consumer.
+  if (llvm::any_of(producerOp.getDpsInitsMutable(), [&](OpOperand &init) {
+        return producerOp.payloadUsesValueFromOperand(&init);
+      }))
+    return false;
   // A transpose feeding a contraction stays a copy: fused, the contraction
   // would read that operand across its rows (one gather per register),
   // once per register tile instead of once.

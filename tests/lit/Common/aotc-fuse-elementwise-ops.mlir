@@ -246,3 +246,36 @@ func.func @transpose_add(%k: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<1
   } -> tensor<16x8xf32>
   return %y : tensor<16x8xf32>
 }
+
+// -----
+
+// A producer that accumulates into its init (out += x, no reduction loop)
+// stays apart: fused into a consumer that reads it through a broadcast, it
+// would add once per read.
+
+// CHECK-LABEL: func.func @accumulating_producer
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}} : tensor<4x1xf32>)
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}} : tensor<1x4xf32>, tensor<4x4xf32>)
+func.func @accumulating_producer(%x: tensor<4x1xf32>, %y: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x4xf32>) -> tensor<1x4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x1xf32>) outs(%f : tensor<1x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4xf32>
+  %e2 = tensor.empty() : tensor<4x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%t, %y : tensor<1x4xf32>, tensor<4x4xf32>) outs(%e2 : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
