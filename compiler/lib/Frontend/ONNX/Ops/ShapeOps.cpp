@@ -261,6 +261,12 @@ OpSpec reshapeLike(std::function<FailureOr<Shape>(NodeContext &)> shapeFn) {
     const Shape &in = ctx.input(0).shape;
     if (hasSymbolDims(in) || hasSymbolDims(*s)) {
       SymbolicDims &symbols = *ctx.symbolTable();
+      // A target dimension below -1 that names no symbol is no dimension.
+      for (int64_t d : *s)
+        if (isSymbolDim(d) && symbolIndex(d) >= symbols.coefficients.size()) {
+          ctx.error() << "invalid target dimension " << d;
+          return failure();
+        }
       if (symbols.product(in) != symbols.product(*s)) {
         InFlightDiagnostic diag = ctx.error() << "cannot reshape [";
         llvm::interleave(
