@@ -36,6 +36,15 @@ constexpr IntegerField kIntegerFields[] = {
 
 } // namespace
 
+void CpuTarget::setCaches(const CacheFigures &figures) {
+  for (auto [field, value] :
+       {std::pair{&l1Bytes, figures.l1Bytes}, {&l1Ways, figures.l1Ways},
+        {&l2Bytes, figures.l2Bytes}, {&l3Bytes, figures.l3Bytes},
+        {&lineBytes, figures.lineBytes}})
+    if (value > 0)
+      *field = value;
+}
+
 bool CpuTarget::has(llvm::StringRef feature) const {
   return llvm::is_contained(features, feature);
 }
@@ -89,6 +98,7 @@ void CpuTarget::print(llvm::raw_ostream &os) const {
      << "features: " << llvm::join(features, " ") << "\n";
   for (const IntegerField &f : kIntegerFields)
     os << f.name << ": " << this->*f.field << "\n";
+  os << "caches: " << caches << "\n";
 }
 
 } // namespace aotc

@@ -135,23 +135,26 @@ static cl::opt<std::string> sanitize(
 static cl::opt<bool> printTarget(
     "print-target",
     cl::desc("Print the CPU target description (vector width, registers, "
-             "features, caches) for --mtriple/--mcpu/--mattr and exit"),
+             "features, caches and where they come from) for "
+             "--mtriple/--mcpu/--mattr and exit"),
     cl::cat(aotcCategory));
 static cl::opt<int64_t> l1CacheBytes(
-    "l1-cache-bytes", cl::desc("CPU: L1 data cache per core (default 32768)"),
+    "l1-cache-bytes",
+    cl::desc("CPU: L1 data cache per core (default: the CPU's, see "
+             "--print-target)"),
     cl::init(0), cl::cat(aotcCategory));
 static cl::opt<int64_t>
     l1CacheWays("l1-cache-ways",
-                cl::desc("CPU: associativity of the L1 data cache (default 8)"),
+                cl::desc("CPU: associativity of the L1 data cache"),
                 cl::init(0), cl::cat(aotcCategory));
 static cl::opt<int64_t> l2CacheBytes(
-    "l2-cache-bytes", cl::desc("CPU: L2 cache per core (default 1048576)"),
+    "l2-cache-bytes", cl::desc("CPU: L2 cache per core"),
     cl::init(0), cl::cat(aotcCategory));
 static cl::opt<int64_t> l3CacheBytes(
-    "l3-cache-bytes", cl::desc("CPU: shared L3 cache (default 33554432)"),
+    "l3-cache-bytes", cl::desc("CPU: shared L3 cache"),
     cl::init(0), cl::cat(aotcCategory));
 static cl::opt<int64_t> cacheLineBytes(
-    "cache-line-bytes", cl::desc("CPU: cache line (default 64)"), cl::init(0),
+    "cache-line-bytes", cl::desc("CPU: cache line"), cl::init(0),
     cl::cat(aotcCategory));
 static cl::list<std::string>
     dimValues("dim",
@@ -269,11 +272,8 @@ int compile() {
     if (*cache < 0)
       return fail(llvm::Twine("--") + cache->ArgStr + " must be positive");
   aotc::CPUTargetOptions cpuOptions{mtriple, mcpu, mattr};
-  cpuOptions.l1Bytes = l1CacheBytes;
-  cpuOptions.l1Ways = l1CacheWays;
-  cpuOptions.l2Bytes = l2CacheBytes;
-  cpuOptions.l3Bytes = l3CacheBytes;
-  cpuOptions.lineBytes = cacheLineBytes;
+  cpuOptions.caches = {l1CacheBytes, l1CacheWays, l2CacheBytes, l3CacheBytes,
+                       cacheLineBytes};
   cpuOptions.sanitize = sanitize;
   if (!sanitize.empty() && sanitize != "address" && sanitize != "thread")
     return fail("unknown --sanitize '" + sanitize +

@@ -25,12 +25,21 @@ namespace aotc {
 /// Module attribute holding the CpuTarget (a dictionary, CpuTarget::toAttr).
 inline constexpr llvm::StringLiteral kCpuTargetAttrName = "aotc.cpu_target";
 
+/// Cache figures: L1 data and L2 per core, L3 shared; 0 where not known.
+struct CacheFigures {
+  int64_t l1Bytes = 0;
+  int64_t l1Ways = 0;
+  int64_t l2Bytes = 0;
+  int64_t l3Bytes = 0;
+  int64_t lineBytes = 0;
+};
+
 /// The machine model. Cache figures are per core (L1 data, L2) or shared
 /// (L3). LLVM's target description gives the ISA (vector width, register
-/// count, features); it does not know cache sizes, so those take the
-/// documented defaults below unless the user overrides them
-/// (`aotc --l1-cache-bytes=...`): they are the figures every cache-sized
-/// heuristic was measured with (docs/tuning.md).
+/// count, features); it does not know cache sizes, so those come from the
+/// user (`aotc --l1-cache-bytes=...`), the OS (code for the host) or a table
+/// of known CPUs (aotc/CPU/Target/Caches.h), else the documented defaults
+/// below (docs/tuning.md).
 struct CpuTarget {
   std::string triple; ///< LLVM target triple ("" when not known)
   std::string cpu;    ///< LLVM CPU name ("" when not known)
@@ -52,6 +61,13 @@ struct CpuTarget {
   int64_t l3Bytes = 32 * 1024 * 1024;
   /// Cache line: 64 bytes on every x86 and most AArch64 cores.
   int64_t lineBytes = 64;
+  /// Where the cache figures come from: "host" (the OS's description of
+  /// the machine aotc runs on), "known-cpu" (the table) or "default"; not
+  /// recorded on the module.
+  std::string caches = "default";
+
+  /// Takes the non-zero figures of `figures`.
+  void setCaches(const CacheFigures &figures);
 
   /// True when `feature` is in `features`.
   bool has(llvm::StringRef feature) const;

@@ -9,6 +9,8 @@
 #ifndef AOTC_TARGET_TARGET_H
 #define AOTC_TARGET_TARGET_H
 
+#include "aotc/Common/CpuTarget.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Error.h"
@@ -30,8 +32,6 @@ struct TargetArtifacts {
   std::string assembly; ///< when requested
   std::string object;   ///< relocatable object file bytes
 };
-
-struct CpuTarget;
 
 /// One compilation target (cpu, cuda, hip).
 class Target {
@@ -60,8 +60,8 @@ struct CPUTargetOptions {
   std::string triple; ///< empty: the host
   std::string cpu;    ///< empty: the host CPU ("native")
   std::string features;
-  /// Cache figures overriding CpuTarget's defaults (0: the default).
-  int64_t l1Bytes = 0, l1Ways = 0, l2Bytes = 0, l3Bytes = 0, lineBytes = 0;
+  /// Cache figures overriding those of the CPU (0: the CPU's).
+  CacheFigures caches;
   /// A sanitizer that instruments the generated code ("address" or
   /// "thread"; empty: none). The object then needs that sanitizer's runtime
   /// (link with -fsanitize=...).

@@ -100,7 +100,7 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
     reduction *= ranges[k];
   std::optional<aotc::ChannelLaneForm> form = aotc::channelLaneForm(
       ranges[conv->channels], reduction, ranges[conv->image.back()],
-      vectorBits, aotc::CpuTarget::of(op));
+      vectorBits);
   if (!form)
     return std::nullopt;
   return Candidate{op, *conv, *channel, filter,

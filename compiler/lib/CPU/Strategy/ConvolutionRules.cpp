@@ -17,18 +17,20 @@ using namespace aotc;
 
 namespace {
 
-/// True when the filter block of one panel of output channels (every
-/// reduced element's lanes, f32) does not stay in the L2
-/// (maxThreadSlotBytes' three quarters): the direct paths (channel lanes,
-/// the flattened image) read it again for every row of register tiles,
-/// from memory, where im2col's contraction blocks the reduction.
-/// DeepLabV3's rate-12 atrous convolution, 960 input channels x 3 x 3:
+/// Largest filter block of one panel of output channels (every reduced
+/// element's lanes, f32) that the direct paths (channel lanes, the
+/// flattened image) read again for every row of register tiles; above it
+/// im2col's contraction, which blocks the reduction, is taken. A fixed
+/// size, not a share of the L2: with a 2 MiB L2 the direct path still lost
+/// on DeepLabV3's rate-12 atrous convolution, 960 input channels x 3 x 3,
 /// 1.1 MB per panel of 32, read again for each of its 14 rows.
-bool streamsFilter(int64_t reduction, int64_t vectorBits,
-                   const CpuTarget &target) {
+constexpr int64_t kMaxDirectFilterBytes = 768 * 1024;
+
+/// True when the filter block of one panel exceeds kMaxDirectFilterBytes.
+bool streamsFilter(int64_t reduction, int64_t vectorBits) {
   int64_t panelLanes =
       kContractionRegistersPerRow * registerLanes(vectorBits, 32);
-  return reduction * panelLanes * 4 > maxThreadSlotBytes(target);
+  return reduction * panelLanes * 4 > kMaxDirectFilterBytes;
 }
 
 /// Smallest reduction (input channels x window) and number of output
@@ -129,7 +131,7 @@ bool aotc::im2colPays(linalg::GenericOp op, const ConvolutionLoops &conv,
   if (isFlatImageConvolution(op, conv) &&
       llvm::any_of(conv.window, [&](unsigned k) { return ranges[k] > 1; }) &&
       !wastefulGrid(op, vectorBits) &&
-      !streamsFilter(reduction, vectorBits, CpuTarget::of(op)))
+      !streamsFilter(reduction, vectorBits))
     return false;
   return true;
 }
@@ -164,12 +166,12 @@ constexpr int64_t kMinDirectVectorBits = 512;
 
 std::optional<ChannelLaneForm>
 aotc::channelLaneForm(int64_t inputChannels, int64_t reduction, int64_t width,
-                      int64_t vectorBits, const CpuTarget &target) {
+                      int64_t vectorBits) {
   bool direct = reduction < kMinChannelLaneReduction;
   if (direct && (inputChannels > kMaxDirectInputChannels ||
                  vectorBits < kMinDirectVectorBits))
     return std::nullopt;
-  if (streamsFilter(reduction, vectorBits, target))
+  if (streamsFilter(reduction, vectorBits))
     return std::nullopt;
   // Output rows that split into register tiles of at least three-quarters
   // of a contraction's rows (or are one such tile).

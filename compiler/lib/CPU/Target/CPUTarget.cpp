@@ -9,6 +9,7 @@
 #include "aotc/Pipelines/Pipelines.h"
 #include "aotc/Target/Target.h"
 
+#include "aotc/CPU/Target/Caches.h"
 #include "aotc/CPU/Target/TsanWideAccesses.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -72,11 +73,13 @@ private:
   std::string sanitize; ///< "", "address" or "thread"
 };
 
-/// The machine model of `subtarget`: the ISA from LLVM's description, the
-/// caches from the options or CpuTarget's documented defaults.
+/// The machine model of `subtarget`: the ISA from LLVM's description; the
+/// caches from the options, else those the OS reports when `host` (code
+/// for the machine aotc runs on), else the known CPUs' table, else
+/// CpuTarget's documented defaults.
 CpuTarget describe(const llvm::Triple &triple, llvm::StringRef cpu,
                    const llvm::MCSubtargetInfo &subtarget,
-                   const CPUTargetOptions &options) {
+                   const CPUTargetOptions &options, bool host) {
   CpuTarget target;
   target.triple = triple.str();
   target.cpu = cpu.str();
@@ -102,15 +105,14 @@ CpuTarget describe(const llvm::Triple &triple, llvm::StringRef cpu,
   } else if (triple.isX86() && has("avx")) {
     target.vectorBits = 256;
   }
-  auto override = [](int64_t &field, int64_t value) {
-    if (value > 0)
-      field = value;
-  };
-  override(target.l1Bytes, options.l1Bytes);
-  override(target.l1Ways, options.l1Ways);
-  override(target.l2Bytes, options.l2Bytes);
-  override(target.l3Bytes, options.l3Bytes);
-  override(target.lineBytes, options.lineBytes);
+  std::optional<CacheFigures> caches;
+  if (host && (caches = hostCaches()))
+    target.caches = "host";
+  else if ((caches = knownCpuCaches(cpu)))
+    target.caches = "known-cpu";
+  if (caches)
+    target.setCaches(*caches);
+  target.setCaches(options.caches);
   return target;
 }
 
@@ -288,7 +290,8 @@ createCPUTarget(const CPUTargetOptions &options) {
     return llvm::createStringError("unknown sanitizer '" + options.sanitize +
                                    "' (address or thread)");
   return std::make_unique<CPUTarget>(std::move(machine),
-                                     describe(triple, cpu, *subtarget, options),
+                                     describe(triple, cpu, *subtarget, options,
+                                              host),
                                      options.sanitize);
 }
 

@@ -615,18 +615,20 @@ func.func @rows_outside_small_panels(%x: tensor<1x1x64x49xf32>, %w: tensor<1x2x6
 // -----
 
 // Register tiles that loop over the panels outside the rows read the rows'
-// block again for each panel: a reduction cut to fewer steps keeps it in L1.
-// MobileNetV2's 960 -> 320 projection on 7 x 7 pixels (48 rows and a
-// remainder row, split off before): 240 steps of 48 rows are 45 KiB, 120
-// steps 22.5 KiB (within 24 KiB). A block of 168 rows (672 bytes a step)
-// would need fewer than 128 steps: its 512 steps stay (256 with 256-bit
-// registers). 1048 = 8 x 131 steps have no divisor near 128: their 262
-// stay (not 8).
+// block again for each panel: a reduction cut to fewer steps keeps it in L1,
+// but not below half the steps. MobileNetV2's 960 -> 320 projection on
+// 7 x 7 pixels (48 rows and a remainder row, split off before): with
+// 256-bit registers 240 steps of 48 rows are 45 KiB, 120 steps 22.5 KiB
+// (within 24 KiB); with 512-bit registers the block has 480 steps, which
+// 120 would cut to a quarter: they stay. A block of 168 rows (672 bytes a
+// step) would need fewer than 128 steps: its 512 steps stay (256 with
+// 256-bit registers). 1048 = 8 x 131 steps have no divisor near 128: their
+// 262 stay (not 8).
 
 // CHECK-LABEL: func.func @row_block_in_l1
 // CHECK-DAG:     %[[C960:.*]] = arith.constant 960 : index
-// CHECK-DAG:     %[[C120:.*]] = arith.constant 120 : index
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C960]] step %[[C120]]
+// CHECK-DAG:     %[[C480:.*]] = arith.constant 480 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C960]] step %[[C480]]
 // CHECK-LABEL: func.func @row_block_beyond_l1
 // CHECK-DAG:     %[[C1024:.*]] = arith.constant 1024 : index
 // CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index

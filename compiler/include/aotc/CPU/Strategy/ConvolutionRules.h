@@ -16,7 +16,6 @@
 #define AOTC_CPU_STRATEGY_CONVOLUTIONRULES_H
 
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
-#include "aotc/Common/CpuTarget.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -42,13 +41,12 @@ enum class ChannelLaneForm {
 };
 /// The form in which a convolution over `inputChannels` input channels,
 /// reducing `reduction` elements (channels x window) per output into output
-/// rows of `width` pixels, pays with output channels as lanes on `target`;
-/// none when it does not.
+/// rows of `width` pixels, pays with output channels as lanes in
+/// `vectorBits`-wide registers; none when it does not.
 std::optional<ChannelLaneForm> channelLaneForm(int64_t inputChannels,
                                                int64_t reduction,
                                                int64_t width,
-                                               int64_t vectorBits,
-                                               const CpuTarget &target);
+                                               int64_t vectorBits);
 
 /// aotc-winograd-convolutions (F(2x2, 3x3)): true when a convolution of
 /// `inputChannels` and `outputChannels` with `tiles` output tiles of 2 x 2
