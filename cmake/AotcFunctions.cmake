@@ -91,6 +91,14 @@ if(NOT DEFINED AOTC_ARCHER_LIBRARY)
   find_library(AOTC_ARCHER_LIBRARY NAMES archer PATHS "${_aotc_omp_dir}"
                NO_DEFAULT_PATH)
 endif()
+# The environment of a test of ThreadSanitizer-instrumented code: reports in
+# libomp itself (uninstrumented) are not ours, and Archer tells TSan about
+# OpenMP's barriers and tasks.
+set(AOTC_TSAN_TEST_ENVIRONMENT "TSAN_OPTIONS=ignore_noninstrumented_modules=1")
+if(AOTC_ARCHER_LIBRARY)
+  list(APPEND AOTC_TSAN_TEST_ENVIRONMENT
+       "OMP_TOOL_LIBRARIES=${AOTC_ARCHER_LIBRARY}")
+endif()
 
 #===----------------------------------------------------------------------===#
 # aot_test_support: .npz reader and per-dtype tolerances (C++17)
@@ -351,12 +359,7 @@ function(aot_add_test name)
   list(REMOVE_DUPLICATES labels)
   set_tests_properties(${name} PROPERTIES LABELS "${labels}")
   if(sanitize STREQUAL "thread")
-    # Reports in libomp itself (uninstrumented) are not ours; Archer tells
-    # TSan about OpenMP's barriers and tasks.
-    set(environment "TSAN_OPTIONS=ignore_noninstrumented_modules=1")
-    if(AOTC_ARCHER_LIBRARY)
-      list(APPEND environment "OMP_TOOL_LIBRARIES=${AOTC_ARCHER_LIBRARY}")
-    endif()
-    set_tests_properties(${name} PROPERTIES ENVIRONMENT "${environment}")
+    set_tests_properties(${name} PROPERTIES
+      ENVIRONMENT "${AOTC_TSAN_TEST_ENVIRONMENT}")
   endif()
 endfunction()
