@@ -262,8 +262,8 @@ void buildCPULoweringPipeline(OpPassManager &pm,
                 "convert-arith-to-llvm,convert-index-to-llvm,"
                 "convert-cf-to-llvm,convert-ub-to-llvm,"
                 "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-                "convert-openmp-to-llvm,reconcile-unrealized-casts,"
-                "canonicalize");
+                "convert-openmp-to-llvm,reconcile-unrealized-casts");
+  pm.addPass(createCanonicalizeParallelRegions());
   // Weights as flat arrays: one LLVM constant each, not one per row.
   pm.addPass(createFlattenConstantGlobals());
   // The public C ABI around each entry point.
