@@ -62,8 +62,8 @@ struct CpuTarget {
   /// Cache line: 64 bytes on every x86 and most AArch64 cores.
   int64_t lineBytes = 64;
   /// Where the cache figures come from: "host" (the OS's description of
-  /// the machine aotc runs on), "known-cpu" (the table) or "default"; not
-  /// recorded on the module.
+  /// the machine aotc runs on), "known-cpu" (the table) or "default", with
+  /// " + options" when the user gave some; not recorded on the module.
   std::string caches = "default";
 
   /// Takes the non-zero figures of `figures`.

@@ -112,7 +112,11 @@ CpuTarget describe(const llvm::Triple &triple, llvm::StringRef cpu,
     target.caches = "known-cpu";
   if (caches)
     target.setCaches(*caches);
-  target.setCaches(options.caches);
+  const CacheFigures &given = options.caches;
+  if (given.l1Bytes > 0 || given.l1Ways > 0 || given.l2Bytes > 0 ||
+      given.l3Bytes > 0 || given.lineBytes > 0)
+    target.caches += " + options";
+  target.setCaches(given);
   return target;
 }
 
