@@ -93,6 +93,14 @@ std::string readTrimmed(llvm::StringRef directory, llvm::StringRef name) {
   return (*file)->getBuffer().trim().str();
 }
 
+/// The decimal integer `text` holds; 0 when it holds none.
+int64_t parseInteger(llvm::StringRef text) {
+  int64_t value = 0;
+  if (text.getAsInteger(10, value))
+    return 0;
+  return value;
+}
+
 /// Bytes of a sysfs cache size ("48K", "2048K", "1M", "512"); 0 when it is
 /// not one.
 int64_t parseSize(llvm::StringRef text) {
@@ -103,10 +111,8 @@ int64_t parseSize(llvm::StringRef text) {
     scale = MiB;
   else if (text.consume_back("G"))
     scale = 1024 * MiB;
-  int64_t value = 0;
-  if (text.getAsInteger(10, value) || value <= 0)
-    return 0;
-  return value * scale;
+  int64_t value = parseInteger(text);
+  return value > 0 ? value * scale : 0;
 }
 
 } // namespace
@@ -130,13 +136,8 @@ std::optional<CacheFigures> hostCaches(llvm::StringRef directory) {
     int64_t bytes = parseSize(readTrimmed(entry, "size"));
     if (type == "Instruction" || bytes == 0)
       continue;
-    int64_t ways = 0, line = 0;
-    if (llvm::StringRef(readTrimmed(entry, "ways_of_associativity"))
-            .getAsInteger(10, ways))
-      ways = 0;
-    if (llvm::StringRef(readTrimmed(entry, "coherency_line_size"))
-            .getAsInteger(10, line))
-      line = 0;
+    int64_t ways = parseInteger(readTrimmed(entry, "ways_of_associativity"));
+    int64_t line = parseInteger(readTrimmed(entry, "coherency_line_size"));
     if (level == "1") {
       figures.l1Bytes = bytes;
       figures.l1Ways = ways;
