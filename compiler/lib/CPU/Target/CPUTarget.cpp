@@ -10,6 +10,7 @@
 #include "aotc/Target/Target.h"
 
 #include "aotc/CPU/Target/Caches.h"
+#include "aotc/CPU/Target/OutlineParallelParts.h"
 #include "aotc/CPU/Target/TsanWideAccesses.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -204,6 +205,7 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
     if (sanitize == "thread")
       f.addFnAttr(llvm::Attribute::SanitizeThread);
   }
+  outlineParallelParts(*llvmModule);
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return llvm::createStringError("internal error: invalid LLVM IR");
 
