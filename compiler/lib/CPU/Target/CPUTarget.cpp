@@ -140,6 +140,15 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine,
                                                   /*DebugLogging=*/false);
   if (llvm::TimePassesIsEnabled)
     instrumentations.registerCallbacks(callbacks, &mam);
+  // Loop load elimination forwards a value stored in one iteration to a
+  // load in a later one: the generated loops have none to forward (every
+  // e2e artifact and corpus model tried compiles to the same object without
+  // it), and its dependence analysis of the register tiles' many accesses
+  // is a large part of LLVM's time.
+  callbacks.registerShouldRunOptionalPassCallback(
+      [](llvm::StringRef pass, llvm::Any) {
+        return pass != "LoopLoadEliminationPass";
+      });
   llvm::PassBuilder builder(&machine, tuning, std::nullopt, &callbacks);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
