@@ -19,20 +19,22 @@ namespace aotc {
 
 namespace {
 
-/// Whether `inst` is a call of the OpenMP barrier.
-bool isBarrier(const llvm::Instruction &inst) {
-  auto *call = llvm::dyn_cast<llvm::CallInst>(&inst);
+/// `value` when it is a direct call of the function `name`, else null.
+llvm::CallInst *callOf(llvm::Value *value, llvm::StringRef name) {
+  auto *call = llvm::dyn_cast<llvm::CallInst>(value);
   return call && call->getCalledFunction() &&
-         call->getCalledFunction()->getName() == "__kmpc_barrier";
+                 call->getCalledFunction()->getName() == name
+             ? call
+             : nullptr;
 }
 
 /// Outlines the parts of `function`; returns how many it outlined.
 unsigned outlineParts(llvm::Function &function) {
-  llvm::SmallVector<llvm::Instruction *> barriers;
+  llvm::SmallVector<llvm::CallInst *> barriers;
   for (llvm::BasicBlock &block : function)
     for (llvm::Instruction &inst : block)
-      if (isBarrier(inst))
-        barriers.push_back(&inst);
+      if (llvm::CallInst *barrier = callOf(&inst, "__kmpc_barrier"))
+        barriers.push_back(barrier);
   if (barriers.empty())
     return 0;
 
@@ -46,14 +48,15 @@ unsigned outlineParts(llvm::Function &function) {
   if (auto *branch = llvm::dyn_cast<llvm::BranchInst>(entry.getTerminator()))
     if (branch->isUnconditional())
       starts.push_back(branch->getSuccessor(0));
-  for (llvm::Instruction *barrier : barriers) {
+  for (llvm::CallInst *barrier : barriers) {
     // The thread number the barrier alone reads goes with it (else each
     // part would return it through memory).
     llvm::Instruction *head = barrier;
-    auto *thread = llvm::dyn_cast<llvm::CallInst>(
-        llvm::cast<llvm::CallInst>(barrier)->getArgOperand(1));
-    if (thread && thread->hasOneUse() && thread->getCalledFunction() &&
-        thread->getCalledFunction()->getName() == "__kmpc_global_thread_num") {
+    llvm::CallInst *thread =
+        barrier->arg_size() == 2
+            ? callOf(barrier->getArgOperand(1), "__kmpc_global_thread_num")
+            : nullptr;
+    if (thread && thread->hasOneUse()) {
       thread->moveBefore(barrier->getIterator());
       head = thread;
     }
@@ -119,8 +122,7 @@ unsigned outlineParts(llvm::Function &function) {
         /*BFI=*/nullptr, /*BPI=*/nullptr, /*AC=*/nullptr,
         /*AllowVarArgs=*/false, /*AllowAlloca=*/true,
         /*AllocationBlock=*/nullptr, /*Suffix=*/"part");
-    if (!extractor.isEligible())
-      continue;
+    // Null when CodeExtractor finds the part not eligible.
     llvm::Function *part = extractor.extractCodeRegion(cache);
     if (!part)
       continue;
