@@ -992,8 +992,9 @@ splitWithOwnInits(RewriterBase &rewriter, linalg::LinalgOp op, unsigned dim,
 
 SmallVector<linalg::LinalgOp>
 splitIntoBoxes(RewriterBase &rewriter, linalg::LinalgOp op,
-               ArrayRef<SmallVector<Range>> boxes) {
-  linalg::LinalgOp producer = partitionableInitProducer(rewriter, op);
+               ArrayRef<SmallVector<Range>> boxes, bool accumulate) {
+  linalg::LinalgOp producer =
+      accumulate ? linalg::LinalgOp() : partitionableInitProducer(rewriter, op);
   auto tiling = cast<TilingInterface>(op.getOperation());
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);

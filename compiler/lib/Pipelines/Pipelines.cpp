@@ -73,6 +73,10 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   fpm.addPass(createReuseDeadInputs());
   // Symbolic dimensions: a loop around each op, which is static inside.
   fpm.addPass(createTileSymbolicDims());
+  // Windows whose products mostly read zero padding: tap run by tap run,
+  // each on the outputs it reads the input for (fewer products).
+  if (!options.genericStrategy)
+    fpm.addPass(createClipPaddedTaps());
   // The strategy: one convolution path per windowed op, recorded on it; the
   // passes below carry the paths out (docs/architecture.md).
   SelectCpuStrategyOptions select;

@@ -312,10 +312,15 @@ int64_t newSiblingGroup(mlir::Operation *scope);
 /// each part's init is its slice of the previous part's insert (the first
 /// one's of `op`'s init) and its result is inserted there; the last insert
 /// replaces `op`. Each part computes its own init as in splitWithOwnInits.
-/// Returns the parts (aotc::splitElementwiseConsumer takes them).
+/// With `accumulate`, the boxes instead split the reduction: they may
+/// share outputs, each with reduction ranges of its own that together are
+/// the whole reduction, and every part adds to what the parts before it
+/// wrote (only the first reads `op`'s init). Returns the parts
+/// (aotc::splitElementwiseConsumer takes them, unless `accumulate`).
 llvm::SmallVector<mlir::linalg::LinalgOp>
 splitIntoBoxes(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
-               llvm::ArrayRef<llvm::SmallVector<mlir::Range>> boxes);
+               llvm::ArrayRef<llvm::SmallVector<mlir::Range>> boxes,
+               bool accumulate = false);
 
 /// The elementwise consumer (an activation) of an op split into `parts`
 /// (`splitWithOwnInits`), reached from the parts' inserts through reshapes,

@@ -1,18 +1,27 @@
 //===- PeelPaddedWindows.cpp - Windows read the input in place -*- C++ -*-===//
 //
-// This file implements the aotc-peel-padded-windows pass: a windowed op
-// without a reduction over input channels (a depthwise convolution, a pool)
-// that reads a tensor.pad of its input makes the pad a copy of the whole
-// input (with a border) for few arithmetic operations per element: for
-// MobileNetV2's stride-2 depthwise convolutions, that copy took longer than
-// the convolution. Most outputs' windows lie inside the unpadded input,
-// though (all but the first row and column for a 3x3 stride-2 window with
-// one element of padding on an even image): the op is computed in parts,
-// the interior reading the unpadded input in place, each border strip
-// reading a padded copy of the few rows or columns it needs (the pad's
-// slices taken before padding), each part with its own init and
-// elementwise consumer (aotc::splitIntoBoxes,
+// This file implements two passes on windowed ops that read a padded
+// input, which share the matching of the padding along the windows and the
+// split into parts reading the unpadded input in place.
+//
+// aotc-peel-padded-windows: a windowed op without a reduction over input
+// channels (a depthwise convolution, a pool) that reads a tensor.pad of its
+// input makes the pad a copy of the whole input (with a border) for few
+// arithmetic operations per element: for MobileNetV2's stride-2 depthwise
+// convolutions, that copy took longer than the convolution. Most outputs'
+// windows lie inside the unpadded input, though (all but the first row and
+// column for a 3x3 stride-2 window with one element of padding on an even
+// image): the op is computed in parts, the interior reading the unpadded
+// input in place, each border strip reading a padded copy of the few rows
+// or columns it needs (the pad's slices taken before padding), each part
+// with its own init and elementwise consumer (aotc::splitIntoBoxes,
 // aotc::splitElementwiseConsumer).
+//
+// aotc-clip-padded-taps: a windowed op (a convolution over input channels
+// too) most of whose products read zero padding (an atrous convolution
+// whose dilation is close to the image's size) is computed tap run by tap
+// run, each part on the outputs its taps read the input for, adding to the
+// parts before it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +39,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace aotc {
+#define GEN_PASS_DEF_CLIPPADDEDTAPS
 #define GEN_PASS_DEF_PEELPADDEDWINDOWS
 #include "aotc/CPU/Convolutions/Passes.h.inc"
 } // namespace aotc
@@ -61,6 +71,8 @@ struct Candidate {
   /// The padding value is an identity of the payload (paddingIsIdentity):
   /// the border outputs leave out the taps that would read it.
   bool clipsWindows = false;
+  /// The window loops of input 0.
+  llvm::SmallBitVector windows;
 };
 
 /// `v` through reshapes, as a constant.
@@ -113,15 +125,14 @@ bool paddingIsIdentity(linalg::LinalgOp op, Value value) {
                       [](const APFloat &f) { return f.isFinite(); });
 }
 
-/// `op` as a candidate: a linalg op (a generic, a named convolution or
-/// pool) of a function body on static tensors with one init, whose every
-/// reduction loop is a window loop of its input 0 or has one iteration, and
-/// whose input 0 is a padded tensor (matchPadding; through an expand_shape
-/// that splits no padded dimension) padded only along window accesses
-/// (o * s + k * d), by at most the window's reach (k's extent - 1) * d on
-/// either side, with some outputs reading the padding and some not.
-std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
-                                        int64_t vectorBits) {
+/// `op` with its input 0 padded along its windows: a linalg op (a generic,
+/// a named convolution or pool) of a function body on static tensors with
+/// one init whose input 0 is a padded tensor (matchPadding; through an
+/// expand_shape that splits no padded dimension) padded only along window
+/// accesses (o * s + k * d), by at most the window's reach (k's extent - 1)
+/// * d on either side, each image loop at most once. Each padded
+/// dimension's [begin, end) is empty when every output reads the padding.
+std::optional<Candidate> matchPaddedWindows(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1 || op.getNumDpsInputs() == 0 ||
       !op.hasPureTensorSemantics() || op.hasDynamicShape() ||
       op.hasIndexSemantics() || !isa<func::FuncOp>(op->getParentOp()))
@@ -137,16 +148,15 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
   if (!padding)
     return std::nullopt;
   Candidate c{op, *matched, expand, *padding, {}};
+  c.windows.resize(op.getNumLoops());
   auto xType = cast<RankedTensorType>(x.getType());
   AffineMap xMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  llvm::SmallBitVector windows(op.getNumLoops());
-  bool peels = false;
   for (auto [dim, lowHigh] : llvm::enumerate(c.inputPadding)) {
     std::optional<aotc::WindowAccess> w =
         aotc::matchWindow(xMap.getResult(dim));
     if (w)
-      windows.set(w->window);
+      c.windows.set(w->window);
     auto [low, high] = lowHigh;
     if (low == 0 && high == 0)
       continue;
@@ -164,13 +174,27 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
     int64_t lastStart = size - 1 + low - reach;
     int64_t end =
         lastStart < 0 ? 0 : std::min(lastStart / w->stride + 1, extent);
-    if (begin >= end)
-      return std::nullopt;
-    peels |= begin > 0 || end < extent;
     c.dims.push_back({w->image, begin, end, extent, w->window, w->stride,
                       w->dilation, low, size});
   }
-  if (!peels)
+  c.clipsWindows = paddingIsIdentity(op, c.padding.value);
+  return c;
+}
+
+/// `op` as a candidate of aotc-peel-padded-windows: padded windows
+/// (matchPaddedWindows) whose every reduction loop is a window loop of its
+/// input 0 or has one iteration, with some outputs reading the padding and
+/// some not.
+std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
+                                        int64_t vectorBits) {
+  std::optional<Candidate> c = matchPaddedWindows(op);
+  if (!c || llvm::any_of(c->dims, [](const PaddedDim &d) {
+        return d.begin >= d.end;
+      }))
+    return std::nullopt;
+  if (llvm::none_of(c->dims, [](const PaddedDim &d) {
+        return d.begin > 0 || d.end < d.extent;
+      }))
     return std::nullopt;
   // Whole registers of lanes in the interior (the vectorizer's lanes divide
   // a tile's row: 55 outputs would take registers of 5): the outputs past
@@ -181,17 +205,17 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
   int64_t lanes = std::max<int64_t>(
       1, vectorBits / getElementTypeOrSelf(op->getResult(0).getType())
                           .getIntOrFloatBitWidth());
-  for (PaddedDim &d : c.dims) {
+  for (PaddedDim &d : c->dims) {
     int64_t excess = (d.end - d.begin) % lanes;
     if (d.image != laneLoop || d.end - d.begin < lanes || excess == 0)
       continue;
     d.end -= excess;
   }
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::reduction && !windows.test(loop) &&
+    if (iterator == utils::IteratorType::reduction && !c->windows.test(loop) &&
         ranges[loop] != 1)
       return std::nullopt;
-  c.clipsWindows = paddingIsIdentity(op, c.padding.value);
   return c;
 }
 
@@ -240,6 +264,49 @@ SmallVector<SmallVector<Range>> boxesOf(OpBuilder &b, linalg::LinalgOp op,
 struct Segment {
   int64_t begin, end, k0, k1;
 };
+
+/// Calls `f` with every combination of one segment per padded dimension
+/// (an odometer, the first dimension turning fastest).
+void forEachCombination(ArrayRef<SmallVector<Segment>> segments,
+                        llvm::function_ref<void(ArrayRef<Segment>)> f) {
+  SmallVector<size_t> at(segments.size(), 0);
+  SmallVector<Segment> combination;
+  while (true) {
+    combination.clear();
+    for (auto [d, index] : llvm::enumerate(at))
+      combination.push_back(segments[d][index]);
+    f(combination);
+    size_t d = 0;
+    while (d < at.size() && ++at[d] == segments[d].size())
+      at[d++] = 0;
+    if (d == at.size())
+      return;
+  }
+}
+
+/// The taps of padded dimension `d` (a window loop of `taps`) in runs of
+/// consecutive taps that read the unpadded input for the same outputs
+/// [begin, end); taps that read only padding are left out.
+SmallVector<Segment> tapRunsOf(const PaddedDim &d, int64_t taps) {
+  SmallVector<Segment> runs;
+  for (int64_t k = 0; k < taps; ++k) {
+    // 0 <= o * s - low + k * dil <= size - 1.
+    int64_t first = k * d.dilation - d.low;
+    int64_t begin = std::clamp<int64_t>(
+        llvm::divideCeilSigned(-first, d.stride), 0, d.extent);
+    int64_t end = std::clamp<int64_t>(
+        llvm::divideFloorSigned(d.size - 1 - first, d.stride) + 1, 0,
+        d.extent);
+    if (begin >= end)
+      continue;
+    Segment *last = runs.empty() ? nullptr : &runs.back();
+    if (last && last->k1 == k && last->begin == begin && last->end == end)
+      last->k1 = k + 1;
+    else
+      runs.push_back({begin, end, k, k + 1});
+  }
+  return runs;
+}
 
 /// The outputs of padded dimension `d` in segments of the same valid taps
 /// (those reading the unpadded input): its interior [begin, end) whole (all
@@ -294,13 +361,10 @@ clippedBoxesOf(OpBuilder &b, linalg::LinalgOp op, ArrayRef<PaddedDim> dims) {
   SmallVector<Range> whole = wholeRanges(b, op);
   // The interior first (its place kept until the odometer reaches it).
   SmallVector<SmallVector<Range>> boxes(1);
-  // Every combination, dimension by dimension (an odometer over segments).
-  SmallVector<size_t> at(dims.size(), 0);
-  while (true) {
+  forEachCombination(segments, [&](ArrayRef<Segment> combination) {
     SmallVector<Range> box = whole;
     bool isInterior = true;
-    for (auto [d, dim] : llvm::enumerate(dims)) {
-      const Segment &seg = segments[d][at[d]];
+    for (auto [seg, dim] : llvm::zip_equal(combination, dims)) {
       box[dim.image] = rangeOf(b, seg.begin, seg.end);
       box[dim.window] = rangeOf(b, seg.k0, seg.k1);
       isInterior &= seg.begin == dim.begin && seg.end == dim.end;
@@ -309,13 +373,94 @@ clippedBoxesOf(OpBuilder &b, linalg::LinalgOp op, ArrayRef<PaddedDim> dims) {
       boxes.front() = std::move(box);
     else
       boxes.push_back(std::move(box));
-    size_t d = 0;
-    while (d < at.size() && ++at[d] == segments[d].size())
-      at[d++] = 0;
-    if (d == at.size())
-      break;
-  }
+  });
   return boxes;
+}
+
+/// `c`'s padded input as a tensor.pad of its (expanded) source, so that
+/// the parts' slices of it are slices of a pad.
+tensor::PadOp padOfInput(RewriterBase &rewriter, Candidate &c) {
+  rewriter.setInsertionPoint(c.op);
+  Value source = c.padding.source;
+  SmallVector<OpFoldResult> low, high;
+  auto xType = cast<RankedTensorType>(c.op.getDpsInputs()[0].getType());
+  SmallVector<int64_t> shape(xType.getShape());
+  for (auto [dim, lowHigh] : llvm::enumerate(c.inputPadding)) {
+    low.push_back(rewriter.getIndexAttr(lowHigh.first));
+    high.push_back(rewriter.getIndexAttr(lowHigh.second));
+    shape[dim] -= lowHigh.first + lowHigh.second;
+  }
+  if (c.expand)
+    source = tensor::ExpandShapeOp::create(
+        rewriter, c.expand.getLoc(),
+        RankedTensorType::get(shape, xType.getElementType()), source,
+        c.expand.getReassociationIndices());
+  auto pad = tensor::PadOp::create(rewriter, c.op.getLoc(), xType, source,
+                                   low, high, c.padding.value);
+  rewriter.modifyOpInPlace(
+      c.op, [&] { c.op.getDpsInputOperand(0)->set(pad.getResult()); });
+  return pad;
+}
+
+/// `c` computed in `boxes` (aotc::splitIntoBoxes, with `accumulate`), each
+/// part reading its slice of the padded input as the slice of the unpadded
+/// input, padded only where the part's windows leave it (not at all when
+/// they stay inside). The padded input and what computed it go, unless
+/// something else reads them. Returns the parts.
+SmallVector<linalg::LinalgOp>
+splitReadingInPlace(RewriterBase &rewriter, Candidate &c,
+                    ArrayRef<SmallVector<Range>> boxes, bool accumulate) {
+  Value padded = c.op.getDpsInputs()[0];
+  tensor::PadOp pad = padOfInput(rewriter, c);
+  SmallVector<linalg::LinalgOp> parts =
+      aotc::splitIntoBoxes(rewriter, c.op, boxes, accumulate);
+  for (linalg::LinalgOp part : parts) {
+    auto slice =
+        part.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || slice.getSource() != pad.getResult())
+      continue;
+    rewriter.setInsertionPoint(slice);
+    FailureOr<TilingResult> sliced = tensor::bubbleUpPadSlice(
+        rewriter, pad, slice.getMixedOffsets(), slice.getMixedSizes(),
+        /*generateZeroSliceGuard=*/false);
+    if (failed(sliced))
+      continue;
+    Value value = sliced->tiledValues.front();
+    if (auto inner = value.getDefiningOp<tensor::PadOp>();
+        inner && inner.hasZeroLowPad() && inner.hasZeroHighPad()) {
+      value = inner.getSource();
+      rewriter.eraseOp(inner);
+    }
+    if (value.getType() != slice.getType())
+      value = tensor::CastOp::create(rewriter, slice.getLoc(),
+                                     slice.getType(), value);
+    rewriter.replaceOp(slice, value);
+  }
+  SmallVector<Operation *> chain = {pad, padded.getDefiningOp()};
+  if (c.expand)
+    chain.push_back(c.expand.getSrc().getDefiningOp());
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(chain.back()))
+    chain.push_back(insert.getDest().getDefiningOp());
+  for (Operation *op : chain)
+    if (op && op->use_empty())
+      rewriter.eraseOp(op);
+  return parts;
+}
+
+/// Computes `c` in boxes, each part marked as the `group`th op's
+/// (aotc::kSiblingPartsAttrName).
+void peel(RewriterBase &rewriter, Candidate &c, int64_t group) {
+  std::optional<SmallVector<SmallVector<Range>>> clipped;
+  if (c.clipsWindows)
+    clipped = clippedBoxesOf(rewriter, c.op, c.dims);
+  SmallVector<SmallVector<Range>> boxes =
+      clipped ? *clipped : boxesOf(rewriter, c.op, c.dims);
+  SmallVector<linalg::LinalgOp> parts =
+      splitReadingInPlace(rewriter, c, boxes, /*accumulate=*/false);
+  aotc::splitElementwiseConsumer(rewriter, parts);
+  for (linalg::LinalgOp part : parts)
+    part->setAttr(aotc::kSiblingPartsAttrName,
+                  rewriter.getI64IntegerAttr(group));
 }
 
 struct PeelPaddedWindowsPass
@@ -362,83 +507,90 @@ struct PeelPaddedWindowsPass
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
+};
 
-  /// `c`'s padded input as a tensor.pad of its (expanded) source, so that
-  /// the parts' slices of it are slices of a pad.
-  static tensor::PadOp padOfInput(RewriterBase &rewriter, Candidate &c) {
-    rewriter.setInsertionPoint(c.op);
-    Value source = c.padding.source;
-    SmallVector<OpFoldResult> low, high;
-    auto xType = cast<RankedTensorType>(c.op.getDpsInputs()[0].getType());
-    SmallVector<int64_t> shape(xType.getShape());
-    for (auto [dim, lowHigh] : llvm::enumerate(c.inputPadding)) {
-      low.push_back(rewriter.getIndexAttr(lowHigh.first));
-      high.push_back(rewriter.getIndexAttr(lowHigh.second));
-      shape[dim] -= lowHigh.first + lowHigh.second;
-    }
-    if (c.expand)
-      source = tensor::ExpandShapeOp::create(
-          rewriter, c.expand.getLoc(),
-          RankedTensorType::get(shape, xType.getElementType()), source,
-          c.expand.getReassociationIndices());
-    auto pad = tensor::PadOp::create(rewriter, c.op.getLoc(), xType, source,
-                                     low, high, c.padding.value);
-    rewriter.modifyOpInPlace(
-        c.op, [&] { c.op.getDpsInputOperand(0)->set(pad.getResult()); });
-    return pad;
+//===----------------------------------------------------------------------===//
+// aotc-clip-padded-taps
+//===----------------------------------------------------------------------===//
+
+/// The parts of `op` tap run by tap run (one box per combination of the
+/// padded dimensions' tapRunsOf, the one with the most outputs first), if
+/// aotc::clippedTapsPay.
+std::optional<SmallVector<SmallVector<Range>>>
+tapBoxesOf(OpBuilder &b, linalg::LinalgOp op, ArrayRef<PaddedDim> dims) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<SmallVector<Segment>> runs;
+  size_t count = 1;
+  int64_t products = 1;
+  for (const PaddedDim &d : dims) {
+    runs.push_back(tapRunsOf(d, ranges[d.window]));
+    count *= runs.back().size();
+    products *= d.extent * ranges[d.window];
   }
-
-  /// Computes `c` in boxes, each part marked as the `group`th op's
-  /// (aotc::kSiblingPartsAttrName).
-  static void peel(RewriterBase &rewriter, Candidate &c, int64_t group) {
-    Value padded = c.op.getDpsInputs()[0];
-    tensor::PadOp pad = padOfInput(rewriter, c);
-    std::optional<SmallVector<SmallVector<Range>>> clipped;
-    if (c.clipsWindows)
-      clipped = clippedBoxesOf(rewriter, c.op, c.dims);
-    SmallVector<SmallVector<Range>> boxes =
-        clipped ? *clipped : boxesOf(rewriter, c.op, c.dims);
-    SmallVector<linalg::LinalgOp> parts =
-        aotc::splitIntoBoxes(rewriter, c.op, boxes);
-    aotc::splitElementwiseConsumer(rewriter, parts);
-    for (linalg::LinalgOp part : parts)
-      part->setAttr(aotc::kSiblingPartsAttrName,
-                    rewriter.getI64IntegerAttr(group));
-    // Each part reads its slice of the padded input: the slice of the
-    // unpadded input, padded only where the part's windows leave it (not at
-    // all in the interior).
-    for (linalg::LinalgOp part : parts) {
-      auto slice =
-          part.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
-      if (!slice || slice.getSource() != pad.getResult())
-        continue;
-      rewriter.setInsertionPoint(slice);
-      FailureOr<TilingResult> sliced = tensor::bubbleUpPadSlice(
-          rewriter, pad, slice.getMixedOffsets(), slice.getMixedSizes(),
-          /*generateZeroSliceGuard=*/false);
-      if (failed(sliced))
-        continue;
-      Value value = sliced->tiledValues.front();
-      if (auto inner = value.getDefiningOp<tensor::PadOp>();
-          inner && inner.hasZeroLowPad() && inner.hasZeroHighPad()) {
-        value = inner.getSource();
-        rewriter.eraseOp(inner);
-      }
-      if (value.getType() != slice.getType())
-        value = tensor::CastOp::create(rewriter, slice.getLoc(),
-                                       slice.getType(), value);
-      rewriter.replaceOp(slice, value);
+  if (count == 0)
+    return std::nullopt;
+  int64_t reading = 0, firstOutputs = -1;
+  SmallVector<Range> whole = wholeRanges(b, op);
+  SmallVector<SmallVector<Range>> boxes;
+  forEachCombination(runs, [&](ArrayRef<Segment> combination) {
+    SmallVector<Range> box = whole;
+    int64_t outputs = 1, taps = 1;
+    for (auto [run, dim] : llvm::zip_equal(combination, dims)) {
+      box[dim.image] = rangeOf(b, run.begin, run.end);
+      box[dim.window] = rangeOf(b, run.k0, run.k1);
+      outputs *= run.end - run.begin;
+      taps *= run.k1 - run.k0;
     }
-    // The padded input and what computed it, unless something else reads
-    // them.
-    SmallVector<Operation *> chain = {pad, padded.getDefiningOp()};
-    if (c.expand)
-      chain.push_back(c.expand.getSrc().getDefiningOp());
-    if (auto insert = dyn_cast<tensor::InsertSliceOp>(chain.back()))
-      chain.push_back(insert.getDest().getDefiningOp());
-    for (Operation *op : chain)
-      if (op && op->use_empty())
-        rewriter.eraseOp(op);
+    reading += outputs * taps;
+    boxes.push_back(std::move(box));
+    if (outputs > firstOutputs) {
+      firstOutputs = outputs;
+      std::rotate(boxes.begin(), boxes.end() - 1, boxes.end());
+    }
+  });
+  if (!aotc::clippedTapsPay(products, reading, count))
+    return std::nullopt;
+  return boxes;
+}
+
+struct ClipPaddedTapsPass
+    : aotc::impl::ClipPaddedTapsBase<ClipPaddedTapsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      std::optional<Candidate> c = matchPaddedWindows(op);
+      if (c && c->clipsWindows)
+        candidates.push_back(op);
+    });
+    // Matched again as the splits before left the IR (two ops can share a
+    // padded input, which the first one's split rebuilds).
+    aotc::ErasedOps erased;
+    IRRewriter rewriter(&getContext(), &erased);
+    SmallVector<Operation *> filterSlices;
+    for (Operation *op : candidates) {
+      if (erased.ops.contains(op))
+        continue;
+      std::optional<Candidate> c =
+          matchPaddedWindows(cast<linalg::LinalgOp>(op));
+      if (!c || !c->clipsWindows)
+        continue;
+      std::optional<SmallVector<SmallVector<Range>>> boxes =
+          tapBoxesOf(rewriter, c->op, c->dims);
+      if (!boxes)
+        continue;
+      for (linalg::LinalgOp part :
+           splitReadingInPlace(rewriter, *c, *boxes, /*accumulate=*/true))
+        for (Value input : llvm::drop_begin(part.getDpsInputs()))
+          if (auto slice = input.getDefiningOp<tensor::ExtractSliceOp>())
+            filterSlices.push_back(slice);
+    }
+    // Each part's slice of the constant filter, a constant of its own (the
+    // parts' taps do not overlap: together as large as the filter).
+    RewritePatternSet patterns(&getContext());
+    tensor::populateFoldConstantExtractSlicePatterns(
+        patterns, [](tensor::ExtractSliceOp) { return true; });
+    if (failed(applyOpPatternsGreedily(filterSlices, std::move(patterns))))
+      signalPassFailure();
   }
 };
 

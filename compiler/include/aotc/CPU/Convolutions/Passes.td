@@ -313,6 +313,45 @@ def FlattenConvolutionImages : Pass<"aotc-flatten-convolution-images",
                            "mlir::tensor::TensorDialect"];
 }
 
+def ClipPaddedTaps : Pass<"aotc-clip-padded-taps", "mlir::func::FuncOp"> {
+  let summary = "Windows whose taps mostly read zero padding are computed tap run by tap run, on the input alone";
+  let description = [{
+    A linalg op with padded windows, as aotc-peel-padded-windows matches
+    them but with any reduction (a convolution over input channels too),
+    whose padding is an identity of its payload (zero for a sum of
+    products with a constant filter of finite values, or for a sum; -inf
+    for a max). Each tap k of a padded dimension reads the unpadded input
+    for the outputs [ceil((low - k * d) / s), floor((H - 1 + low - k * d) /
+    s) + 1) of that dimension, and only padding for the others; consecutive
+    taps with the same outputs form a run, and taps reading only padding
+    are dropped. When the rule aotc::clippedTapsPay holds (most products
+    read padding: an atrous convolution whose dilation is close to the
+    image's size), the op is computed as one part per combination of the
+    padded dimensions' runs: its window loops cut to the run, its output
+    loops to the run's outputs, its input a slice of the unpadded input
+    (no padded copy). The parts accumulate: the first reads the op's init,
+    each later one its slice of what the parts before it wrote
+    (aotc::splitIntoBoxes with `accumulate`); the part with the most
+    outputs comes first. Slices of a constant filter become constants. The
+    parts are ordinary ops for aotc-select-cpu-strategy: a run of one tap
+    at stride 1 is a 1x1 convolution, a contraction.
+
+    Before (DeepLabV3's rate-12 atrous convolution, 960 -> 256 channels,
+    14x14 padded to 38x38: 18% of the products read the input):
+    ```mlir
+    %p = tensor.pad %x low[0, 0, 12, 12] high[0, 0, 12, 12] : 1x960x14x14 to 1x960x38x38
+    %y = linalg.generic {maps = [(n,g,m,oh,ow,c,kh,kw) -> (n,g,c,oh+kh*12,ow+kw*12), ...]}
+        ins(expand_shape %p, %w) outs(%bias : tensor<1x1x256x14x14xf32>)
+    ```
+    After: the centre tap on all 14 x 14 outputs from %x in place (a 1x1
+    convolution), then each of the 8 other taps on the 2 x 14, 14 x 2 or
+    2 x 2 outputs it reads the input for, each adding to the result.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def PeelPaddedWindows : Pass<"aotc-peel-padded-windows", "mlir::func::FuncOp"> {
   let summary = "Depthwise convolutions and pools read their unpadded input in place, but for border strips";
   let description = [{

@@ -72,6 +72,11 @@ bool flatDepthwisePays(int64_t channels, int64_t height, int64_t width,
 /// padded copies.
 bool clipsWindowsInto(size_t parts);
 
+/// aotc-clip-padded-taps: true when computing a windowed op tap run by tap
+/// run, in `parts` parts, pays: only `reading` of its `products` (outputs
+/// x taps) read the unpadded input, the others padding.
+bool clippedTapsPay(int64_t products, int64_t reading, size_t parts);
+
 } // namespace aotc
 
 #endif // AOTC_CPU_STRATEGY_CONVOLUTIONRULES_H
