@@ -9,17 +9,22 @@ Usage:
    perf record -o perf.data ...)
   scripts/profile_foralls.py OUT/d/NAME.bufferized.mlir perf.data NAME [--top N]
 
-convert-scf-to-openmp outlines the K-th top-level scf.forall of the entry
-function (in program order: nothing reorders them after bufferization) into
-`__aotc_NAME_impl..omp_par.K` (the first one without a suffix); the script
-checks that the dump's NAME.ll defines as many of them as the bufferized IR
-has foralls. Each forall is described by its first line, its source line in
-the dump, and its kind: `fill` (stores constants only), `copy` (moves
-values, no arithmetic), `compute` (multiplies: contractions, convolutions)
-or `eltwise` (other arithmetic), with the types of the accumulators its
-register tiles carry (iter_args vectors). Samples outside the thread loops
-(the entry function's own serial code, memset, libomp's wait loops) are
-listed by symbol.
+The thread loops of an entry point run in one OpenMP parallel region,
+separated by barriers; its parts between barriers that hold a loop are
+functions of their own, `__aotc_NAME_impl..omp_par.region.K` for the K-th
+part (aotc's OutlineParallelParts). The script reads the parts from the
+dump's NAME.llvm.mlir (the parallel region's `omp.barrier` and `omp.masked`
+ops: a part holding `omp.masked` runs the serial ops between thread loops
+on one thread) and checks that the other parts, taken in order, are as
+many as the top-level scf.forall ops of the bufferized IR (in program
+order: nothing reorders them after bufferization): the K-th such part is
+the K-th forall. Each forall is described by its first line, its source
+line in the dump, and its kind: `fill` (stores constants only), `copy`
+(moves values, no arithmetic), `compute` (multiplies: contractions,
+convolutions) or `eltwise` (other arithmetic), with the types of the
+accumulators its register tiles carry (iter_args vectors). Samples outside
+the thread loops (serial parts, libomp's wait loops, memset) are listed by
+symbol.
 """
 import argparse
 import collections
@@ -77,6 +82,35 @@ def foralls(lines, start, end):
     return result
 
 
+def parallel_parts(lines, name):
+    """Per part of the entry point's parallel region between barriers, in
+    order: True when it holds an omp.masked block (serial ops)."""
+    header = re.compile(r'\s*llvm\.func (?:internal )?@__aotc_' +
+                        re.escape(name) + r'_impl\(')
+    func = next((i for i, line in enumerate(lines) if header.match(line)),
+                None)
+    if func is None:
+        sys.exit(f'no llvm.func @__aotc_{name}_impl in the LLVM dialect dump')
+    start = next((i for i in range(func, len(lines))
+                  if lines[i].lstrip().startswith('omp.parallel')), None)
+    if start is None:
+        return []
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    body = ' ' * (indent + 2)
+    parts = [False]
+    for line in lines[start + 1:]:
+        if line.startswith(' ' * indent + '}'):
+            break
+        if (len(line) <= len(body) or not line.startswith(body)
+                or line[len(body)] == ' '):
+            continue
+        if line.startswith(body + 'omp.barrier'):
+            parts.append(False)
+        elif line.startswith(body + 'omp.masked'):
+            parts[-1] = True
+    return parts
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -90,41 +124,42 @@ def main():
     with open(args.bufferized) as f:
         lines = f.read().split('\n')
     loops = foralls(lines, *function_lines(lines, args.name))
-    ll = os.path.join(os.path.dirname(args.bufferized), args.name + '.ll')
-    if os.path.exists(ll):
-        with open(ll) as f:
-            outlined = len(re.findall(
-                r'^define internal void @__aotc_' + re.escape(args.name) +
-                r'_impl\.\.omp_par', f.read(), re.M))
-        if outlined != len(loops):
-            sys.exit(f'{ll} defines {outlined} outlined loops, '
-                     f'{args.bufferized} has {len(loops)} foralls: '
-                     'not the same compilation')
+    llvm = os.path.join(os.path.dirname(args.bufferized),
+                        args.name + '.llvm.mlir')
+    with open(llvm) as f:
+        parts = parallel_parts(f.read().split('\n'), args.name)
+    loop_parts = [k for k, masked in enumerate(parts) if not masked]
+    if len(loop_parts) != len(loops):
+        sys.exit(f'{llvm}: {len(loop_parts)} parallel parts without serial '
+                 f'ops, {args.bufferized}: {len(loops)} foralls (not the '
+                 'same compilation, or thread loops without a barrier '
+                 'between them)')
+    forall_of = {k: i for i, k in enumerate(loop_parts)}
 
     report = subprocess.run(
         ['perf', 'report', '-i', args.perf_data, '--no-children',
          '--sort', 'sym', '--percent-limit', '0'],
         capture_output=True, text=True, check=True).stdout
     symbol = re.compile(r'__aotc_' + re.escape(args.name) +
-                        r'_impl\.\.omp_par(?:\.(\d+))?$')
+                        r'_impl\.\.omp_par\.region\.(\d+)$')
     rows, kinds, others = [], collections.Counter(), collections.Counter()
     for line in report.split('\n'):
         m = re.match(r'\s+([0-9.]+)%\s+\[[.k]\]\s+(\S+)', line)
         if not m:
             continue
         percent, name = float(m.group(1)), m.group(2)
-        loop = symbol.match(name)
-        if loop:
-            index = int(loop.group(1) or 0)
-            if index >= len(loops):
-                sys.exit(f'{name}: the IR has {len(loops)} foralls only')
+        part = symbol.match(name)
+        index = forall_of.get(int(part.group(1))) if part else None
+        if index is not None:
             rows.append((percent, index) + loops[index])
             kinds[loops[index][1]] += percent
+        elif part:
+            others[f'serial part {part.group(1)}'] += percent
         else:
             others[name] += percent
 
     if not rows:
-        sys.exit(f'no samples in __aotc_{args.name}_impl..omp_par*: '
+        sys.exit(f'no samples in __aotc_{args.name}_impl..omp_par.region.*: '
                  'is NAME the --name the object was compiled with?')
     print(f'{"samples":>8}  {"loop":<8} {"line":<7} {"kind":<8} '
           f'{"accumulators":<44} forall')

@@ -105,7 +105,9 @@ TEST(OutlineParallelParts, LoopsBetweenBarriersBecomeNoinlineCalls) {
   ASSERT_TRUE(r.module);
   EXPECT_EQ(r.count, 2u);
   ASSERT_EQ(r.calls.size(), 4u);
+  EXPECT_EQ(r.calls[0], "f.region.0");
   EXPECT_EQ(r.calls[1], "barrier");
+  EXPECT_EQ(r.calls[2], "f.region.1");
   EXPECT_EQ(r.calls[3], "barrier");
   for (unsigned i : {0u, 2u}) {
     llvm::Function *part = r.module->getFunction(r.calls[i]);
@@ -139,7 +141,8 @@ TEST(OutlineParallelParts, StraightLinePartsStay) {
   EXPECT_EQ(r.count, 1u);
   ASSERT_EQ(r.calls.size(), 3u);
   EXPECT_EQ(r.calls[0], "barrier");
-  EXPECT_NE(r.calls[1], "barrier");
+  // Named after its place: part 1, after the straight-line part 0.
+  EXPECT_EQ(r.calls[1], "f.region.1");
   EXPECT_EQ(r.calls[2], "barrier");
 }
 

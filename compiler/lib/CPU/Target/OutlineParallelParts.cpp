@@ -121,7 +121,8 @@ unsigned outlineParts(llvm::Function &function) {
         parts[index].getArrayRef(), /*DT=*/nullptr, /*AggregateArgs=*/false,
         /*BFI=*/nullptr, /*BPI=*/nullptr, /*AC=*/nullptr,
         /*AllowVarArgs=*/false, /*AllowAlloca=*/true,
-        /*AllocationBlock=*/nullptr, /*Suffix=*/"part");
+        /*AllocationBlock=*/nullptr,
+        /*Suffix=*/"region." + std::to_string(index));
     // Null when CodeExtractor finds the part not eligible.
     llvm::Function *part = extractor.extractCodeRegion(cache);
     if (!part)
