@@ -104,11 +104,8 @@ TEST(OutlineParallelParts, LoopsBetweenBarriersBecomeNoinlineCalls) {
                        barrier("b2", "tail") + "tail:\n  ret void\n");
   ASSERT_TRUE(r.module);
   EXPECT_EQ(r.count, 2u);
-  ASSERT_EQ(r.calls.size(), 4u);
-  EXPECT_EQ(r.calls[0], "f.region.0");
-  EXPECT_EQ(r.calls[1], "barrier");
-  EXPECT_EQ(r.calls[2], "f.region.1");
-  EXPECT_EQ(r.calls[3], "barrier");
+  ASSERT_EQ(r.calls, (std::vector<std::string>{"f.region.0", "barrier",
+                                                "f.region.1", "barrier"}));
   for (unsigned i : {0u, 2u}) {
     llvm::Function *part = r.module->getFunction(r.calls[i]);
     ASSERT_TRUE(part) << r.calls[i];
@@ -139,11 +136,9 @@ TEST(OutlineParallelParts, StraightLinePartsStay) {
       "  ret void\n");
   ASSERT_TRUE(r.module);
   EXPECT_EQ(r.count, 1u);
-  ASSERT_EQ(r.calls.size(), 3u);
-  EXPECT_EQ(r.calls[0], "barrier");
   // Named after its place: part 1, after the straight-line part 0.
-  EXPECT_EQ(r.calls[1], "f.region.1");
-  EXPECT_EQ(r.calls[2], "barrier");
+  EXPECT_EQ(r.calls,
+            (std::vector<std::string>{"barrier", "f.region.1", "barrier"}));
 }
 
 TEST(OutlineParallelParts, ValuesUsedAfterTheirPartAreReturned) {
