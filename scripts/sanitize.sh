@@ -8,7 +8,9 @@
 # with it every e2e program (tests/e2e/programs) and the four tuned models
 # (resnet18, mobilenet_v2, squeezenet1_1, bert_encoder, exported by the main
 # build in build/tests/models), each with the default strategy and with
-# --strategy=generic; --all adds googlenet, shufflenet_v2_x1_0 and swin_t.
+# --strategy=generic, and with --verify-each (an invalid rewrite is caught by
+# the verifier after the pass that made it); --all adds googlenet,
+# shufflenet_v2_x1_0 and swin_t.
 # Any sanitizer report or any exit other than 0 fails the run. Logs go to
 # build-fuzz/sanitize/.
 #
@@ -51,7 +53,7 @@ for input in "${inputs[@]}"; do
     log="$out/$name-$strategy.log"
     count=$((count + 1))
     status=0
-    "$aotc" "$input" --name="$name" --strategy="$strategy" \
+    "$aotc" "$input" --name="$name" --strategy="$strategy" --verify-each \
       -o "$out/$name-$strategy" >"$log" 2>&1 || status=$?
     if [ "$status" -ne 0 ] ||
         grep -q "AddressSanitizer\|runtime error:" "$log"; then

@@ -18,6 +18,7 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -120,6 +121,12 @@ static cl::opt<bool> verbose(
     cl::desc("Print per-stage timings, and remarks (a strategy a pass could "
              "not carry out)"),
     cl::cat(aotcCategory));
+static cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("Verify the IR after every pass, not only after every stage (a "
+             "debugging aid: an invalid rewrite is reported by the pass that "
+             "made it)"),
+    cl::cat(aotcCategory));
 static cl::opt<std::string> strategy(
     "strategy",
     cl::desc("CPU: 'default' (each op takes the path the strategy selection "
@@ -208,8 +215,13 @@ public:
     // LLVM's --time-passes: MLIR's pass timing report too, stage by stage.
     if (llvm::TimePassesIsEnabled)
       pm.enableTiming();
+    // Each stage's result is verified; every pass's only with
+    // --verify-each (as aotc-opt and the lit tests do): verifying a large
+    // lowered module after each of a stage's passes costs more than half of
+    // that stage's time.
+    pm.enableVerifier(verifyEach);
     build(pm);
-    if (failed(pm.run(module)))
+    if (failed(pm.run(module)) || failed(verify(module)))
       return failure();
     report(suffix, start);
     return dump(suffix, [&](llvm::raw_ostream &os) { module.print(os); });
