@@ -121,6 +121,13 @@ static cl::opt<bool> verbose(
     cl::desc("Print per-stage timings, and remarks (a strategy a pass could "
              "not carry out)"),
     cl::cat(aotcCategory));
+static cl::opt<unsigned> codegenParts(
+    "codegen-parts",
+    cl::desc("CPU: generate the object's code in N parts, on up to N threads "
+             "(default 0: by the module's size, one part per 50,000 LLVM "
+             "instructions in a power of two up to 8; 1: one thread). Each "
+             "function's code is the same either way"),
+    cl::value_desc("N"), cl::init(0), cl::cat(aotcCategory));
 static cl::opt<bool> verifyEach(
     "verify-each",
     cl::desc("Verify the IR after every pass, not only after every stage (a "
@@ -287,6 +294,12 @@ int compile() {
   cpuOptions.caches = {l1CacheBytes, l1CacheWays, l2CacheBytes, l3CacheBytes,
                        cacheLineBytes};
   cpuOptions.sanitize = sanitize;
+  // ld.lld joins the parts of a large object generated on several threads
+  // (and links AMDGPU code objects).
+  cpuOptions.lldPath = AOTC_LLVM_TOOLS_DIR "/ld.lld";
+  if (codegenParts > 64)
+    return fail("--codegen-parts must be at most 64");
+  cpuOptions.codegenParts = codegenParts;
   if (!sanitize.empty() && sanitize != "address" && sanitize != "thread")
     return fail("unknown --sanitize '" + sanitize +
                 "' (expected address or thread)");
@@ -335,7 +348,7 @@ int compile() {
         options.toolkitPath =
             llvm::sys::Process::GetEnv("AOTC_ROCM_DEVICE_LIBS")
                 .value_or("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode");
-      options.lldPath = AOTC_LLVM_TOOLS_DIR "/ld.lld";
+      options.lldPath = cpuOptions.lldPath;
       return aotc::createHIPTarget(options);
     }
     options.toolkitPath = cudaPath;

@@ -66,6 +66,13 @@ struct CPUTargetOptions {
   /// "thread"; empty: none). The object then needs that sanitizer's runtime
   /// (link with -fsanitize=...).
   std::string sanitize;
+  /// ld.lld, which joins the objects of a large module's parts generated on
+  /// several threads; without it (empty, or not there) code is generated
+  /// on one thread.
+  std::string lldPath;
+  /// The parts to generate the object's code in (0: by the module's size;
+  /// see aotc::codegenParts).
+  unsigned codegenParts = 0;
 };
 
 /// Creates the CPU target, or an error naming the unknown triple or CPU.

@@ -11,6 +11,7 @@
 
 #include "aotc/CPU/Target/Caches.h"
 #include "aotc/CPU/Target/OutlineParallelParts.h"
+#include "aotc/CPU/Target/ParallelCodegen.h"
 #include "aotc/CPU/Target/TsanWideAccesses.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -27,6 +28,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -36,6 +38,7 @@
 #include "llvm/Transforms/Instrumentation/ThreadSanitizer.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <functional>
 #include <mutex>
 
 using namespace mlir;
@@ -48,10 +51,13 @@ namespace {
 
 class CPUTarget : public Target {
 public:
-  CPUTarget(std::unique_ptr<llvm::TargetMachine> machine, CpuTarget description,
-            std::string sanitize)
-      : machine(std::move(machine)), description(std::move(description)),
-        sanitize(std::move(sanitize)) {}
+  /// `createMachine` makes a machine like `machine`, for another thread.
+  CPUTarget(std::function<std::unique_ptr<llvm::TargetMachine>()> createMachine,
+            CpuTarget description, std::string sanitize, std::string lld,
+            unsigned requestedParts)
+      : createMachine(std::move(createMachine)), machine(this->createMachine()),
+        description(std::move(description)), sanitize(std::move(sanitize)),
+        lld(std::move(lld)), requestedParts(requestedParts) {}
 
   std::string infoString() const override { return "cpu"; }
 
@@ -69,9 +75,12 @@ public:
                                        bool wantAssembly) const override;
 
 private:
+  std::function<std::unique_ptr<llvm::TargetMachine>()> createMachine;
   std::unique_ptr<llvm::TargetMachine> machine;
   CpuTarget description;
   std::string sanitize; ///< "", "address" or "thread"
+  std::string lld;      ///< ld.lld (joins parts), or "" when there is none
+  unsigned requestedParts; ///< 0: by the module's size
 };
 
 /// The machine model of `subtarget`: the ISA from LLVM's description; the
@@ -236,8 +245,26 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
       return assembly.takeError();
     artifacts.assembly = std::move(*assembly);
   }
+  // Large modules: code generated in parts on several threads, except with
+  // --time-passes (LLVM's pass timers are not shared across threads), for
+  // sanitized code (whose module constructors stay whole) and without a
+  // linker to join the parts.
+  unsigned parts = llvm::TimePassesIsEnabled || !sanitize.empty() ||
+                           lld.empty()
+                       ? 1
+                       : codegenParts(*llvmModule, requestedParts);
   auto object =
-      codegen(*llvmModule, *machine, llvm::CodeGenFileType::ObjectFile);
+      parts > 1
+          ? emitObjectInParts(*llvmModule, parts,
+                              [&](llvm::Module &part) {
+                                std::unique_ptr<llvm::TargetMachine> own =
+                                    createMachine();
+                                return codegen(
+                                    part, *own,
+                                    llvm::CodeGenFileType::ObjectFile);
+                              },
+                              lld)
+          : codegen(*llvmModule, *machine, llvm::CodeGenFileType::ObjectFile);
   if (!object)
     return object.takeError();
   artifacts.object = std::move(*object);
@@ -294,20 +321,26 @@ createCPUTarget(const CPUTargetOptions &options) {
   // Multiply-adds become FMAs (one rounding instead of two), as with
   // -ffp-contract=fast: the contraction lowering emits separate mul/add.
   targetOptions.AllowFPOpFusion = llvm::FPOpFusion::Fast;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features, targetOptions, llvm::Reloc::PIC_,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
-  if (!machine)
+  auto createMachine = [=]() {
+    return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+        triple, cpu, features, targetOptions, llvm::Reloc::PIC_,
+        std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  };
+  if (!createMachine())
     return llvm::createStringError("cannot create a target machine for '" +
                                    triple.str() + "'");
   if (!options.sanitize.empty() && options.sanitize != "address" &&
       options.sanitize != "thread")
     return llvm::createStringError("unknown sanitizer '" + options.sanitize +
                                    "' (address or thread)");
-  return std::make_unique<CPUTarget>(std::move(machine),
+  return std::make_unique<CPUTarget>(createMachine,
                                      describe(triple, cpu, *subtarget, options,
                                               host),
-                                     options.sanitize);
+                                     options.sanitize,
+                                     llvm::sys::fs::can_execute(options.lldPath)
+                                         ? options.lldPath
+                                         : "",
+                                     options.codegenParts);
 }
 
 } // namespace aotc
