@@ -92,6 +92,17 @@ TEST(ParallelCodegen, OnePartWhenTheModuleCannotBeSplit) {
   llvm::Function *constructor = withConstructors->getFunction("f0");
   llvm::appendToGlobalCtors(*withConstructors, constructor, 0);
   EXPECT_EQ(aotc::codegenParts(*withConstructors), 1u);
+  // More variable bytes than the threads would save reading.
+  for (uint64_t bytes : {aotc::kMaxSplitVariableBytes,
+                         aotc::kMaxSplitVariableBytes + 4}) {
+    auto withWeights = sized(context, kTriple, 4, per);
+    auto *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(context), bytes);
+    new llvm::GlobalVariable(*withWeights, type, /*isConstant=*/true,
+                             llvm::GlobalValue::InternalLinkage,
+                             llvm::ConstantAggregateZero::get(type), "weights");
+    EXPECT_EQ(aotc::codegenParts(*withWeights, 2),
+              bytes > aotc::kMaxSplitVariableBytes ? 1u : 2u);
+  }
 }
 
 /// Object code of `module` for x86-64 (thread-safe: a machine per call).

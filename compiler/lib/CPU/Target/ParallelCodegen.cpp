@@ -39,6 +39,16 @@ unsigned codegenParts(const llvm::Module &module, unsigned requested) {
   for (const llvm::GlobalVariable &global : module.globals())
     if (global.hasAppendingLinkage())
       return 1;
+  // Each thread reads the whole module's bitcode, variables included:
+  // beyond kMaxSplitVariableBytes of them (weights), reading them costs
+  // more than the threads save.
+  const llvm::DataLayout &layout = module.getDataLayout();
+  uint64_t variableBytes = 0;
+  for (const llvm::GlobalVariable &global : module.globals())
+    if (!global.isDeclaration())
+      variableBytes += layout.getTypeAllocSize(global.getValueType());
+  if (variableBytes > kMaxSplitVariableBytes)
+    return 1;
   if (requested > 0)
     return requested;
   uint64_t parts = 1;

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <string>
 
 namespace llvm {
@@ -28,13 +29,17 @@ namespace aotc {
 /// 0, else the largest power of two up to `kMaxCodegenParts` with at least
 /// `kCodegenPartInstructions` instructions per part (so that the parts
 /// divide evenly among 2, 4 or 8 cores). One (no split) for modules whose
-/// object is not ELF, or with appending globals (constructors) or aliases.
+/// object is not ELF, with appending globals (constructors) or aliases, or
+/// with more than `kMaxSplitVariableBytes` of variables (each thread reads
+/// them all: vit_b_16's 344 MB of weights took longer to read in two
+/// threads than the split saved).
 /// It depends on the module only, never on the machine, so the object is
 /// the same everywhere.
 unsigned codegenParts(const llvm::Module &module, unsigned requested = 0);
 
 inline constexpr unsigned kCodegenPartInstructions = 50000;
 inline constexpr unsigned kMaxCodegenParts = 8;
+inline constexpr uint64_t kMaxSplitVariableBytes = uint64_t(128) << 20;
 
 /// Emits `module` in `parts` parts: its local symbols become hidden globals
 /// (so `module` is changed), each part is written as bitcode and read into
