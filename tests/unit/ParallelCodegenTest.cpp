@@ -4,8 +4,8 @@
 // modules of known sizes and kinds, and aotc::emitObjectInParts on a module
 // whose functions share a local constant: each part's object is generated
 // on its own thread, the joined object defines every function once, with
-// the size it has when the module is generated whole, and only the public
-// function is global.
+// the size it has when the module is generated whole, and the constant
+// once; only the public function is global.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,17 +92,6 @@ TEST(ParallelCodegen, OnePartWhenTheModuleCannotBeSplit) {
   llvm::Function *constructor = withConstructors->getFunction("f0");
   llvm::appendToGlobalCtors(*withConstructors, constructor, 0);
   EXPECT_EQ(aotc::codegenParts(*withConstructors), 1u);
-  // More variable bytes than the threads would save reading.
-  for (uint64_t bytes : {aotc::kMaxSplitVariableBytes,
-                         aotc::kMaxSplitVariableBytes + 4}) {
-    auto withWeights = sized(context, kTriple, 4, per);
-    auto *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(context), bytes);
-    new llvm::GlobalVariable(*withWeights, type, /*isConstant=*/true,
-                             llvm::GlobalValue::InternalLinkage,
-                             llvm::ConstantAggregateZero::get(type), "weights");
-    EXPECT_EQ(aotc::codegenParts(*withWeights, 2),
-              bytes > aotc::kMaxSplitVariableBytes ? 1u : 2u);
-  }
 }
 
 /// Object code of `module` for x86-64 (thread-safe: a machine per call).
@@ -130,9 +119,12 @@ llvm::Expected<std::string> emit(llvm::Module &module) {
   return std::string(bytes.begin(), bytes.end());
 }
 
-/// name -> (size, global binding) of the functions `object` defines.
+/// name -> (size, global binding) of the symbols of `kind` `object`
+/// defines.
 std::map<std::string, std::tuple<uint64_t, bool>>
-definedFunctions(const std::string &object) {
+definedSymbols(const std::string &object,
+               llvm::object::SymbolRef::Type kind =
+                   llvm::object::SymbolRef::ST_Function) {
   std::map<std::string, std::tuple<uint64_t, bool>> functions;
   auto file = llvm::object::ObjectFile::createObjectFile(
       llvm::MemoryBufferRef(object, "object"));
@@ -147,7 +139,7 @@ definedFunctions(const std::string &object) {
     auto name = symbol.getName();
     auto flags = symbol.getFlags();
     if (!type || !name || !flags ||
-        *type != llvm::object::SymbolRef::ST_Function ||
+        *type != kind ||
         (*flags & llvm::object::SymbolRef::SF_Undefined))
       continue;
     functions[name->str()] = {symbol.getSize(),
@@ -213,12 +205,17 @@ TEST(ParallelCodegen, PartsJoinIntoTheWholeModulesFunctions) {
                                         AOTC_LLVM_TOOLS_DIR "/ld.lld");
   ASSERT_TRUE(static_cast<bool>(joined)) << toString(joined.takeError());
 
-  auto functions = definedFunctions(*joined);
-  EXPECT_EQ(functions, definedFunctions(*expected));
+  auto functions = definedSymbols(*joined);
+  EXPECT_EQ(functions, definedSymbols(*expected));
   ASSERT_EQ(functions.size(), 4u);
   EXPECT_TRUE(std::get<1>(functions["entry"]));
   for (const char *local : {"scale", "shift", "first"})
     EXPECT_FALSE(std::get<1>(functions[local])) << local;
+  // The constant the functions share: defined once (in the variables'
+  // part), local, with its size.
+  auto data = definedSymbols(*joined, llvm::object::SymbolRef::ST_Data);
+  ASSERT_EQ(data.count("table"), 1u);
+  EXPECT_EQ(data["table"], std::make_tuple(uint64_t(32), false));
 }
 
 TEST(ParallelCodegen, AMissingLinkerIsAnError) {

@@ -39,16 +39,6 @@ unsigned codegenParts(const llvm::Module &module, unsigned requested) {
   for (const llvm::GlobalVariable &global : module.globals())
     if (global.hasAppendingLinkage())
       return 1;
-  // Each thread reads the whole module's bitcode, variables included:
-  // beyond kMaxSplitVariableBytes of them (weights), reading them costs
-  // more than the threads save.
-  const llvm::DataLayout &layout = module.getDataLayout();
-  uint64_t variableBytes = 0;
-  for (const llvm::GlobalVariable &global : module.globals())
-    if (!global.isDeclaration())
-      variableBytes += layout.getTypeAllocSize(global.getValueType());
-  if (variableBytes > kMaxSplitVariableBytes)
-    return 1;
   if (requested > 0)
     return requested;
   uint64_t parts = 1;
@@ -60,42 +50,30 @@ unsigned codegenParts(const llvm::Module &module, unsigned requested) {
 
 namespace {
 
-/// The part of each definition of `module`.
-llvm::DenseMap<const llvm::GlobalValue *, unsigned>
+/// The part of each function `module` defines: largest first, to the part
+/// with the fewest instructions so far (ties: the module's order, then the
+/// lowest part), so that the parts take about the same time.
+llvm::DenseMap<const llvm::Function *, unsigned>
 assignParts(const llvm::Module &module, unsigned parts) {
-  llvm::DenseMap<const llvm::GlobalValue *, unsigned> owner;
-  // Largest first, to the lightest part (ties: the module's order, then the
-  // lowest part), so that the parts take about the same time.
-  auto place = [&](auto definitions, auto size) {
-    llvm::SmallVector<std::pair<uint64_t, size_t>> order;
-    for (auto [index, definition] : llvm::enumerate(definitions))
-      order.push_back({size(definition), index});
-    llvm::sort(order, [](auto a, auto b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    llvm::SmallVector<uint64_t> load(parts, 0);
-    for (auto [bytes, index] : order) {
-      unsigned lightest = std::min_element(load.begin(), load.end()) -
-                          load.begin();
-      owner[definitions[index]] = lightest;
-      load[lightest] += bytes;
-    }
-  };
   llvm::SmallVector<const llvm::Function *> functions;
   for (const llvm::Function &function : module)
     if (!function.isDeclaration())
       functions.push_back(&function);
-  place(functions, [](const llvm::Function *function) {
-    return uint64_t(function->getInstructionCount());
+  llvm::SmallVector<std::pair<uint64_t, size_t>> order;
+  for (auto [index, function] : llvm::enumerate(functions))
+    order.push_back({function->getInstructionCount(), index});
+  llvm::sort(order, [](auto a, auto b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
-  const llvm::DataLayout &layout = module.getDataLayout();
-  llvm::SmallVector<const llvm::GlobalVariable *> variables;
-  for (const llvm::GlobalVariable &variable : module.globals())
-    if (!variable.isDeclaration())
-      variables.push_back(&variable);
-  place(variables, [&](const llvm::GlobalVariable *variable) {
-    return uint64_t(layout.getTypeAllocSize(variable->getValueType()));
-  });
+  llvm::DenseMap<const llvm::Function *, unsigned> owner;
+  llvm::SmallVector<uint64_t> load(parts, 0);
+  for (auto [size, index] : order) {
+    const llvm::Function *function = functions[index];
+    unsigned lightest =
+        std::min_element(load.begin(), load.end()) - load.begin();
+    owner[function] = lightest;
+    load[lightest] += size;
+  }
   return owner;
 }
 
@@ -120,22 +98,15 @@ llvm::Error writeTemporary(llvm::StringRef bytes,
   return llvm::Error::success();
 }
 
-/// Leaves `module` with the definitions `owner` gives to `part`; the others
-/// become declarations.
+/// Leaves `module` with the function bodies `owner` gives to `part`; the
+/// other functions become declarations.
 void keepPart(llvm::Module &module, const llvm::StringMap<unsigned> &owner,
               unsigned part) {
-  auto other = [&](const llvm::GlobalValue &value) {
-    auto it = owner.find(value.getName());
-    return it != owner.end() && it->second != part;
-  };
-  for (llvm::Function &function : module)
-    if (!function.isDeclaration() && other(function))
+  for (llvm::Function &function : module) {
+    auto it = owner.find(function.getName());
+    if (!function.isDeclaration() && it != owner.end() && it->second != part)
       function.deleteBody();
-  for (llvm::GlobalVariable &variable : module.globals())
-    if (!variable.isDeclaration() && other(variable)) {
-      variable.setInitializer(nullptr);
-      variable.setLinkage(llvm::GlobalValue::ExternalLinkage);
-    }
+  }
 }
 
 } // namespace
@@ -209,22 +180,44 @@ llvm::Expected<std::string> emitObjectInParts(
     value.setLinkage(llvm::GlobalValue::ExternalLinkage);
     value.setVisibility(llvm::GlobalValue::HiddenVisibility);
   }
-  // The part of each definition, by name: the names are what the threads'
+  // The part of each function, by name: the names are what the threads'
   // copies share.
   llvm::StringMap<unsigned> owner;
-  for (auto [value, part] : assignParts(module, parts))
-    owner[value->getName()] = part;
+  for (auto [function, part] : assignParts(module, parts))
+    owner[function->getName()] = part;
 
   // Modules of one context cannot be compiled on several threads: each
-  // thread reads the module's bitcode into its own and drops the bodies and
-  // initializers of the other parts. (Cloning the parts instead changes the
-  // order of uses, and with it some of the code generated.)
+  // thread reads the module's bitcode into its own and drops the bodies of
+  // the other parts' functions. (Cloning the parts instead changes the
+  // order of uses, and with it some of the code generated.) The variables
+  // (the weights) are left out of the bitcode as declarations, with the
+  // alignment their definitions get, so that the code is the same; their
+  // data is generated from this module, on this thread, meanwhile.
+  const llvm::DataLayout &layout = module.getDataLayout();
+  llvm::SmallVector<std::pair<llvm::GlobalVariable *, llvm::Constant *>>
+      initializers;
+  for (llvm::GlobalVariable &variable : module.globals()) {
+    if (variable.isDeclaration())
+      continue;
+    if (!variable.getAlign())
+      variable.setAlignment(layout.getPreferredAlign(&variable));
+    initializers.push_back({&variable, variable.getInitializer()});
+    variable.setInitializer(nullptr);
+  }
   llvm::SmallString<0> bitcode;
   {
     llvm::raw_svector_ostream os(bitcode);
     llvm::WriteBitcodeToFile(module, os, /*ShouldPreserveUseListOrder=*/true);
   }
-  llvm::SmallVector<std::optional<llvm::Expected<std::string>>> objects(parts);
+  for (auto [variable, initializer] : initializers)
+    variable->setInitializer(initializer);
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.deleteBody();
+
+  // Part 0 is the data; parts 1.. the functions.
+  llvm::SmallVector<std::optional<llvm::Expected<std::string>>> objects(
+      parts + 1);
   {
     llvm::DefaultThreadPool pool(llvm::optimal_concurrency(parts));
     for (unsigned index = 0; index < parts; ++index)
@@ -233,12 +226,13 @@ llvm::Expected<std::string> emitObjectInParts(
         auto part = llvm::parseBitcodeFile(
             llvm::MemoryBufferRef(bitcode, "module"), context);
         if (!part) {
-          objects[index] = part.takeError();
+          objects[index + 1] = part.takeError();
           return;
         }
         keepPart(**part, owner, index);
-        objects[index] = emitObject(**part);
+        objects[index + 1] = emitObject(**part);
       });
+    objects[0] = emitObject(module);
     pool.wait();
   }
   llvm::SmallVector<std::string> compiled;

@@ -16,7 +16,6 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
-#include <cstdint>
 #include <string>
 
 namespace llvm {
@@ -29,25 +28,22 @@ namespace aotc {
 /// 0, else the largest power of two up to `kMaxCodegenParts` with at least
 /// `kCodegenPartInstructions` instructions per part (so that the parts
 /// divide evenly among 2, 4 or 8 cores). One (no split) for modules whose
-/// object is not ELF, with appending globals (constructors) or aliases, or
-/// with more than `kMaxSplitVariableBytes` of variables (each thread reads
-/// them all: vit_b_16's 344 MB of weights took longer to read in two
-/// threads than the split saved).
+/// object is not ELF, or with appending globals (constructors) or aliases.
 /// It depends on the module only, never on the machine, so the object is
 /// the same everywhere.
 unsigned codegenParts(const llvm::Module &module, unsigned requested = 0);
 
 inline constexpr unsigned kCodegenPartInstructions = 50000;
 inline constexpr unsigned kMaxCodegenParts = 8;
-inline constexpr uint64_t kMaxSplitVariableBytes = uint64_t(128) << 20;
 
-/// Emits `module` in `parts` parts: its local symbols become hidden globals
-/// (so `module` is changed), each part is written as bitcode and read into
-/// a context of its own, `emitObject` generates its object on a thread
-/// (at most one per core, each of which calls `emitObject`: it must be
-/// thread-safe), and the objects are joined by `lld` -r, hidden symbols
-/// made local. Functions go to the part with the fewest instructions so
-/// far, largest first; variables to the part with the fewest bytes.
+/// Emits `module` in `parts` parts of its functions and one of its
+/// variables: its local symbols become hidden globals (`module` is changed,
+/// left with its variables only), each part is read from bitcode into a
+/// context of its own and `emitObject` generates its object on a thread (at
+/// most one per core; `emitObject` must be thread-safe) while this thread
+/// generates the variables' object, and the objects are joined by `lld` -r,
+/// hidden symbols made local. Functions go to the part with the fewest
+/// instructions so far, largest first.
 llvm::Expected<std::string> emitObjectInParts(
     llvm::Module &module, unsigned parts,
     llvm::function_ref<llvm::Expected<std::string>(llvm::Module &)>
