@@ -46,7 +46,8 @@
 #
 # Inputs: a target `aotc` if the compiler is built in the same project, else
 # the cache variable AOTC_EXECUTABLE; AOTC_PYTHON (python3 for the generator);
-# a target `aot_runtime` (or `aotc::aot_runtime` from an installed package);
+# a target `aot_runtime` (or `Aotc::runtime` from an installed package,
+# find_package(Aotc), which also sets AOTC_EXECUTABLE and AOTC_INCLUDE_DIR);
 # AOTC_INCLUDE_DIR (default: ../include next to this file).
 #
 #===----------------------------------------------------------------------===#
@@ -103,7 +104,10 @@ endif()
 #===----------------------------------------------------------------------===#
 # aot_test_support: .npz reader and per-dtype tolerances (C++17)
 #===----------------------------------------------------------------------===#
-if(NOT TARGET aot_test_support)
+get_property(_aotc_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+# C++ only: a C project gets aot_add_library() without it (aot_add_test()
+# needs C++ and GoogleTest).
+if(NOT TARGET aot_test_support AND "CXX" IN_LIST _aotc_languages)
   # EXCLUDE_FROM_ALL: built only when a test links it.
   add_library(aot_test_support STATIC EXCLUDE_FROM_ALL
     "${_AOTC_CMAKE_DIR}/aot_test_support/aot_npz.cpp")
@@ -137,11 +141,11 @@ endfunction()
 function(_aotc_runtime_target out)
   if(TARGET aot_runtime)
     set(${out} aot_runtime PARENT_SCOPE)
-  elseif(TARGET aotc::aot_runtime)
-    set(${out} aotc::aot_runtime PARENT_SCOPE)
+  elseif(TARGET Aotc::runtime)
+    set(${out} Aotc::runtime PARENT_SCOPE)
   else()
     message(FATAL_ERROR "aotc: no aot_runtime target; add the aotc runtime "
-                        "(add_subdirectory(runtime) or find_package(aotc)) "
+                        "(add_subdirectory(runtime) or find_package(Aotc)) "
                         "before calling aot_add_library()")
   endif()
 endfunction()
@@ -245,7 +249,7 @@ function(aot_add_library name)
   if(ARG_TARGET STREQUAL "cuda" OR ARG_TARGET STREQUAL "hip")
     set(runtime aot_runtime_${ARG_TARGET})
     if(NOT TARGET aot_runtime_${ARG_TARGET})
-      set(runtime aotc::aot_runtime_${ARG_TARGET})
+      set(runtime Aotc::runtime_${ARG_TARGET})
     endif()
     set(runtime_extra)
   endif()

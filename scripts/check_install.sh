@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+#===- scripts/check_install.sh - An installed aotc, used by a consumer ---===#
+#
+# Usage: scripts/check_install.sh [BUILD_DIR [WORK_DIR]]
+#
+# Installs the build (default build/) into a fresh prefix under WORK_DIR
+# (default: a new temporary directory), then configures, builds and tests
+# samples/cmake-consumer against it: find_package(Aotc), aot_add_library()
+# with the installed aotc, the installed runtime and headers. Nothing of the
+# build tree is visible to the consumer but the prefix. Exits non-zero on
+# any failure.
+#
+#===----------------------------------------------------------------------===#
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$(cd "${1:-$root/build}" && pwd)"
+work="${2:-$(mktemp -d)}"
+rm -rf "$work/prefix" "$work/consumer"
+mkdir -p "$work"
+
+echo "== installing $build into $work/prefix"
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+for f in bin/aotc include/aot_abi/aot_abi.h; do
+  [ -e "$work/prefix/$f" ] || { echo "missing $work/prefix/$f"; exit 1; }
+done
+
+echo "== configuring samples/cmake-consumer against the prefix"
+generator=()
+command -v ninja > /dev/null && generator=(-G Ninja)
+cmake -S "$root/samples/cmake-consumer" -B "$work/consumer" "${generator[@]}" \
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_C_COMPILER="${CC:-clang-22}" \
+  > "$work/configure.log"
+grep -q "aotc: $work/prefix/bin/aotc" "$work/configure.log" ||
+  { echo "the consumer did not find the installed aotc:"; cat "$work/configure.log"; exit 1; }
+echo "== building and testing the consumer"
+cmake --build "$work/consumer" > "$work/build.log"
+ctest --test-dir "$work/consumer" --output-on-failure
