@@ -109,6 +109,12 @@ static cl::opt<std::string> memoryReport(
     "memory-report",
     cl::desc("Write the pool size, lower bound and buffers as JSON to <file>"),
     cl::value_desc("file"), cl::cat(aotcCategory));
+static cl::opt<std::string> memoryPlot(
+    "memory-plot",
+    cl::desc("Draw the pool plan to <file.svg>: each buffer a box of its "
+             "lifetime and pool offsets, the pool size and lower bound as "
+             "lines"),
+    cl::value_desc("file.svg"), cl::cat(aotcCategory));
 static cl::opt<bool> winograd(
     "winograd",
     cl::desc("CPU: compute 3x3 stride-1 convolutions with at least 32 "
@@ -282,6 +288,10 @@ int compile() {
     emit.insert("obj");
     emit.insert("header");
   }
+  if (!memoryPlot.empty() &&
+      !llvm::StringRef(memoryPlot).ends_with_insensitive(".svg"))
+    return fail("--memory-plot writes SVG: name a .svg file, not '" +
+                memoryPlot + "'");
   if (strategy != "default" && strategy != "generic")
     return fail("unknown --strategy '" + strategy +
                 "' (expected default or generic)");
@@ -535,6 +545,8 @@ int compile() {
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
     return fail("cannot create output directory '" + outputDir +
                 "': " + ec.message());
+  if (!memoryPlot.empty())
+    outputs.push_back({memoryPlot, aotc::emitMemoryPlot(info, entries)});
   if (!memoryReport.empty())
     outputs.push_back(
         {memoryReport,

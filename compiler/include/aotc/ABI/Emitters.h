@@ -1,8 +1,8 @@
 //===- Emitters.h - Generated header, manifest and reports ---*- C++ -*-===//
 //
 // This file declares the text artifacts aotc writes next to the object: the
-// C header, the JSON manifest (docs/abi.md) and the
-// memory report.
+// C header, the JSON manifest (docs/abi.md), the
+// memory report and the memory plot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +37,12 @@ llvm::json::Value emitManifest(const ArtifactInfo &info,
 /// The `--memory-report` document: pool size, lower bound and every buffer.
 llvm::json::Value emitMemoryReport(const ArtifactInfo &info,
                                    llvm::ArrayRef<EntryPointSignature> entries);
+
+/// The `--memory-plot` picture (SVG): per entry point, each planned buffer
+/// as a box of its lifetime (x) and pool bytes (y), the pool size and the
+/// lower bound as lines, the largest buffers labelled with their size.
+std::string emitMemoryPlot(const ArtifactInfo &info,
+                           llvm::ArrayRef<EntryPointSignature> entries);
 
 } // namespace aotc
 
