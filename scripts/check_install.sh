@@ -7,8 +7,10 @@
 # (default: a new temporary directory), then configures, builds and tests
 # samples/cmake-consumer against it: find_package(Aotc), aot_add_library()
 # with the installed aotc, the installed runtime and headers. Nothing of the
-# build tree is visible to the consumer but the prefix. Exits non-zero on
-# any failure.
+# build tree is visible to the consumer but the prefix. Then the installed
+# Python package compiles a program with the installed aotc and runtime
+# (found from the package's place in the prefix) and matches NumPy. Exits
+# non-zero on any failure.
 #
 #===----------------------------------------------------------------------===#
 set -euo pipefail
@@ -35,3 +37,22 @@ grep -q "aotc: $work/prefix/bin/aotc" "$work/configure.log" ||
 echo "== building and testing the consumer"
 cmake --build "$work/consumer" > "$work/build.log"
 ctest --test-dir "$work/consumer" --output-on-failure
+
+echo "== the installed Python package"
+env -u AOTC -u AOTC_RUNTIME PYTHONPATH="$work/prefix/lib/python3/site-packages" \
+  PYTHONDONTWRITEBYTECODE=1 "${PYTHON:-/usr/bin/python3}" - "$root" "$work" <<'PY'
+import os, sys
+import numpy as np
+import aotc
+root, work = sys.argv[1], sys.argv[2]
+assert aotc.__file__.startswith(os.path.join(work, "prefix")), aotc.__file__
+model = aotc.compile(os.path.join(root, "tests/e2e/programs/matmul.mlir"),
+                     workdir=os.path.join(work, "python"))
+rng = np.random.default_rng(1)
+a, b = (rng.standard_normal(s).astype(np.float32) for _, _, s in model.inputs)
+(y,) = model(a, b)
+reference = a.astype(np.float64) @ b.astype(np.float64)
+error = float(np.abs(y - reference).max())
+assert error <= 1e-4 * float(np.abs(reference).max()), error
+print("installed aotc package: matmul matches NumPy, max error %.2e" % error)
+PY

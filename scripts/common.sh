@@ -17,7 +17,7 @@ AOTC_PACKAGES=(
   llvm-22-tools libclang-rt-22-dev
   libgtest-dev libbenchmark-dev libopenblas-dev libdnnl-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
-  python3-numpy python3-onnx python3-torch python3-torchvision
+  python3-numpy python3-onnx python3-torch python3-torchvision python3-pytest
   python3-matplotlib
   libamdhip64-dev rocm-device-libs
   cmake ninja-build ccache

@@ -214,4 +214,25 @@ emitMemoryReport(const ArtifactInfo &info,
                             {"entry_points", std::move(list)}};
 }
 
+std::string emitPythonLoader(const ArtifactInfo &info,
+                             llvm::ArrayRef<EntryPointSignature> entries) {
+  static constexpr llvm::StringLiteral kTemplate =
+#include "python_loader.inc"
+      ;
+  std::string names = "[";
+  for (const EntryPointSignature &e : entries)
+    names += (names.size() > 1 ? ", \"" : "\"") + e.name + "\"";
+  names += "]";
+  std::string text = kTemplate.str();
+  auto replace = [&](llvm::StringRef key, llvm::StringRef value) {
+    for (size_t at = text.find(key); at != std::string::npos;
+         at = text.find(key, at + value.size()))
+      text.replace(at, key.size(), value.str());
+  };
+  replace("@@ENTRY_POINTS@@", names);
+  replace("@@LIBRARY@@", "lib" + info.name + ".so");
+  replace("@@NAME@@", info.name);
+  return text;
+}
+
 } // namespace aotc

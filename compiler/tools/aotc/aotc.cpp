@@ -69,7 +69,7 @@ static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                       cl::cat(aotcCategory));
 static cl::list<std::string>
     emitKinds("emit",
-              cl::desc("What to write: obj,header,json,mlir,llvm,asm "
+              cl::desc("What to write: obj,header,json,mlir,llvm,asm,python "
                        "(default obj,header)"),
               cl::CommaSeparated, cl::cat(aotcCategory));
 static cl::opt<std::string>
@@ -278,10 +278,10 @@ int compile() {
   // Option checks first: nothing is parsed or written on a bad command line.
   llvm::StringSet<> emit;
   for (const std::string &kind : emitKinds) {
-    if (!llvm::is_contained({"obj", "header", "json", "mlir", "llvm", "asm"},
-                            kind))
+    if (!llvm::is_contained(
+            {"obj", "header", "json", "mlir", "llvm", "asm", "python"}, kind))
       return fail("unknown --emit kind '" + kind +
-                  "' (expected obj, header, json, mlir, llvm, asm)");
+                  "' (expected obj, header, json, mlir, llvm, asm, python)");
     emit.insert(kind);
   }
   if (emit.empty()) {
@@ -531,6 +531,9 @@ int compile() {
     outputs.push_back(
         {outputPath(".json"),
          llvm::formatv("{0:2}\n", aotc::emitManifest(info, entries)).str()});
+  if (emit.contains("python"))
+    outputs.push_back(
+        {outputPath(".py"), aotc::emitPythonLoader(info, entries)});
   if (emit.contains("mlir")) {
     std::string text;
     llvm::raw_string_ostream os(text);

@@ -2,7 +2,7 @@
 //
 // This file declares the text artifacts aotc writes next to the object: the
 // C header, the JSON manifest (docs/abi.md), the
-// memory report and the memory plot.
+// memory report, the memory plot and the Python loader.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +43,12 @@ llvm::json::Value emitMemoryReport(const ArtifactInfo &info,
 /// lower bound as lines, the largest buffers labelled with their size.
 std::string emitMemoryPlot(const ArtifactInfo &info,
                            llvm::ArrayRef<EntryPointSignature> entries);
+
+/// The `--emit=python` loader `N.py` (compiler/lib/ABI/python_loader.py):
+/// a standalone ctypes + NumPy module whose Model calls one entry point of
+/// `libN.so` with NumPy arrays or torch tensors.
+std::string emitPythonLoader(const ArtifactInfo &info,
+                             llvm::ArrayRef<EntryPointSignature> entries);
 
 } // namespace aotc
 
