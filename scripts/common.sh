@@ -20,6 +20,7 @@ AOTC_PACKAGES=(
   python3-numpy python3-onnx python3-torch python3-torchvision python3-pytest
   python3-matplotlib
   libamdhip64-dev rocm-device-libs
+  qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   cmake ninja-build ccache
 )
 
@@ -38,6 +39,29 @@ aotc_install_deps() {
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# LLVM's OpenMP runtime for arm64 (Debian's libomp5-19:arm64, the package
+# whose libomp.so.5 libomp-22-dev links to), unpacked into
+# $AOTC_BUILD/arm64-sysroot for the aarch64 tests under qemu
+# (tests/cross). Adds the arm64 architecture to dpkg to download it. On
+# failure it warns and returns: the cross tests are then not configured.
+aotc_arm64_sysroot() {
+  local root="$AOTC_BUILD/arm64-sysroot"
+  [ -e "$root/usr/lib/aarch64-linux-gnu/libomp.so.5" ] && return 0
+  echo "== arm64 libomp for the aarch64 tests"
+  local sudo="" tmp
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  tmp="$(mktemp -d)"
+  if { dpkg --print-foreign-architectures | grep -qx arm64 ||
+         { $sudo dpkg --add-architecture arm64 && $sudo apt-get update -qq; }; } &&
+     (cd "$tmp" && apt-get download -qq libomp5-19:arm64 2>/dev/null) &&
+     mkdir -p "$root" && dpkg-deb -x "$tmp"/libomp5-19_*_arm64.deb "$root"; then
+    rm -rf "$tmp"
+  else
+    rm -rf "$tmp"
+    echo "warning: no arm64 libomp; the aarch64 tests are left out" >&2
+  fi
 }
 
 # Builds everything, or only the targets AOTC_BUILD_TARGETS names

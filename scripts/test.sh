@@ -14,6 +14,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 aotc_install_deps
+aotc_arm64_sysroot
 aotc_build
 echo "== testing"
 cd "$AOTC_BUILD"
