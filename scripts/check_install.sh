@@ -9,7 +9,8 @@
 # with the installed aotc, the installed runtime and headers. Nothing of the
 # build tree is visible to the consumer but the prefix. Then the installed
 # Python package compiles a program with the installed aotc and runtime
-# (found from the package's place in the prefix) and matches NumPy. Exits
+# (found from the package's place in the prefix) and matches NumPy, and
+# `cpack -G DEB` makes a Debian package holding the same files. Exits
 # non-zero on any failure.
 #
 #===----------------------------------------------------------------------===#
@@ -56,3 +57,16 @@ error = float(np.abs(y - reference).max())
 assert error <= 1e-4 * float(np.abs(reference).max()), error
 print("installed aotc package: matmul matches NumPy, max error %.2e" % error)
 PY
+
+echo "== the Debian package (cpack -G DEB)"
+(cd "$work" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work/deb" \
+   > "$work/cpack.log")
+deb=$(ls "$work"/deb/aotc_*.deb)
+dpkg-deb -c "$deb" > "$work/deb.txt"
+for f in ./usr/bin/aotc ./usr/lib/libaot_runtime.a \
+         ./usr/include/aot_abi/aot_abi.h ./usr/lib/cmake/Aotc/AotcConfig.cmake \
+         ./usr/lib/python3/site-packages/aotc/__init__.py; do
+  grep -q " $f\$" "$work/deb.txt" || { echo "$deb lacks $f"; exit 1; }
+done
+dpkg-deb -f "$deb" Depends
+echo "$(basename "$deb"): $(wc -l < "$work/deb.txt") entries"
