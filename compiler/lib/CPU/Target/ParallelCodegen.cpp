@@ -77,26 +77,29 @@ assignParts(const llvm::Module &module, unsigned parts) {
   return owner;
 }
 
-/// Writes `bytes` to a new temporary file whose path is appended to
-/// `paths` (and removed by `removers`).
-llvm::Error writeTemporary(llvm::StringRef bytes,
-                           llvm::SmallVectorImpl<std::string> &paths,
-                           std::vector<std::unique_ptr<llvm::FileRemover>>
-                               &removers) {
-  int fd;
-  llvm::SmallString<128> path;
-  if (std::error_code error =
-          llvm::sys::fs::createTemporaryFile("aotc-part", "o", fd, path))
-    return llvm::createStringError(error, "cannot create a temporary file");
-  removers.push_back(std::make_unique<llvm::FileRemover>(path));
-  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-  os << bytes;
-  os.close();
-  if (os.has_error())
-    return llvm::createStringError(os.error(), "cannot write '" + path + "'");
-  paths.push_back(path.str().str());
-  return llvm::Error::success();
-}
+/// Temporary files, removed when this is destroyed.
+class TemporaryFiles {
+public:
+  /// The path of a new temporary file holding `bytes`.
+  llvm::Expected<std::string> write(llvm::StringRef bytes) {
+    int fd;
+    llvm::SmallString<128> path;
+    if (std::error_code error =
+            llvm::sys::fs::createTemporaryFile("aotc-part", "o", fd, path))
+      return llvm::createStringError(error, "cannot create a temporary file");
+    removers.push_back(std::make_unique<llvm::FileRemover>(path));
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << bytes;
+    os.close();
+    if (os.has_error())
+      return llvm::createStringError(os.error(),
+                                     "cannot write '" + path + "'");
+    return path.str().str();
+  }
+
+private:
+  std::vector<std::unique_ptr<llvm::FileRemover>> removers;
+};
 
 /// Leaves `module` with the function bodies `owner` gives to `part`; the
 /// other functions become declarations.
@@ -113,38 +116,41 @@ void keepPart(llvm::Module &module, const llvm::StringMap<unsigned> &owner,
 
 llvm::Expected<std::string> joinObjects(llvm::ArrayRef<std::string> objects,
                                         llvm::StringRef lld) {
-  std::vector<std::unique_ptr<llvm::FileRemover>> removers;
+  TemporaryFiles files;
   llvm::SmallVector<std::string> inputs;
-  for (const std::string &object : objects)
-    if (llvm::Error error = writeTemporary(object, inputs, removers))
-      return std::move(error);
-  llvm::SmallVector<std::string> output;
-  if (llvm::Error error = writeTemporary("", output, removers))
-    return std::move(error);
-  llvm::SmallVector<std::string> diagnostics;
-  if (llvm::Error error = writeTemporary("", diagnostics, removers))
-    return std::move(error);
+  for (const std::string &object : objects) {
+    auto input = files.write(object);
+    if (!input)
+      return input.takeError();
+    inputs.push_back(std::move(*input));
+  }
+  auto output = files.write("");
+  if (!output)
+    return output.takeError();
+  auto diagnostics = files.write("");
+  if (!diagnostics)
+    return diagnostics.takeError();
 
-  llvm::SmallVector<llvm::StringRef> args = {lld, "-r", "-o", output[0]};
+  llvm::SmallVector<llvm::StringRef> args = {lld, "-r", "-o", *output};
   llvm::append_range(args, inputs);
   std::string message;
   std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(diagnostics[0]),
-      llvm::StringRef(diagnostics[0])};
+      llvm::StringRef(""), llvm::StringRef(*diagnostics),
+      llvm::StringRef(*diagnostics)};
   int status = llvm::sys::ExecuteAndWait(lld, args, std::nullopt, redirects,
                                          /*SecondsToWait=*/0,
                                          /*MemoryLimit=*/0, &message);
   if (status != 0) {
-    auto log = llvm::MemoryBuffer::getFile(diagnostics[0]);
+    auto log = llvm::MemoryBuffer::getFile(*diagnostics);
     return llvm::createStringError(
         "joining the object's parts with '" + lld + "' failed: " +
         (message.empty() && log ? (*log)->getBuffer().str() : message));
   }
 
-  auto buffer = llvm::MemoryBuffer::getFile(output[0]);
+  auto buffer = llvm::MemoryBuffer::getFile(*output);
   if (!buffer)
     return llvm::createStringError(buffer.getError(),
-                                   "cannot read '" + output[0] + "'");
+                                   "cannot read '" + *output + "'");
   auto binary =
       llvm::object::ObjectFile::createObjectFile((*buffer)->getMemBufferRef());
   if (!binary)
