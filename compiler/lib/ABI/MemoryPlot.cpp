@@ -11,6 +11,7 @@
 #include "aotc/ABI/Emitters.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Format.h"
@@ -40,19 +41,12 @@ std::string mib(uint64_t bytes) {
   return llvm::formatv("{0:F2} MiB", bytes / 1048576.0).str();
 }
 
-/// Escapes text for an SVG text node or attribute.
+/// `text` escaped for an SVG text node or attribute.
 std::string escape(llvm::StringRef text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
-  return out;
+  std::string escaped;
+  llvm::raw_string_ostream os(escaped);
+  llvm::printHTMLEscaped(text, os);
+  return escaped;
 }
 
 void panel(llvm::raw_ostream &os, const EntryPointSignature &entry,
