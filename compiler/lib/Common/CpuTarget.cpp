@@ -92,6 +92,13 @@ int64_t vectorBitsOf(Operation *op, int64_t option) {
   return option ? option : CpuTarget::of(op).vectorBits;
 }
 
+VectorRegisters vectorRegistersOf(Operation *op, int64_t bitsOption) {
+  if (bitsOption)
+    return {bitsOption, bitsOption >= 512 ? 32 : 16};
+  CpuTarget target = CpuTarget::of(op);
+  return {target.vectorBits, target.vectorRegisters};
+}
+
 void CpuTarget::print(llvm::raw_ostream &os) const {
   os << "triple: " << triple << "\n"
      << "cpu: " << cpu << "\n"

@@ -91,6 +91,17 @@ struct CpuTarget {
 /// that of the CpuTarget recorded on `op`'s module.
 int64_t vectorBitsOf(mlir::Operation *op, int64_t option);
 
+/// The vector register file the register tiles are sized for.
+struct VectorRegisters {
+  int64_t bits = 512; ///< width of one register
+  int64_t count = 32; ///< architectural registers
+};
+
+/// The register file a pass works with: that of the CpuTarget recorded on
+/// `op`'s module; with `bitsOption` set (vectorBitsOf), registers of that
+/// width, as many as x86 has of it (32 of 512 bits, else 16).
+VectorRegisters vectorRegistersOf(mlir::Operation *op, int64_t bitsOption);
+
 } // namespace aotc
 
 #endif // AOTC_COMMON_CPUTARGET_H

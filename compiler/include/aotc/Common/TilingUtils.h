@@ -17,6 +17,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <algorithm>
+
 namespace aotc {
 
 /// Records the ops a rewriter erases, for loops over a list of ops that
@@ -74,14 +76,26 @@ inline int64_t registerLanes(int64_t vectorBits, int64_t elementBits) {
   return std::max<int64_t>(1, vectorBits / elementBits);
 }
 
-/// Accumulator rows of a contraction's register tile with `vectorBits`-wide
-/// registers. 512-bit registers come with 32 of them (AVX-512): 8 x 2
-/// accumulators leave room for the loaded row and broadcasts. Narrower ones
-/// come with 16 (AVX2): 6 x 2 accumulators, two loaded registers and a
-/// broadcast fit (8 x 2 spilled accumulators to the stack on every reduction
-/// step).
-inline int64_t contractionRows(int64_t vectorBits) {
-  return vectorBits >= 512 ? 8 : 6;
+/// Registers of a contraction's register tile that hold no accumulator:
+/// the row of loaded right-hand side registers and two broadcasts of
+/// left-hand side elements in flight.
+constexpr int64_t kContractionSpareRegisters = kContractionRegistersPerRow + 2;
+/// Most accumulator rows of a contraction's register tile: 8, the tile the
+/// AVX-512 strategy was measured with (8 x 2 of its 32 registers); a larger
+/// file does not get taller tiles, whose row remainders on images (49, 196
+/// pixels) grow.
+constexpr int64_t kMaxContractionRows = 8;
+
+/// Accumulator rows of a contraction's register tile on `registers`: as
+/// many rows of kContractionRegistersPerRow accumulators as the file holds
+/// beside kContractionSpareRegisters, at most kMaxContractionRows. 32
+/// registers (AVX-512, AArch64's Neon) give 8 rows; 16 (AVX2, SSE) give 6:
+/// 8 x 2 accumulators spilled to the stack on every reduction step there.
+inline int64_t contractionRows(VectorRegisters registers) {
+  return std::clamp<int64_t>(
+      (registers.count - kContractionSpareRegisters) /
+          kContractionRegistersPerRow,
+      1, kMaxContractionRows);
 }
 
 /// The largest divisor of `size` that is <= `limit` (at least 1): tiles of
@@ -98,8 +112,8 @@ inline int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
 /// pixels of a 7 x 7 image with 8-row tiles: seven tiles of 7 rows instead of
 /// six of 8 and a one-row remainder, whose two accumulators wait on each
 /// other's FMAs).
-inline int64_t contractionRowTile(int64_t rows, int64_t vectorBits) {
-  int64_t tile = contractionRows(vectorBits);
+inline int64_t contractionRowTile(int64_t rows, VectorRegisters registers) {
+  int64_t tile = contractionRows(registers);
   if (rows <= tile || rows % tile == 0)
     return std::min(rows, tile);
   int64_t d = largestDivisorAtMost(rows, tile);
@@ -109,8 +123,8 @@ inline int64_t contractionRowTile(int64_t rows, int64_t vectorBits) {
 /// Pixels (register rows) of a register tile of a convolution with output
 /// channels as lanes (aotc-channel-lane-convolutions) whose output rows are
 /// `width` pixels: the largest divisor of `width` up to contractionRowTile.
-inline int64_t channelLaneRowTile(int64_t width, int64_t vectorBits) {
-  return largestDivisorAtMost(width, contractionRowTile(width, vectorBits));
+inline int64_t channelLaneRowTile(int64_t width, VectorRegisters registers) {
+  return largestDivisorAtMost(width, contractionRowTile(width, registers));
 }
 
 /// For each loop of `op`, whether an indexing map reads it through a mod,

@@ -65,7 +65,7 @@ struct Candidate {
 /// before its image, a multiple of `block`, in a form that pays
 /// (aotc::channelLaneForm).
 std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
-                                        int64_t vectorBits) {
+                                        aotc::VectorRegisters registers) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
   if (!conv || conv->image.empty())
     return std::nullopt;
@@ -100,7 +100,7 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
     reduction *= ranges[k];
   std::optional<aotc::ChannelLaneForm> form = aotc::channelLaneForm(
       ranges[conv->channels], reduction, ranges[conv->image.back()],
-      vectorBits);
+      registers);
   if (!form)
     return std::nullopt;
   return Candidate{op, *conv, *channel, filter,
@@ -264,11 +264,11 @@ Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
 
 } // namespace
 
-bool aotc::canUseChannelLanes(linalg::LinalgOp op, int64_t vectorBits) {
+bool aotc::canUseChannelLanes(linalg::LinalgOp op, VectorRegisters registers) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   int64_t block =
-      aotc::kContractionRegistersPerRow * aotc::registerLanes(vectorBits, 32);
-  return generic && matchCandidate(generic, block, vectorBits).has_value();
+      aotc::kContractionRegistersPerRow * aotc::registerLanes(registers.bits, 32);
+  return generic && matchCandidate(generic, block, registers).has_value();
 }
 
 namespace {
@@ -277,19 +277,16 @@ struct ChannelLaneConvolutionsPass
     : aotc::impl::ChannelLaneConvolutionsBase<ChannelLaneConvolutionsPass> {
   using Base::Base;
 
-  /// The vector register width: the option when set, else the module's
-  /// CpuTarget's.
-  int64_t vectorBits = 0;
-
   void runOnOperation() override {
-    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
-    int64_t block =
-        aotc::kContractionRegistersPerRow * aotc::registerLanes(vectorBits, 32);
+    aotc::VectorRegisters registers =
+        aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
+    int64_t block = aotc::kContractionRegistersPerRow *
+                    aotc::registerLanes(registers.bits, 32);
     SmallVector<Candidate, 2> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::ChannelLanes))
         return;
-      if (std::optional<Candidate> c = matchCandidate(op, block, vectorBits))
+      if (std::optional<Candidate> c = matchCandidate(op, block, registers))
         candidates.push_back(*c);
     });
     IRRewriter rewriter(&getContext());

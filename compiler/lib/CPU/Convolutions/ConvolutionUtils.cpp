@@ -188,9 +188,9 @@ std::optional<unsigned> convolutionChannelLanePixelLoop(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
-int64_t convolutionRegisterRows(int64_t rows, int64_t vectorBits) {
+int64_t convolutionRegisterRows(int64_t rows, VectorRegisters registers) {
   for (int64_t count : {3, 4, 2})
-    if (rows % count == 0 && (count != 4 || vectorBits >= 512))
+    if (rows % count == 0 && (count != 4 || registers.count >= 32))
       return count;
   return 1;
 }
@@ -269,8 +269,8 @@ bool isRowAlignedConvolution(linalg::LinalgOp op) {
 }
 
 int64_t convolutionRegisterChannels(int64_t registerRows,
-                                    int64_t vectorBits) {
-  if (vectorBits < 512)
+                                    VectorRegisters registers) {
+  if (registers.count < 32)
     return registerRows > 1 ? 4 : 8;
   return registerRows == 4 ? 4 : 8;
 }

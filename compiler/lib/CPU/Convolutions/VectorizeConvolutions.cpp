@@ -96,7 +96,7 @@ bool isWindowed(linalg::LinalgOp op) {
 /// dimension that splits evenly, one iteration of every other loop (window and reduction
 /// loops included, so each window loop is unit within a tile).
 SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
-                                      int64_t vectorBits) {
+                                      aotc::VectorRegisters registers) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
   AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -113,7 +113,7 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
     sizes.assign(ranges.size(), 1);
     sizes[*channel] = largestDivisorAtMost(
         ranges[*channel], aotc::kContractionRegistersPerRow * lanes);
-    sizes[row] = aotc::channelLaneRowTile(ranges[row], vectorBits);
+    sizes[row] = aotc::channelLaneRowTile(ranges[row], registers);
     return sizes;
   }
   // Convolutions over input channels: one register row per output channel,
@@ -127,8 +127,8 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
       unsigned dim =
           cast<AffineDimExpr>(results[results.size() - 2]).getPosition();
       if (dim != *channel) {
-        sizes[dim] = aotc::convolutionRegisterRows(ranges[dim], vectorBits);
-        channels = aotc::convolutionRegisterChannels(sizes[dim], vectorBits);
+        sizes[dim] = aotc::convolutionRegisterRows(ranges[dim], registers);
+        channels = aotc::convolutionRegisterChannels(sizes[dim], registers);
       }
     }
     sizes[*channel] = largestDivisorAtMost(ranges[*channel],
@@ -414,12 +414,14 @@ struct VectorizeConvolutionsPass
     : aotc::impl::VectorizeConvolutionsBase<VectorizeConvolutionsPass> {
   using Base::Base;
 
-  /// The vector register width: the option when set, else the module's
-  /// CpuTarget's.
+  /// The vector register file: the option's width when set, else the
+  /// module's CpuTarget's (aotc::vectorRegistersOf).
+  aotc::VectorRegisters registers;
   int64_t vectorBits = 0;
 
   void runOnOperation() override {
-    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
+    registers = aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
+    vectorBits = registers.bits;
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> aligned;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -563,7 +565,7 @@ struct VectorizeConvolutionsPass
   LogicalResult vectorizeWindowed(RewriterBase &rewriter, linalg::LinalgOp op,
                                   int64_t lanes, linalg::LinalgOp producer,
                                   linalg::GenericOp consumer) {
-    SmallVector<int64_t> sizes = computeTileSizes(op, lanes, vectorBits);
+    SmallVector<int64_t> sizes = computeTileSizes(op, lanes, registers);
     int64_t unrolled = unrolledWindowLoops(op, sizes);
     linalg::LinalgOp producerTile, consumerTile;
     if (consumer || producer) {

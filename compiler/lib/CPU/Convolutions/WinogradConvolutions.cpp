@@ -391,12 +391,14 @@ struct WinogradConvolutionsPass
     : aotc::impl::WinogradConvolutionsBase<WinogradConvolutionsPass> {
   using Base::Base;
 
-  /// The vector register width: the option when set, else the module's
-  /// CpuTarget's.
+  /// The vector register file: the option's width when set, else the
+  /// module's CpuTarget's (aotc::vectorRegistersOf).
+  aotc::VectorRegisters registers;
   int64_t vectorBits = 0;
 
   void runOnOperation() override {
-    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
+    registers = aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
+    vectorBits = registers.bits;
     SmallVector<std::pair<linalg::GenericOp, Shape>, 4> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::Winograd))
@@ -484,7 +486,7 @@ struct WinogradConvolutionsPass
     // u[e, k, c] v[e, c, t], or with channels last m[e, t, k] = sum_c
     // v[e, c, t] u[e, c, k]; m's part without the padding, as [4, 4, ...].
     int64_t padded =
-        channelsLast ? llvm::alignTo(count, aotc::contractionRows(vectorBits))
+        channelsLast ? llvm::alignTo(count, aotc::contractionRows(registers))
                      : columns;
     v = padHigh(rewriter, loc, v, {kAlpha * kAlpha, c, padded});
     Value u = arith::ConstantOp::create(rewriter, loc,

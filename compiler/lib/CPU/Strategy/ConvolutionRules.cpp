@@ -166,17 +166,17 @@ constexpr int64_t kMinDirectVectorBits = 512;
 
 std::optional<ChannelLaneForm>
 aotc::channelLaneForm(int64_t inputChannels, int64_t reduction, int64_t width,
-                      int64_t vectorBits) {
+                      VectorRegisters registers) {
   bool direct = reduction < kMinChannelLaneReduction;
   if (direct && (inputChannels > kMaxDirectInputChannels ||
-                 vectorBits < kMinDirectVectorBits))
+                 registers.bits < kMinDirectVectorBits))
     return std::nullopt;
-  if (streamsFilter(reduction, vectorBits))
+  if (streamsFilter(reduction, registers.bits))
     return std::nullopt;
   // Output rows that split into register tiles of at least three-quarters
   // of a contraction's rows (or are one such tile).
-  int64_t rows = channelLaneRowTile(width, vectorBits);
-  if (4 * rows < 3 * contractionRows(vectorBits) && rows != width)
+  int64_t rows = channelLaneRowTile(width, registers);
+  if (4 * rows < 3 * contractionRows(registers) && rows != width)
     return std::nullopt;
   return direct ? ChannelLaneForm::Direct : ChannelLaneForm::Blocked;
 }

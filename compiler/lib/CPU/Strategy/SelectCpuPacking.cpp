@@ -44,11 +44,12 @@ struct SelectCpuPackingPass
   using Base::Base;
 
   void runOnOperation() override {
-    int64_t vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
+    aotc::VectorRegisters registers =
+        aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
     auto decide = [&](linalg::LinalgOp op, llvm::raw_ostream *row) {
       if (!aotc::contractionTileDims(op))
         return false;
-      PackingPlan plan = aotc::planPacking(op, vectorBits);
+      PackingPlan plan = aotc::planPacking(op, registers);
       aotc::recordPackingPlan(op, plan);
       if (row)
         printPlan(*row, plan);

@@ -72,12 +72,14 @@ struct SelectCpuStrategyPass
     : aotc::impl::SelectCpuStrategyBase<SelectCpuStrategyPass> {
   using Base::Base;
 
-  /// The vector register width: the option when set, else the module's
-  /// CpuTarget's.
+  /// The vector register file: the option's width when set, else the
+  /// module's CpuTarget's (aotc::vectorRegistersOf).
+  aotc::VectorRegisters registers;
   int64_t vectorBits = 0;
 
   void runOnOperation() override {
-    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
+    registers = aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
+    vectorBits = registers.bits;
     // 1. One path per op, recorded on it, function by function.
     std::string rows;
     llvm::raw_string_ostream out(rows);
@@ -106,7 +108,7 @@ struct SelectCpuStrategyPass
         return ConvolutionPath::PointwiseMatmul;
       if (winograd && aotc::canUseWinograd(op, winogradMinChannels))
         return ConvolutionPath::Winograd;
-      if (aotc::canUseChannelLanes(op, vectorBits))
+      if (aotc::canUseChannelLanes(op, registers))
         return ConvolutionPath::ChannelLanes;
       if (aotc::canUseIm2col(op, vectorBits))
         return ConvolutionPath::Im2col;

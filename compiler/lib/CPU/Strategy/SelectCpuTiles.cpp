@@ -66,13 +66,14 @@ struct SelectCpuTilesPass : aotc::impl::SelectCpuTilesBase<SelectCpuTilesPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    int64_t vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
+    aotc::VectorRegisters registers =
+        aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
     std::string rows;
     llvm::raw_string_ostream out(rows);
     for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
       SmallVector<linalg::LinalgOp> ops = aotc::distributableOps(func);
       aotc::ThreadTiling tiling =
-          aotc::ThreadTiling::forOps(ops, minWork, maxTiles, vectorBits);
+          aotc::ThreadTiling::forOps(ops, minWork, maxTiles, registers);
       // The parts of one op share tiles when the interior has the work for
       // it.
       llvm::DenseMap<Operation *, SmallVector<int64_t>> partSizes;

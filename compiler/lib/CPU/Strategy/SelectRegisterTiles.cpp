@@ -47,14 +47,15 @@ struct SelectRegisterTilesPass
   using Base::Base;
 
   void runOnOperation() override {
-    int64_t vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
+    aotc::VectorRegisters registers =
+        aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
     auto decide = [&](linalg::LinalgOp op, llvm::raw_ostream *row) {
       if (!op.hasPureTensorSemantics() || op.hasDynamicShape())
         return false;
-      int64_t lanes = aotc::vectorLanesOf(op, vectorBits);
+      int64_t lanes = aotc::vectorLanesOf(op, registers.bits);
       if (!lanes)
         return false;
-      aotc::RegisterPlan plan = aotc::planRegisters(op, lanes, vectorBits);
+      aotc::RegisterPlan plan = aotc::planRegisters(op, lanes, registers);
       aotc::recordRegisterPlan(op, plan);
       if (row)
         printPlan(*row, plan);

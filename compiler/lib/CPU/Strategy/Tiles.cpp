@@ -153,7 +153,7 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
     multiples[*lane] = ranges[*lane];
     if (std::optional<unsigned> row = aotc::convolutionChannelLanePixelLoop(op))
       multiples[*row] =
-          aotc::channelLaneRowTile(ranges[*row], registerTile.vectorBits);
+          aotc::channelLaneRowTile(ranges[*row], registerTile.registers);
   } else {
     // Transposes: read in square register tiles along both loops.
     for (unsigned minor : aotc::transposedInputLoops(op))
@@ -206,16 +206,16 @@ siblingGroups(ArrayRef<linalg::LinalgOp> ops) {
 
 ThreadTiling ThreadTiling::forOps(ArrayRef<linalg::LinalgOp> ops,
                                   int64_t minWork, int64_t maxTiles,
-                                  int64_t vectorBits) {
-  ThreadTiling tiling{minWork, maxTiles, vectorBits};
+                                  VectorRegisters registers) {
+  ThreadTiling tiling{minWork, maxTiles, registers};
   tiling.regionsToJoin = llvm::any_of(
       ops, [&](linalg::LinalgOp op) { return workOf(op) >= minWork; });
   return tiling;
 }
 
 RegisterTile ThreadTiling::registerTile() const {
-  return {contractionRows(vectorBits), registerLanes(vectorBits, 32),
-          vectorBits};
+  return {contractionRows(registers), registerLanes(registers.bits, 32),
+          registers};
 }
 
 int64_t ThreadTiling::minWorkOf(linalg::LinalgOp op) const {
@@ -789,7 +789,8 @@ std::optional<unsigned> partialRowLoop(linalg::LinalgOp op, int64_t lanes) {
 /// few accumulators, too few FMA chains to hide the FMAs' latency: as many
 /// panels as the accumulators of a full tile allow (2 x 5 rows with 256-bit
 /// registers, 2 x 8 with 512-bit ones). 1 otherwise, or without row panels.
-int64_t rowPanelSpan(linalg::LinalgOp op, int64_t lanes, int64_t vectorBits) {
+int64_t rowPanelSpan(linalg::LinalgOp op, int64_t lanes,
+                     VectorRegisters registers) {
   auto [row, lane] = *aotc::contractionTileDims(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (!aotc::contractionPanelLoop(op, row) ||
@@ -797,9 +798,9 @@ int64_t rowPanelSpan(linalg::LinalgOp op, int64_t lanes, int64_t vectorBits) {
           lanes)
     return 1;
   int64_t rows = largestDivisorAtMost(
-      ranges[row], aotc::contractionRowTile(ranges[row], vectorBits));
+      ranges[row], aotc::contractionRowTile(ranges[row], registers));
   int64_t accumulators =
-      aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
+      aotc::contractionRows(registers) * kContractionRegistersPerRow;
   return std::max<int64_t>(1, accumulators / rows);
 }
 
@@ -807,10 +808,10 @@ int64_t rowPanelSpan(linalg::LinalgOp op, int64_t lanes, int64_t vectorBits) {
 /// loop (a whole row of up to kWholeRowRegisters registers when it is not a
 /// number of registers), a register accumulator block of
 /// aotc::contractionRowTile rows x kContractionRegistersPerRow registers
-/// for contractions (`vectorBits`-wide registers), a square lanes x lanes
+/// for contractions (on `registers`), a square lanes x lanes
 /// block for transposes, 1 elsewhere.
 SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op, int64_t lanes,
-                                       int64_t vectorBits) {
+                                       VectorRegisters registers) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> sizes(ranges.size(), 1);
   if (ranges.empty())
@@ -818,16 +819,16 @@ SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op, int64_t lanes,
   if (auto dims = aotc::contractionTileDims(op)) {
     auto [row, lane] = *dims;
     sizes[row] = largestDivisorAtMost(
-        ranges[row], aotc::contractionRowTile(ranges[row], vectorBits));
+        ranges[row], aotc::contractionRowTile(ranges[row], registers));
     sizes[lane] =
         largestDivisorAtMost(ranges[lane], kContractionRegistersPerRow * lanes);
     int64_t accumulators =
-        aotc::contractionRows(vectorBits) * kContractionRegistersPerRow;
+        aotc::contractionRows(registers) * kContractionRegistersPerRow;
     // Lanes of one register or less on rows in row panels: the register
     // tile spans several row panels (rowPanelSpan).
     if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, row))
       sizes[*panel] = largestDivisorAtMost(ranges[*panel],
-                                           rowPanelSpan(op, lanes, vectorBits));
+                                           rowPanelSpan(op, lanes, registers));
     // One row whose lanes are one column panel (the row past the last whole
     // register tile of 49 = 8 x 6 + 1 rows) would leave as few accumulators,
     // each FMA waiting on the one before: the register tile spans as many
@@ -941,7 +942,7 @@ int64_t vectorLanesOf(linalg::LinalgOp op, int64_t vectorBits) {
 }
 
 RegisterPlan planRegisters(linalg::LinalgOp op, int64_t lanes,
-                           int64_t vectorBits) {
+                           VectorRegisters registers) {
   RegisterPlan plan;
   plan.lanes = lanes;
   // A longer row that is not a whole number of registers (a 12321-wide
@@ -954,8 +955,8 @@ RegisterPlan planRegisters(linalg::LinalgOp op, int64_t lanes,
       return plan;
     }
   }
-  plan.registers = registerTileSizes(op, lanes, vectorBits);
-  plan.cache = cacheTileSizes(op, plan.registers, vectorBits);
+  plan.registers = registerTileSizes(op, lanes, registers);
+  plan.cache = cacheTileSizes(op, plan.registers, registers.bits);
   return plan;
 }
 
@@ -1048,8 +1049,9 @@ int64_t minRowsToPack(int64_t rowBytes, const CpuTarget &target) {
 } // namespace
 
 std::optional<bool> transposesLanes(int64_t rows, int64_t lanes,
-                                    int64_t depth, int64_t vectorBits) {
-  int64_t panel = kContractionRegistersPerRow * registerLanes(vectorBits, 32);
+                                    int64_t depth, VectorRegisters registers) {
+  int64_t panel =
+      kContractionRegistersPerRow * registerLanes(registers.bits, 32);
   // Few lanes, or a right-hand side that would be packed at run time at a
   // higher cost (K x N copied) than the two transposes (2 x M x N).
   bool fewLanes = lanes < 2 * panel;
@@ -1062,8 +1064,8 @@ std::optional<bool> transposesLanes(int64_t rows, int64_t lanes,
   // Transposed, the remainder is a row inside each thread tile, which reads
   // the panels there from cache.
   bool partialLanes = lanes < 4 * panel && lanes % panel != 0 &&
-                      contractionRowTile(rows, vectorBits) <
-                          contractionRows(vectorBits);
+                      contractionRowTile(rows, registers) <
+                          contractionRows(registers);
   // The rows become the lanes: whole panels of them, at least two.
   if ((!fewLanes && !costlyPack && !partialLanes) || rows < 2 * panel ||
       rows % panel != 0)

@@ -954,7 +954,7 @@ struct DistributeToForallPass
     auto topLevelOps = [&] { return aotc::distributableOps(func); };
     tiling = aotc::ThreadTiling::forOps(
         topLevelOps(), minWork, maxTiles,
-        aotc::vectorBitsOf(getOperation(), vectorBitsOption));
+        aotc::vectorRegistersOf(getOperation(), vectorBitsOption));
     // Padded inputs of convolutions with channel lanes: padded per tile.
     for (linalg::LinalgOp op : topLevelOps())
       recomposeTilePad(rewriter, op);

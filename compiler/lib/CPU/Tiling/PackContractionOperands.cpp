@@ -240,7 +240,7 @@ Value activationOnLayout(RewriterBase &rewriter, linalg::GenericOp activation,
 /// run-time right-hand side that would cost more to pack than the output to
 /// transpose, as the im2col columns of a 3x3 convolution). Then the rows
 /// become lanes read from compile-time panels.
-bool transposesOutput(linalg::LinalgOp op, int64_t vectorBits) {
+bool transposesOutput(linalg::LinalgOp op, aotc::VectorRegisters registers) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   std::optional<PackableLoops> loops = packableContraction(op);
   if (!generic || !loops)
@@ -251,7 +251,7 @@ bool transposesOutput(linalg::LinalgOp op, int64_t vectorBits) {
   AffineMap outMap = maps.back();
   unsigned n = outMap.getNumResults();
   std::optional<bool> fewLanes = aotc::transposesLanes(
-      ranges[row], ranges[lane], ranges[depth], vectorBits);
+      ranges[row], ranges[lane], ranges[depth], registers);
   if (!fewLanes || n < 2 || outMap.getDimPosition(n - 1) != lane ||
       outMap.getDimPosition(n - 2) != row)
     return false;
@@ -431,13 +431,13 @@ struct LhsCandidate {
 };
 
 std::optional<LhsCandidate> matchLhsCandidate(linalg::LinalgOp op,
-                                              int64_t vectorBits) {
+                                              aotc::VectorRegisters registers) {
   std::optional<PackableLoops> loops = packableContraction(op);
   if (!loops)
     return std::nullopt;
   auto [row, lane, depth] = *loops;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t tile = aotc::contractionRowTile(ranges[row], vectorBits);
+  int64_t tile = aotc::contractionRowTile(ranges[row], registers);
   int64_t columns = ranges[lane];
   if (std::optional<unsigned> panel = aotc::contractionPanelLoop(op, lane))
     columns *= ranges[*panel];
@@ -473,14 +473,14 @@ struct PackContractionOperandsPass
     : aotc::impl::PackContractionOperandsBase<PackContractionOperandsPass> {
   using Base::Base;
 
-  /// The vector register width: the option when set, else the module's
-  /// CpuTarget's.
-  int64_t vectorBits = 0;
+  /// The vector register file: the option's width when set, else the
+  /// module's CpuTarget's (aotc::vectorRegistersOf).
+  aotc::VectorRegisters registers;
 
   void runOnOperation() override {
     using Layout = aotc::PackingPlan::Layout;
-    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
-    int64_t panel = panelLanes(vectorBits);
+    registers = aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
+    int64_t panel = panelLanes(registers.bits);
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> contractions;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -494,10 +494,10 @@ struct PackContractionOperandsPass
       std::optional<aotc::PackingPlan> recorded =
           aotc::recordedPackingPlan(op);
       aotc::PackingPlan plan =
-          recorded ? *recorded : aotc::planPacking(op, vectorBits);
+          recorded ? *recorded : aotc::planPacking(op, registers);
       if (plan.transpose) {
         op = transposeOutput(rewriter, op);
-        plan = aotc::planPacking(op, vectorBits, /*allowTranspose=*/false);
+        plan = aotc::planPacking(op, registers, /*allowTranspose=*/false);
       }
       std::optional<Candidate> c =
           plan.rhs == Layout::None ? std::nullopt : matchCandidate(op, panel);
@@ -548,12 +548,12 @@ struct PackContractionOperandsPass
       // The record is carried out: the layouts show in the IR from here on.
       op->removeAttr(aotc::kPackingAttrName);
       Layout lhs = plan ? plan->lhs
-                        : aotc::planPacking(op, vectorBits,
+                        : aotc::planPacking(op, registers,
                                             /*allowTranspose=*/false)
                               .lhs;
       if (lhs == Layout::None)
         continue;
-      if (std::optional<LhsCandidate> c = matchLhsCandidate(op, vectorBits))
+      if (std::optional<LhsCandidate> c = matchLhsCandidate(op, registers))
         if (failed(packLhs(rewriter, *c)))
           return signalPassFailure();
     }
@@ -773,15 +773,16 @@ struct PackContractionOperandsPass
 
 } // namespace
 
-aotc::PackingPlan aotc::planPacking(linalg::LinalgOp op, int64_t vectorBits,
+aotc::PackingPlan aotc::planPacking(linalg::LinalgOp op,
+                                    VectorRegisters registers,
                                     bool allowTranspose) {
   using Layout = PackingPlan::Layout;
   PackingPlan plan;
-  if (allowTranspose && transposesOutput(op, vectorBits)) {
+  if (allowTranspose && transposesOutput(op, registers)) {
     plan.transpose = true;
     return plan;
   }
-  int64_t panel = panelLanes(vectorBits);
+  int64_t panel = panelLanes(registers.bits);
   CpuTarget target = CpuTarget::of(op);
   // The right-hand side: a constant is packed at compile time; one computed
   // at run time is copied once when the strategy says it pays.
@@ -797,7 +798,7 @@ aotc::PackingPlan aotc::planPacking(linalg::LinalgOp op, int64_t vectorBits,
   }
   // The left-hand side, of the whole panels of columns and of the columns
   // past them when a packed right-hand side splits them off.
-  std::optional<LhsCandidate> lhs = matchLhsCandidate(op, vectorBits);
+  std::optional<LhsCandidate> lhs = matchLhsCandidate(op, registers);
   if (!lhs)
     return plan;
   auto layoutFor = [&](int64_t columns) {

@@ -40,12 +40,12 @@ namespace {
 /// remainder had one-panel tiles of 8 accumulators of 9 lanes; 30 + 1
 /// panels give most of it 16.
 void splitRemainders(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
-                     int64_t vectorBits) {
+                     aotc::VectorRegisters registers) {
   SmallVector<linalg::LinalgOp> parts = {op};
   auto [row, lane] = *aotc::contractionTileDims(op);
   for (auto [dim, step] :
        {std::make_pair(row, aotc::contractionRowTile(
-                                op.getStaticLoopRanges()[row], vectorBits)),
+                                op.getStaticLoopRanges()[row], registers)),
         std::make_pair(lane, aotc::kContractionRegistersPerRow * lanes),
         std::make_pair(lane, lanes)}) {
     SmallVector<linalg::LinalgOp> next;
@@ -65,7 +65,7 @@ void splitRemainders(RewriterBase &rewriter, linalg::LinalgOp op, int64_t lanes,
   }
   for (linalg::LinalgOp part : parts) {
     std::optional<unsigned> panel = aotc::contractionPanelLoop(part, row);
-    int64_t span = aotc::rowPanelSpan(part, lanes, vectorBits);
+    int64_t span = aotc::rowPanelSpan(part, lanes, registers);
     if (!panel || span <= 1)
       continue;
     int64_t panels = part.getStaticLoopRanges()[*panel];
@@ -83,21 +83,23 @@ struct SplitRegisterRemaindersPass
 
   void runOnOperation() override {
     aotc::splitRegisterRemainders(
-        getOperation(), aotc::vectorBitsOf(getOperation(), vectorBitsOption));
+        getOperation(),
+        aotc::vectorRegistersOf(getOperation(), vectorBitsOption));
   }
 };
 
 } // namespace
 
-void aotc::splitRegisterRemainders(func::FuncOp func, int64_t vectorBits) {
+void aotc::splitRegisterRemainders(func::FuncOp func,
+                                   VectorRegisters registers) {
   SmallVector<std::pair<linalg::LinalgOp, int64_t>> contractions;
   func.walk([&](linalg::LinalgOp op) {
     if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
         contractionTileDims(op))
-      if (int64_t lanes = vectorLanesOf(op, vectorBits))
+      if (int64_t lanes = vectorLanesOf(op, registers.bits))
         contractions.push_back({op, lanes});
   });
   IRRewriter rewriter(func.getContext());
   for (auto [op, lanes] : contractions)
-    splitRemainders(rewriter, op, lanes, vectorBits);
+    splitRemainders(rewriter, op, lanes, registers);
 }

@@ -67,9 +67,8 @@ struct TileAndVectorizePass
             aotc::recordedRegisterPlan(op);
         plan && !plan->split && plan->lanes == lanes)
       return {plan->registers, plan->cache};
-    SmallVector<int64_t> registers =
-        aotc::registerTileSizes(op, lanes, vectorBits);
-    return {registers, aotc::cacheTileSizes(op, registers, vectorBits)};
+    SmallVector<int64_t> sizes = aotc::registerTileSizes(op, lanes, registers);
+    return {sizes, aotc::cacheTileSizes(op, sizes, vectorBits)};
   }
 
   /// The split of `op`'s row at its last whole register that its plan
@@ -80,7 +79,7 @@ struct TileAndVectorizePass
             aotc::recordedRegisterPlan(op);
         plan && plan->lanes == lanes)
       return plan->split;
-    return aotc::planRegisters(op, lanes, vectorBits).split;
+    return aotc::planRegisters(op, lanes, registers).split;
   }
 
   /// Tiles one op to register tiles (after cache blocks for contractions)
@@ -191,16 +190,18 @@ struct TileAndVectorizePass
     return ops;
   }
 
-  /// The vector register width: the option when set, else the module's
-  /// CpuTarget's.
+  /// The vector register file: the option's width when set, else the
+  /// module's CpuTarget's (aotc::vectorRegistersOf).
+  aotc::VectorRegisters registers;
   int64_t vectorBits = 0;
 
   void runOnOperation() override {
-    vectorBits = aotc::vectorBitsOf(getOperation(), vectorBitsOption);
+    registers = aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
+    vectorBits = registers.bits;
     IRRewriter rewriter(&getContext());
     // Contractions first split into parts of whole register tiles (done
     // already by aotc-split-register-remainders in the pipeline).
-    aotc::splitRegisterRemainders(getOperation(), vectorBits);
+    aotc::splitRegisterRemainders(getOperation(), registers);
 
     // (op, its fused init producer and consumer, its lanes) in order; the
     // producers and consumers themselves are handled with their

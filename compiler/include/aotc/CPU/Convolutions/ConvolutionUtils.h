@@ -10,6 +10,8 @@
 #ifndef AOTC_TRANSFORMS_CONVOLUTIONUTILS_H
 #define AOTC_TRANSFORMS_CONVOLUTIONUTILS_H
 
+#include "aotc/Common/CpuTarget.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -71,20 +73,21 @@ convolutionChannelLanePixelLoop(mlir::linalg::LinalgOp op);
 
 /// Grid rows (registers of lanes along the output dimension next to the
 /// lanes, the rows of a flattened image) per register tile of a
-/// convolution over input channels whose tile has `rows` of them. With
-/// 512-bit registers (32 of them): three when they divide evenly (x 8
+/// convolution over input channels whose tile has `rows` of them. With 32
+/// registers (AVX-512, Neon): three when they divide evenly (x 8
 /// output channels = 24 accumulators), else four (x 4 channels: each filter
 /// broadcast serves 4 FMAs where 8 x 2 serves 2, as on 7x7 images), else
-/// two (x 8), else one. With narrower ones (16 registers on AVX2): three
+/// two (x 8), else one. With 16 registers (AVX2, SSE): three
 /// (x 4 channels: 12 accumulators, 3 input vectors, a broadcast; each
 /// broadcast serves 3 FMAs and each input vector 4, where 8 x 1 loaded 9
 /// vectors for 8 FMAs), else two (x 4), else one (x 8).
-int64_t convolutionRegisterRows(int64_t rows, int64_t vectorBits);
+int64_t convolutionRegisterRows(int64_t rows, VectorRegisters registers);
 
 /// Output channels (at most) of a register tile of `registerRows` grid
-/// rows (convolutionRegisterRows): with 512-bit registers 4 with 4 rows,
-/// else 8; with narrower ones 4 with more than one row, else 8.
-int64_t convolutionRegisterChannels(int64_t registerRows, int64_t vectorBits);
+/// rows (convolutionRegisterRows): with 32 registers 4 with 4 rows, else
+/// 8; with 16, 4 with more than one row, else 8.
+int64_t convolutionRegisterChannels(int64_t registerRows,
+                                    VectorRegisters registers);
 
 /// Grid rows of a convolution over input channels on a flattened image whose
 /// output needs `rows` of them: with 512-bit registers a multiple of three

@@ -13,6 +13,8 @@
 #ifndef AOTC_CPU_CONVOLUTIONS_PATHS_H
 #define AOTC_CPU_CONVOLUTIONS_PATHS_H
 
+#include "aotc/Common/CpuTarget.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <cstdint>
@@ -57,7 +59,7 @@ void revertPath(mlir::Operation *op, ConvolutionPath path,
 /// strategy rule (aotc/CPU/Strategy/ConvolutionRules.h: does it pay?).
 bool canUsePointwiseMatmul(mlir::linalg::LinalgOp op);
 bool canUseWinograd(mlir::linalg::LinalgOp op, int64_t minChannels);
-bool canUseChannelLanes(mlir::linalg::LinalgOp op, int64_t vectorBits);
+bool canUseChannelLanes(mlir::linalg::LinalgOp op, VectorRegisters registers);
 bool canUseIm2col(mlir::linalg::LinalgOp op, int64_t vectorBits);
 bool canUseStridePhases(mlir::linalg::LinalgOp op);
 bool canUseFlatImage(mlir::linalg::LinalgOp op);

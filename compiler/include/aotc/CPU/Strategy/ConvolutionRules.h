@@ -42,11 +42,11 @@ enum class ChannelLaneForm {
 /// The form in which a convolution over `inputChannels` input channels,
 /// reducing `reduction` elements (channels x window) per output into output
 /// rows of `width` pixels, pays with output channels as lanes in
-/// `vectorBits`-wide registers; none when it does not.
+/// `registers`; none when it does not.
 std::optional<ChannelLaneForm> channelLaneForm(int64_t inputChannels,
                                                int64_t reduction,
                                                int64_t width,
-                                               int64_t vectorBits);
+                                               VectorRegisters registers);
 
 /// aotc-winograd-convolutions (F(2x2, 3x3)): true when a convolution of
 /// `inputChannels` and `outputChannels` with `tiles` output tiles of 2 x 2

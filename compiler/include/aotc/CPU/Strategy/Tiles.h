@@ -61,7 +61,8 @@ inline constexpr int64_t kMaxEvenedTiles = 16;
 
 /// A contraction's register tile: accumulator rows, and lanes per register.
 struct RegisterTile {
-  int64_t rows, lanes, vectorBits;
+  int64_t rows, lanes;
+  VectorRegisters registers;
 };
 
 /// Iterations of `op`'s loop nest.
@@ -143,14 +144,15 @@ std::optional<ThreadPlan> recordedThreadPlan(mlir::linalg::LinalgOp op);
 
 /// The thread-tile decisions for the ops of one function, from the options
 /// of aotc-distribute-to-forall (min-work, max-tiles) and the register
-/// width.
+/// file.
 struct ThreadTiling {
-  int64_t minWork, maxTiles, vectorBits;
+  int64_t minWork, maxTiles;
+  VectorRegisters registers;
   /// The decisions for a function whose distributable ops are `ops`
   /// (regionsToJoin derived from them).
   static ThreadTiling forOps(llvm::ArrayRef<mlir::linalg::LinalgOp> ops,
                              int64_t minWork, int64_t maxTiles,
-                             int64_t vectorBits);
+                             VectorRegisters registers);
 
   /// Whether the function has an op of min-work iterations, threaded
   /// whatever its neighbours. Without one, a small op given threads would
@@ -233,13 +235,14 @@ std::optional<unsigned> partialRowLoop(mlir::linalg::LinalgOp op,
 /// Row panels a register tile of the contraction `op` spans (1 unless its
 /// lanes are one register or less on rows in row panels).
 int64_t rowPanelSpan(mlir::linalg::LinalgOp op, int64_t lanes,
-                     int64_t vectorBits);
+                     VectorRegisters registers);
 
-/// Register tile sizes for `op` with `lanes`-lane registers `vectorBits`
-/// wide: one register along the innermost loop, accumulator blocks for
+/// Register tile sizes for `op` with `lanes`-lane registers of `registers`:
+/// one register along the innermost loop, accumulator blocks for
 /// contractions, square blocks for transposes, 1 elsewhere.
 llvm::SmallVector<int64_t> registerTileSizes(mlir::linalg::LinalgOp op,
-                                             int64_t lanes, int64_t vectorBits);
+                                             int64_t lanes,
+                                             VectorRegisters registers);
 
 /// Cache tile sizes of a contraction (0: loop not tiled): column blocks of
 /// whole register tiles and reduction blocks; empty when the op fits.
@@ -276,7 +279,7 @@ struct RegisterPlan {
 
 /// The register-level decision for `op` with `lanes` lanes.
 RegisterPlan planRegisters(mlir::linalg::LinalgOp op, int64_t lanes,
-                           int64_t vectorBits);
+                           VectorRegisters registers);
 
 /// The attribute recording a RegisterPlan on an op.
 inline constexpr llvm::StringLiteral kRegisterTilesAttrName =
@@ -306,7 +309,7 @@ inline constexpr int64_t kPackRowBlock = 4;
 /// a transpose out: none when not; else whether it is for its few lanes
 /// (a constant right-hand side is then transposed as well).
 std::optional<bool> transposesLanes(int64_t rows, int64_t lanes,
-                                    int64_t depth, int64_t vectorBits);
+                                    int64_t depth, VectorRegisters registers);
 
 /// Whether a right-hand side computed at run time, of `rowBytes`-byte rows,
 /// is copied into panels for a contraction of `rows` rows over `depth`

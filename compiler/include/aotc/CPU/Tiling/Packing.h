@@ -16,12 +16,12 @@
 
 namespace aotc {
 
-/// The packing decision for `op` with `vectorBits`-wide registers: all None
+/// The packing decision for `op` on `registers`: all None
 /// for an op the pass cannot rewrite (not a static f32 contraction with two
 /// inputs, one init and one reduction loop, or operands in other layouts).
 /// With `allowTranspose` false (a contraction already computed transposed)
 /// the output is never transposed.
-PackingPlan planPacking(mlir::linalg::LinalgOp op, int64_t vectorBits,
+PackingPlan planPacking(mlir::linalg::LinalgOp op, VectorRegisters registers,
                         bool allowTranspose = true);
 
 } // namespace aotc

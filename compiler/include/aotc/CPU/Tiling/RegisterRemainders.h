@@ -10,6 +10,8 @@
 #ifndef AOTC_CPU_TILING_REGISTERREMAINDERS_H
 #define AOTC_CPU_TILING_REGISTERREMAINDERS_H
 
+#include "aotc/Common/CpuTarget.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <cstdint>
@@ -18,8 +20,9 @@ namespace aotc {
 
 /// Splits every static contraction on tensors in `func` that
 /// aotc-tile-and-vectorize vectorizes into parts of whole register tiles of
-/// `vectorBits`-wide registers (a no-op on a function already split).
-void splitRegisterRemainders(mlir::func::FuncOp func, int64_t vectorBits);
+/// `registers` (a no-op on a function already split).
+void splitRegisterRemainders(mlir::func::FuncOp func,
+                             VectorRegisters registers);
 
 } // namespace aotc
 
