@@ -26,6 +26,17 @@ cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
 for f in bin/aotc include/aot_abi/aot_abi.h; do
   [ -e "$work/prefix/$f" ] || { echo "missing $work/prefix/$f"; exit 1; }
 done
+# The runtimes built for other targets (AOTC_RUNTIME_TRIPLES), for theirs.
+triples=$(sed -n 's/^AOTC_RUNTIME_TRIPLES:STRING=//p' "$build/CMakeCache.txt")
+for t in ${triples//;/ }; do
+  a="$work/prefix/lib/aotc/$t/libaot_runtime.a"
+  [ -e "$a" ] || { echo "missing $a"; exit 1; }
+  machine=$(/usr/lib/llvm-22/bin/llvm-readelf -h "$a" | sed -n 's/ *Machine: *//p' | sort -u)
+  echo "$t runtime: $machine"
+  case "$t" in
+    aarch64-*) [ "$machine" = AArch64 ] || { echo "$a is not for AArch64"; exit 1; } ;;
+  esac
+done
 
 echo "== configuring samples/cmake-consumer against the prefix"
 generator=()

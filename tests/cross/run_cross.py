@@ -4,11 +4,13 @@ emulator and compares their outputs with the programs' NumPy references.
 
     run_cross.py --aotc A --e2e-dir BUILD/tests/e2e --programs matmul,conv2d \
         --triple aarch64-linux-gnu --mcpu neoverse-v1 --sysroot S \
+        --runtime BUILD/runtime-aarch64-linux-gnu/libaot_runtime.a \
         --workdir W [--emulator qemu-aarch64] [--model NAME=M.onnx:M.npz:ATOL|TOLFILE]
 
-For each program: `aotc programs/NAME.mlir --mtriple --mcpu`, the runtime
-(runtime/core/aot_status.c) and aot_raw_runner.c cross-compiled with
-<triple>-gcc, linked against the target's libomp in the sysroot (Debian's
+For each program: `aotc programs/NAME.mlir --mtriple --mcpu`, and
+aot_raw_runner.c cross-compiled with <triple>-gcc, linked with the runtime
+built for the triple (AOTC_RUNTIME_TRIPLES) and the target's libomp in the
+sysroot (Debian's
 arm64 libomp5 unpacked there), run under the emulator with
 -L /usr/<triple> on the inputs of BUILD/tests/e2e/NAME.npz, and compared
 element by element with its outputs (the per-dtype tolerances of
@@ -67,6 +69,8 @@ def main():
     parser.add_argument("--mcpu", required=True)
     parser.add_argument("--sysroot", required=True,
                         help="holds usr/lib/<triple>/libomp.so.5")
+    parser.add_argument("--runtime", required=True,
+                        help="the runtime archive built for the triple")
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--emulator", default="qemu-aarch64")
     parser.add_argument("--cc", default=None,
@@ -78,10 +82,6 @@ def main():
     cc = args.cc or gnu + "-gcc"
     ompdir = os.path.join(args.sysroot, "usr", "lib", gnu)
     os.makedirs(args.workdir, exist_ok=True)
-    runtime_o = os.path.join(args.workdir, "aot_status.o")
-    run([cc, "-std=c99", "-O2", "-fPIC", "-c",
-         os.path.join(ROOT, "runtime", "core", "aot_status.c"),
-         "-I", os.path.join(ROOT, "include"), "-o", runtime_o])
 
     cases = [(name, os.path.join(ROOT, "tests", "e2e", "programs",
                                  name + ".mlir"),
@@ -106,7 +106,7 @@ def main():
             run([cc, "-std=c99", "-O2", "-Wall", f"-DAOT_ENTRY={name}",
                  "-I", os.path.join(ROOT, "include"),
                  os.path.join(HERE, "aot_raw_runner.c"),
-                 os.path.join(work, name + ".o"), runtime_o,
+                 os.path.join(work, name + ".o"), args.runtime,
                  f"-L{ompdir}", "-l:libomp.so.5", "-o", runner])
             reference = np.load(npz)
             inputs = sorted((k for k in reference if k.startswith("input_")),
