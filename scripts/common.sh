@@ -18,7 +18,7 @@ AOTC_PACKAGES=(
   libgtest-dev libbenchmark-dev libopenblas-dev libdnnl-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3-numpy python3-onnx python3-torch python3-torchvision python3-pytest
-  python3-matplotlib
+  python3-matplotlib librsvg2-bin
   libamdhip64-dev rocm-device-libs
   qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   cmake ninja-build ccache

@@ -1,5 +1,6 @@
 # -*- Python -*- lit configuration for aotc's FileCheck tests.
 import os
+import shutil
 import lit.formats
 
 config.name = "aotc"
@@ -19,6 +20,12 @@ config.substitutions.append(("%aotc_runtime", os.path.join(config.aotc_obj_root,
 # LLVM's libraries (libomp for linking objects that use OpenMP).
 config.substitutions.append(("%llvm_libdir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 config.substitutions.append(("%python", config.python))
+# aotc by its path, for runs with another PATH.
+config.substitutions.append(("%aotc_path", os.path.join(config.aotc_tools_dir, "aotc", "aotc")))
+
+# librsvg's rsvg-convert, which renders --memory-plot=FILE.png.
+if shutil.which("rsvg-convert", path=config.environment["PATH"]):
+    config.available_features.add("rsvg")
 
 # The CUDA toolkit (ptxas, fatbinary) for the --target=cuda tests.
 cuda_path = os.environ.get("AOTC_CUDA_PATH", "/usr/local/cuda")

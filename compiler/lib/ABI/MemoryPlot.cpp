@@ -4,7 +4,8 @@
 // panel per entry point, each planned buffer a box spanning its lifetime
 // (program positions, left to right) and its bytes in the pool (offsets,
 // bottom to top), with the pool size and the lower bound as lines and the
-// largest buffers labelled.
+// largest buffers labelled. renderPng turns it into a PNG
+// (`--memory-plot=FILE.png`) with librsvg's rsvg-convert.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +14,12 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -175,6 +180,46 @@ std::string emitMemoryPlot(const ArtifactInfo &info,
     panel(os, entry, static_cast<int>(index) * kPanelHeight);
   os << "</svg>\n";
   return svg;
+}
+
+llvm::Expected<std::string> renderPng(llvm::StringRef svg,
+                                      llvm::StringRef rsvgConvert) {
+  llvm::SmallString<128> svgPath, pngPath;
+  auto failure = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "aotc-memory-plot", "svg", svgPath))
+    return failure("cannot create a temporary file: " + ec.message());
+  llvm::FileRemover removeSvg(svgPath);
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "aotc-memory-plot", "png", pngPath))
+    return failure("cannot create a temporary file: " + ec.message());
+  llvm::FileRemover removePng(pngPath);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(svgPath, ec);
+    if (ec)
+      return failure("cannot write '" + svgPath + "': " + ec.message());
+    out << svg;
+  }
+  std::string message;
+  llvm::StringRef args[] = {rsvgConvert, "--format=png", "--output",
+                            pngPath, svgPath};
+  int status = llvm::sys::ExecuteAndWait(rsvgConvert, args, std::nullopt, {},
+                                         /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &message);
+  if (status != 0) {
+    std::string why = message.empty() ? "exit code " + std::to_string(status)
+                                      : message;
+    return failure(rsvgConvert + " failed: " + why);
+  }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> png =
+      llvm::MemoryBuffer::getFile(pngPath);
+  if (!png)
+    return failure("cannot read '" + pngPath + "': " +
+                   png.getError().message());
+  return (*png)->getBuffer().str();
 }
 
 } // namespace aotc

@@ -111,9 +111,9 @@ static cl::opt<std::string> memoryReport(
     cl::value_desc("file"), cl::cat(aotcCategory));
 static cl::opt<std::string> memoryPlot(
     "memory-plot",
-    cl::desc("Draw the pool plan to <file.svg>: each buffer a box of its "
-             "lifetime and pool offsets, the pool size and lower bound as "
-             "lines"),
+    cl::desc("Draw the pool plan to <file.svg> (or <file.png>, with "
+             "rsvg-convert): each buffer a box of its lifetime and pool "
+             "offsets, the pool size and lower bound as lines"),
     cl::value_desc("file.svg"), cl::cat(aotcCategory));
 static cl::opt<bool> winograd(
     "winograd",
@@ -288,10 +288,23 @@ int compile() {
     emit.insert("obj");
     emit.insert("header");
   }
-  if (!memoryPlot.empty() &&
+  // A PNG plot is the SVG rendered by librsvg's rsvg-convert.
+  bool plotPng = llvm::StringRef(memoryPlot).ends_with_insensitive(".png");
+  std::string rsvgConvert;
+  if (!memoryPlot.empty() && !plotPng &&
       !llvm::StringRef(memoryPlot).ends_with_insensitive(".svg"))
-    return fail("--memory-plot writes SVG: name a .svg file, not '" +
+    return fail("--memory-plot writes SVG or PNG: name a .svg or .png "
+                "file, not '" +
                 memoryPlot + "'");
+  if (plotPng) {
+    llvm::ErrorOr<std::string> found =
+        llvm::sys::findProgramByName("rsvg-convert");
+    if (!found)
+      return fail("--memory-plot=" + memoryPlot +
+                  " needs rsvg-convert (Debian: librsvg2-bin) on PATH to "
+                  "render PNG; name a .svg file instead");
+    rsvgConvert = *found;
+  }
   if (strategy != "default" && strategy != "generic")
     return fail("unknown --strategy '" + strategy +
                 "' (expected default or generic)");
@@ -548,8 +561,16 @@ int compile() {
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
     return fail("cannot create output directory '" + outputDir +
                 "': " + ec.message());
-  if (!memoryPlot.empty())
-    outputs.push_back({memoryPlot, aotc::emitMemoryPlot(info, entries)});
+  if (!memoryPlot.empty()) {
+    std::string plot = aotc::emitMemoryPlot(info, entries);
+    if (plotPng) {
+      llvm::Expected<std::string> png = aotc::renderPng(plot, rsvgConvert);
+      if (!png)
+        return fail("--memory-plot: " + llvm::toString(png.takeError()));
+      plot = std::move(*png);
+    }
+    outputs.push_back({memoryPlot, std::move(plot)});
+  }
   if (!memoryReport.empty())
     outputs.push_back(
         {memoryReport,

@@ -12,6 +12,7 @@
 #include "aotc/ABI/EntryPoint.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
 #include <string>
@@ -43,6 +44,11 @@ llvm::json::Value emitMemoryReport(const ArtifactInfo &info,
 /// lower bound as lines, the largest buffers labelled with their size.
 std::string emitMemoryPlot(const ArtifactInfo &info,
                            llvm::ArrayRef<EntryPointSignature> entries);
+
+/// `svg` rendered as PNG bytes by the SVG renderer `rsvgConvert` (librsvg's
+/// rsvg-convert, run as a subprocess on temporary files).
+llvm::Expected<std::string> renderPng(llvm::StringRef svg,
+                                      llvm::StringRef rsvgConvert);
 
 /// The `--emit=python` loader `N.py` (compiler/lib/ABI/python_loader.py):
 /// a standalone ctypes + NumPy module whose Model calls one entry point of
