@@ -12,7 +12,8 @@ those models do not have, on the same paths:
   on 20 x 20), the flattened padded grid (16 input channels on 28 x 28: too
   few for Winograd's 32 and for channel lanes, rows wide enough for the
   grid), a depthwise layer reading its padded input in place, a 1x1
-  convolution as a contraction.
+  convolution as a contraction;
+- depthwise convolutions on flattened images, and with channels as lanes.
 
 Each case is exported with torch.onnx.export (opset 13), compiled by aotc,
 linked with the runtime into a shared library, called through ctypes and
@@ -79,13 +80,23 @@ CASES = [
     # padding (output smaller than the input) keeps the direct path.
     ("depthwise_flat_3x3", (1, 64, 7, 7), (64, 64, 3, 1, 1, 1, 64),
      "flat-depthwise"),
-    ("depthwise_flat_5x5", (1, 16, 8, 8), (16, 16, 5, 1, 2, 1, 16),
+    ("depthwise_flat_5x5", (1, 24, 8, 8), (24, 24, 5, 1, 2, 1, 24),
      "flat-depthwise"),
     ("depthwise_flat_dilated", (1, 24, 7, 7), (24, 24, 3, 1, 2, 2, 24),
      "flat-depthwise"),
     ("depthwise_flat_inf", (1, 8, 7, 7), (8, 8, 3, 1, 1, 1, 8),
      "flat-depthwise"),
     ("depthwise_valid", (1, 16, 9, 9), (16, 16, 3, 1, 0, 1, 16), "direct"),
+    # Depthwise with channels as lanes (blocks of 16, the input transposed
+    # into them): stride 1, a 5x5 window, rows narrower than a register; a
+    # batch of 2; infinities at the image's corners (the padding the blocked
+    # input gets must not mix them into other channels' windows).
+    ("depthwise_lanes_5x5", (1, 32, 14, 14), (32, 32, 5, 1, 2, 1, 32),
+     "channel-lanes"),
+    ("depthwise_lanes_batch2", (2, 48, 7, 7), (48, 48, 5, 1, 2, 1, 48),
+     "channel-lanes"),
+    ("depthwise_lanes_inf", (1, 16, 7, 7), (16, 16, 5, 1, 2, 1, 16),
+     "channel-lanes"),
     # An average pool with count_include_pad (Inception's branch pools):
     # PyTorch exports an explicit Pad node, which must reach the strategy as
     # a padded input read in place, not as a gather fused into the pool.
@@ -98,7 +109,9 @@ NOT_PATHS = {"contraction", "reduction", "elementwise"}
 
 # Cases whose input holds infinities: (channel, row, column, value).
 INFINITIES = {"depthwise_flat_inf": [(0, 3, 6, np.inf), (1, 0, 0, -np.inf),
-                                     (4, 6, 3, np.inf), (7, 2, 0, np.inf)]}
+                                     (4, 6, 3, np.inf), (7, 2, 0, np.inf)],
+              "depthwise_lanes_inf": [(0, 0, 0, np.inf), (15, 6, 6, -np.inf),
+                                      (8, 3, 0, np.inf)]}
 
 
 def compile_case(work, name, path, aotc, runtime, flags):

@@ -25,6 +25,11 @@
 // 16 x 16 shuffle transpose, aotc-lower-vector-ops), which saves the
 // column copy of the im2col path; the results are bit-identical to it.
 //
+// A depthwise convolution with a wide window on narrow rows (5x5 on a
+// 14 x 14 image: 10- or 14-lane vectors along its NCHW rows) has its input
+// transposed into blocks of one register of channels as well, then padded;
+// each window tap is then one contiguous vector of input and of filter.
+//
 //===----------------------------------------------------------------------===//
 
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
@@ -47,24 +52,29 @@ using namespace mlir;
 
 namespace {
 
-/// A convolution this pass rewrites: its loops, its output-channel loop and
-/// the filter's f32 values.
+/// A convolution this pass rewrites: its loops, its output-channel loop,
+/// the filter's f32 values and the lanes of a channel block.
 struct Candidate {
   linalg::GenericOp op;
   aotc::ConvolutionLoops conv;
   unsigned channel;
   DenseElementsAttr filter;
+  int64_t block;
   /// Computed into the NCHW output (its channels split in blocks of lanes)
   /// instead of a blocked one transposed back.
   bool direct;
+  /// A depthwise convolution: the input's channels are blocked as well.
+  bool depthwise;
 };
 
-/// `op` as a candidate for output-channel blocks of `block` lanes: an
-/// NCHW convolution over input channels (not depthwise) on f32 whose
-/// constant filter reads one output-channel loop that the output holds just
-/// before its image, a multiple of `block`, in a form that pays
-/// (aotc::channelLaneForm).
-std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
+/// `op` as a candidate for output-channel blocks on `registers`: an NCHW
+/// convolution on f32 whose constant filter reads one output-channel loop
+/// that the output holds just before its image, in a form that pays. Over
+/// input channels (aotc::channelLaneForm), blocks of one contraction
+/// register tile's lanes; depthwise (one input channel per group, the
+/// group loop read by the input too; aotc::depthwiseLanesPay), of one
+/// register's.
+std::optional<Candidate> matchCandidate(linalg::GenericOp op,
                                         aotc::VectorRegisters registers) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
   if (!conv || conv->image.empty())
@@ -80,20 +90,50 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
   AffineMap oMap = op.getIndexingMapsArray()[2];
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  std::optional<unsigned> channel;
-  for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d) {
-    if (iterators[d] != utils::IteratorType::parallel ||
-        !wMap.isFunctionOfDim(d) || !oMap.isFunctionOfDim(d) ||
-        xMap.isFunctionOfDim(d) || ranges[d] == 1)
-      continue;
-    if (channel)
-      return std::nullopt;
-    channel = d;
+  // The output-channel loop: of the filter and the output, not of the
+  // input; else, with one input channel per group, the group loop.
+  auto channelLoop = [&](bool readByInput) -> std::optional<unsigned> {
+    std::optional<unsigned> channel;
+    for (unsigned d = 0, e = op.getNumLoops(); d < e; ++d) {
+      if (iterators[d] != utils::IteratorType::parallel ||
+          !wMap.isFunctionOfDim(d) || !oMap.isFunctionOfDim(d) ||
+          xMap.isFunctionOfDim(d) != readByInput || ranges[d] == 1)
+        continue;
+      if (channel)
+        return std::nullopt;
+      channel = d;
+    }
+    return channel;
+  };
+  std::optional<unsigned> channel = channelLoop(/*readByInput=*/false);
+  bool depthwise = false;
+  if (!channel && ranges[conv->channels] == 1) {
+    channel = channelLoop(/*readByInput=*/true);
+    depthwise = channel.has_value();
   }
+  // The output holds the channels before its image, with unit dimensions
+  // between them only (a depthwise convolution's [n, g, 1, oh, ow]).
   unsigned n = conv->image.size();
-  if (!channel || ranges[*channel] % block != 0 ||
-      oMap.getNumResults() < n + 1 ||
-      oMap.getDimPosition(oMap.getNumResults() - n - 1) != *channel)
+  if (!channel || oMap.getNumResults() < n + 1)
+    return std::nullopt;
+  for (unsigned r = oMap.getNumResults() - n - 1;
+       oMap.getDimPosition(r) != *channel; --r)
+    if (r == 0 || ranges[oMap.getDimPosition(r)] != 1)
+      return std::nullopt;
+  int64_t lanes = aotc::registerLanes(registers.bits, 32);
+  if (depthwise) {
+    SmallVector<int64_t> window;
+    for (unsigned k : conv->window)
+      window.push_back(ranges[k]);
+    if (ranges[*channel] % lanes != 0 ||
+        !aotc::depthwiseLanesPay(window, conv->strides,
+                                 ranges[conv->image.back()], registers.bits))
+      return std::nullopt;
+    return Candidate{op, *conv, *channel, filter, lanes, /*direct=*/false,
+                     /*depthwise=*/true};
+  }
+  int64_t block = aotc::kContractionRegistersPerRow * lanes;
+  if (ranges[*channel] % block != 0)
     return std::nullopt;
   int64_t reduction = ranges[conv->channels];
   for (unsigned k : conv->window)
@@ -103,8 +143,9 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op, int64_t block,
       registers);
   if (!form)
     return std::nullopt;
-  return Candidate{op, *conv, *channel, filter,
-                   *form == aotc::ChannelLaneForm::Direct};
+  return Candidate{op,    *conv, *channel, filter, block,
+                   *form == aotc::ChannelLaneForm::Direct,
+                   /*depthwise=*/false};
 }
 
 /// `filter` with its output-channel dimension `dim` split into
@@ -162,6 +203,42 @@ Value toBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
              b, loc, aotc::splitDimension(b, loc, v, dim, block), init,
              permutation)
       ->getResult(0);
+}
+
+/// A depthwise convolution's padded input `x` with dimension `dim` (its
+/// channels) in blocks (toBlocked): when `x` is a padding of the image
+/// alone, its source is transposed and the result padded (a tensor.pad,
+/// which aotc-peel-padded-windows then reads in place but for the border
+/// strips); else `x` is transposed as it is.
+Value toBlockedInput(OpBuilder &b, Location loc, Value x, int64_t dim,
+                     int64_t block) {
+  auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
+  std::optional<aotc::Padding> padding =
+      aotc::matchPadding(expand ? expand.getSrc() : x);
+  std::optional<SmallVector<std::pair<int64_t, int64_t>>> lowHigh =
+      padding ? aotc::paddingOfInput(*padding, expand) : std::nullopt;
+  if (!lowHigh || (*lowHigh)[dim] != std::pair<int64_t, int64_t>(0, 0))
+    return toBlocked(b, loc, x, dim, block);
+  auto xType = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(xType.getShape());
+  SmallVector<OpFoldResult> low, high;
+  for (auto [size, lh] : llvm::zip_equal(shape, *lowHigh)) {
+    size -= lh.first + lh.second;
+    low.push_back(b.getIndexAttr(lh.first));
+    high.push_back(b.getIndexAttr(lh.second));
+  }
+  // The lanes, last, are not padded.
+  low.push_back(b.getIndexAttr(0));
+  high.push_back(b.getIndexAttr(0));
+  Value source = padding->source;
+  if (expand)
+    source = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(shape, xType.getElementType()), source,
+        expand.getReassociationIndices());
+  Value blocked = toBlocked(b, loc, source, dim, block);
+  return tensor::PadOp::create(b, loc, toBlockedType(xType, dim, block),
+                               blocked, low, high, padding->value,
+                               /*nofold=*/false);
 }
 
 /// The inverse of toBlocked: [..., C / block, ..., block] back to `type`.
@@ -266,9 +343,7 @@ Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
 
 bool aotc::canUseChannelLanes(linalg::LinalgOp op, VectorRegisters registers) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  int64_t block =
-      aotc::kContractionRegistersPerRow * aotc::registerLanes(registers.bits, 32);
-  return generic && matchCandidate(generic, block, registers).has_value();
+  return generic && matchCandidate(generic, registers).has_value();
 }
 
 namespace {
@@ -280,18 +355,16 @@ struct ChannelLaneConvolutionsPass
   void runOnOperation() override {
     aotc::VectorRegisters registers =
         aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
-    int64_t block = aotc::kContractionRegistersPerRow *
-                    aotc::registerLanes(registers.bits, 32);
     SmallVector<Candidate, 2> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::ChannelLanes))
         return;
-      if (std::optional<Candidate> c = matchCandidate(op, block, registers))
+      if (std::optional<Candidate> c = matchCandidate(op, registers))
         candidates.push_back(*c);
     });
     IRRewriter rewriter(&getContext());
     for (Candidate &c : candidates)
-      rewrite(rewriter, c, block);
+      rewrite(rewriter, c);
   }
 
   /// Loops (..., C, ..., o..., c, k...) -> (..., C / b, ..., o..., b, c,
@@ -300,8 +373,9 @@ struct ChannelLaneConvolutionsPass
   /// (..., C / b, ..., b). The init is made in that layout, and so is the
   /// result's sole elementwise consumer when it reads nothing else along
   /// the image; the result (or the consumer's) is transposed back.
-  void rewrite(RewriterBase &rewriter, Candidate &c, int64_t block) {
+  void rewrite(RewriterBase &rewriter, Candidate &c) {
     linalg::GenericOp op = c.op;
+    int64_t block = c.block;
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
     unsigned numLoops = op.getNumLoops();
@@ -325,8 +399,9 @@ struct ChannelLaneConvolutionsPass
         if (direct && i == 2 && exprs.back() == channelExpr)
           exprs.push_back(laneExpr);
       }
-      // The filter (and the blocked output) read the lanes last.
-      if (i == 1 || (i == 2 && !direct))
+      // The filter (and the blocked output, and a depthwise convolution's
+      // blocked input) read the lanes last.
+      if (i == 1 || (i == 2 && !direct) || (i == 0 && c.depthwise))
         exprs.push_back(laneExpr);
       maps.push_back(AffineMap::get(numLoops + 1, 0, exprs, ctx));
     }
@@ -373,8 +448,15 @@ struct ChannelLaneConvolutionsPass
           aotc::splitDimGroups(initType.getRank(), oDim));
       return;
     }
+    Value input = op.getDpsInputs()[0];
+    if (c.depthwise) {
+      AffineMap xMap = op.getIndexingMapsArray()[0];
+      input = toBlockedInput(
+          rewriter, loc, input,
+          *xMap.getResultPosition(getAffineDimExpr(c.channel, ctx)), block);
+    }
     auto blocked = linalg::GenericOp::create(
-        rewriter, loc, init.getType(), ValueRange{op.getDpsInputs()[0], filter},
+        rewriter, loc, init.getType(), ValueRange{input, filter},
         ValueRange{init}, maps, iterators);
     rewriter.inlineRegionBefore(op.getRegion(), blocked.getRegion(),
                                 blocked.getRegion().begin());

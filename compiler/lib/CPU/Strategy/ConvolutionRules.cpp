@@ -182,6 +182,37 @@ aotc::channelLaneForm(int64_t inputChannels, int64_t reduction, int64_t width,
 }
 
 //===----------------------------------------------------------------------===//
+// aotc-channel-lane-convolutions (depthwise)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Widest window (taps along a dimension) that the paths on NCHW rows
+/// compute well: aotc-vectorize-convolutions unrolls up to 3 taps
+/// (kMaxUnrolledWindow), and aotc-peel-padded-windows cuts a 3-tap window
+/// with padding 1 into 3 x 3 parts; a 5-tap one makes 6 x 6, most of them
+/// one row or column of outputs read across channels.
+constexpr int64_t kMaxRowWindow = 3;
+
+} // namespace
+
+bool aotc::depthwiseLanesPay(ArrayRef<int64_t> window,
+                             ArrayRef<int64_t> strides, int64_t width,
+                             int64_t vectorBits) {
+  // Stride 1, a window wider than kMaxRowWindow, on output rows narrower
+  // than a register (14 x 14 and 7 x 7 images with 16 lanes): on NCHW rows
+  // such a convolution computed 10- or 14-lane vectors in 36 parts, 2.7x
+  // the time of the blocked one (MnasNet's 5x5 layers on 480 channels at
+  // 14 x 14). With wider rows the two transposes cost what the blocked
+  // convolution saves (28 x 28 x 240: 0.93x-1.0x), and stride 2 loses.
+  return llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
+         llvm::any_of(window,
+                      [](int64_t taps) { return taps > kMaxRowWindow; }) &&
+         width < registerLanes(vectorBits, 32);
+}
+
+
+//===----------------------------------------------------------------------===//
 // aotc-winograd-convolutions
 //===----------------------------------------------------------------------===//
 

@@ -36,8 +36,9 @@ llvm::StringRef reasonOf(ConvolutionPath path) {
     return "3x3 stride 1, enough channels and 2x2 tiles: 16 products per "
            "tile instead of 36";
   case ConvolutionPath::ChannelLanes:
-    return "output channels fill register panels and the reduction is "
-           "deep: direct, channels as lanes, no copy";
+    return "output channels fill register panels and the reduction is deep "
+           "(or a wide depthwise window on narrow rows): direct, channels "
+           "as lanes";
   case ConvolutionPath::Im2col:
     return "the column copy pays: one contraction over C x kh x kw";
   case ConvolutionPath::StridePhases:

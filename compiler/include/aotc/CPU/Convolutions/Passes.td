@@ -139,6 +139,12 @@ def ChannelLaneConvolutions : Pass<"aotc-channel-lane-convolutions",
     channels split as [..., C / b, b, o...] (a free reshape): no transpose
     pass; each register tile is stored transposed (aotc-lower-vector-ops
     shuffles its rows), and its init is made in that layout.
+    A depthwise convolution (one input channel per group) that
+    aotc::depthwiseLanesPay allows (stride 1, a window wider than 3, rows
+    narrower than a register) is blocked the same way in blocks of one
+    register (b = 16), its input too: the unpadded input transposed into
+    [..., C / b, h, w, b] and then padded, each tap of a register tile one
+    contiguous load of b channels.
 
     Before (3x3, stride 2):
     ```mlir

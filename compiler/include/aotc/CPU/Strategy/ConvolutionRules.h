@@ -48,6 +48,14 @@ std::optional<ChannelLaneForm> channelLaneForm(int64_t inputChannels,
                                                int64_t width,
                                                VectorRegisters registers);
 
+/// Whether a depthwise convolution with windows of `window` taps and
+/// `strides` on output rows of `width` pixels pays with its channels as
+/// lanes in blocks of one register of `vectorBits` (aotc-channel-lane-
+/// convolutions), its input transposed into them and its result back.
+bool depthwiseLanesPay(llvm::ArrayRef<int64_t> window,
+                       llvm::ArrayRef<int64_t> strides, int64_t width,
+                       int64_t vectorBits);
+
 /// aotc-winograd-convolutions (F(2x2, 3x3)): true when a convolution of
 /// `inputChannels` and `outputChannels` with `tiles` output tiles of 2 x 2
 /// pays; `minChannels` is the pass's option (both channel counts at least).
