@@ -6,9 +6,12 @@
 
 #include "aotc/ABI/Emitters.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 namespace aotc {
 
@@ -129,6 +132,26 @@ std::string emitHeader(const ArtifactInfo &info,
     os << "void *pool, size_t pool_bytes, aot_stream_t stream);\n";
     os << "/// Self-description (names, dtypes, shapes, pool) for loaders.\n";
     os << "const aot_model_info_t *" << e.name << "_info(void);\n";
+  }
+  // Several entry points (a bundle): one pool for all of them, as long as
+  // their calls do not overlap.
+  bool named = llvm::any_of(entries, [&](const EntryPointSignature &e) {
+    return e.name == info.name;
+  });
+  if (entries.size() > 1 && !named) {
+    uint64_t bytes = 0, alignment = 1;
+    for (const EntryPointSignature &e : entries) {
+      bytes = std::max<uint64_t>(bytes, e.poolBytes);
+      alignment = std::max<uint64_t>(alignment, e.poolAlignment);
+    }
+    std::string upper = llvm::StringRef(info.name).upper();
+    os << "\n/* All " << entries.size() << " entry points: a pool of "
+       << upper << "_POOL_BYTES aligned to " << upper
+       << "_POOL_ALIGNMENT serves\n * any of them, called one after "
+          "another (not at once). */\n"
+       << "#define " << upper << "_POOL_BYTES " << unsignedLiteral(bytes)
+       << "\n#define " << upper << "_POOL_ALIGNMENT "
+       << unsignedLiteral(alignment) << "\n";
   }
   os << "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* "
      << guard << " */\n";

@@ -16,7 +16,9 @@
 #include "aotc/Pipelines/Pipelines.h"
 #include "aotc/Target/Target.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
@@ -42,6 +44,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
+#include <optional>
+#include <set>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -52,9 +57,10 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory aotcCategory("aotc options");
 
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<input .mlir or .onnx>"),
-                                          cl::cat(aotcCategory));
+static cl::list<std::string>
+    inputFilenames(cl::Positional,
+                   cl::desc("<input .mlir or .onnx> (several: one bundle)"),
+                   cl::cat(aotcCategory));
 static cl::opt<std::string>
     targetName("target", cl::desc("Target: cpu, cuda or hip"),
                cl::init("cpu"), cl::cat(aotcCategory));
@@ -186,6 +192,12 @@ static cl::list<std::string> maxDimValues(
     cl::desc("Keep a dimension symbolic (an int64_t parameter) with this "
              "upper bound, e.g. --max-dim N=64 (repeatable)"),
     cl::value_desc("NAME=BOUND"), cl::cat(aotcCategory));
+static cl::list<std::string> variants(
+    "variant",
+    cl::desc("ONNX: an entry point of the model at these values of its "
+             "symbolic dimensions, named <stem>_<NAME><VALUE>... (repeatable: "
+             "one bundle of all variants)"),
+    cl::value_desc("NAME=VALUE[,NAME=VALUE...]"), cl::cat(aotcCategory));
 static cl::list<std::string> bindInputs(
     "bind-input",
     cl::desc("Fix an ONNX graph input to the tensor serialized in FILE (an "
@@ -198,6 +210,66 @@ static cl::list<std::string> bindInputs(
 //===----------------------------------------------------------------------===//
 
 namespace {
+
+/// One entry point of the artifact to import: its input file, its name in
+/// a bundle, and the symbolic dimensions its --variant fixes.
+struct BundlePart {
+  std::string file;
+  std::string entry;
+  std::map<std::string, int64_t> dims;
+};
+
+/// The entry points the inputs and --variant ask for: one per input, or
+/// per input and variant (`<stem>_<NAME><VALUE>[_...]`), with names that
+/// are distinct C identifiers when `bundle`.
+llvm::Expected<std::vector<BundlePart>> bundleParts(bool bundle) {
+  auto error = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  std::vector<BundlePart> parts;
+  for (const std::string &file : inputFilenames) {
+    std::string stem = llvm::sys::path::stem(file).str();
+    if (variants.empty()) {
+      parts.push_back({file, stem, {}});
+      continue;
+    }
+    if (!llvm::StringRef(file).ends_with(".onnx"))
+      return error("--variant applies to ONNX models only, not '" + file +
+                   "'");
+    for (const std::string &variant : variants) {
+      BundlePart part{file, stem, {}};
+      llvm::SmallVector<llvm::StringRef> items;
+      llvm::StringRef(variant).split(items, ',');
+      for (llvm::StringRef item : items) {
+        auto [key, value] = item.split('=');
+        int64_t size;
+        if (key.empty() || value.getAsInteger(10, size) || size < 1 ||
+            !part.dims.try_emplace(key.str(), size).second)
+          return error("--variant '" + variant +
+                       "' is not NAME=VALUE[,NAME=VALUE...] with distinct "
+                       "names and VALUE >= 1");
+        part.entry += "_" + key.str() + std::to_string(size);
+      }
+      parts.push_back(std::move(part));
+    }
+  }
+  if (!bundle)
+    return parts;
+  // ONNX parts are named here; an MLIR file's entry point when it is its
+  // only public function (checked then).
+  std::set<std::string> names;
+  for (const BundlePart &part : parts) {
+    if (!llvm::StringRef(part.file).ends_with(".onnx"))
+      continue;
+    if (!aotc::isValidCIdentifier(part.entry))
+      return error("entry point '" + part.entry + "' (of '" + part.file +
+                   "') is not a valid C identifier");
+    if (!names.insert(part.entry).second)
+      return error("two entry points of the bundle are named '" +
+                   part.entry + "'");
+  }
+  return parts;
+}
 
 /// Files to write once everything succeeded: path -> contents.
 using PendingOutputs = std::vector<std::pair<std::string, std::string>>;
@@ -333,7 +405,7 @@ int compile() {
     (*cpu)->cpuTarget()->print(llvm::outs());
     return 0;
   }
-  if (inputFilename.empty())
+  if (inputFilenames.empty())
     return fail("no input file (aotc --help shows the usage)");
   bool gpu = targetName == "cuda" || targetName == "hip";
   if (targetName != "cpu" && !gpu)
@@ -352,11 +424,20 @@ int compile() {
   if (gpu && !maxDimValues.empty())
     return fail("--max-dim: symbolic dimensions are not supported on GPU "
                 "targets yet; specialise them with --dim NAME=VALUE");
+  // Several inputs, or variants of one, make one bundle: an entry point per
+  // input (named after its file) or per variant.
+  bool bundle = inputFilenames.size() > 1 || !variants.empty();
+  if (bundle && artifactName.empty())
+    return fail("several inputs or --variant make one bundle: name its "
+                "files with --name");
   std::string name = artifactName;
   if (name.empty())
-    name = llvm::sys::path::stem(inputFilename).str();
+    name = llvm::sys::path::stem(inputFilenames.front()).str();
   if (!aotc::isValidCIdentifier(name))
     return fail("--name '" + name + "' is not a valid C identifier");
+  llvm::Expected<std::vector<BundlePart>> parts = bundleParts(bundle);
+  if (!parts)
+    return fail(llvm::toString(parts.takeError()));
 
   auto target = [&]() -> llvm::Expected<std::unique_ptr<aotc::Target>> {
     if (!gpu)
@@ -410,47 +491,107 @@ int compile() {
   });
   Compiler compiler(context, **target, name);
   auto start = std::chrono::steady_clock::now();
+  // Each part imported into a module of its own, then moved into the first.
   OwningOpRef<ModuleOp> module;
-  if (llvm::StringRef(inputFilename).ends_with(".onnx")) {
-    aotc::ONNXImportOptions importOptions;
-    importOptions.functionName = name;
-    for (const std::string &dim : dimValues) {
-      auto [key, value] = llvm::StringRef(dim).split('=');
-      int64_t size;
-      if (key.empty() || value.getAsInteger(10, size) || size < 0)
-        return fail("--dim '" + dim + "' is not NAME=VALUE with VALUE >= 0");
-      importOptions.dimValues[key] = size;
+  std::vector<std::unique_ptr<llvm::SourceMgr>> bundleSources;
+  for (const BundlePart &part : *parts) {
+    OwningOpRef<ModuleOp> imported;
+    if (llvm::StringRef(part.file).ends_with(".onnx")) {
+      aotc::ONNXImportOptions importOptions;
+      importOptions.functionName = bundle ? part.entry : name;
+      for (const std::string &dim : dimValues) {
+        auto [key, value] = llvm::StringRef(dim).split('=');
+        int64_t size;
+        if (key.empty() || value.getAsInteger(10, size) || size < 0)
+          return fail("--dim '" + dim +
+                      "' is not NAME=VALUE with VALUE >= 0");
+        importOptions.dimValues[key] = size;
+      }
+      for (const auto &[key, size] : part.dims)
+        if (!importOptions.dimValues.try_emplace(key, size).second)
+          return fail("dimension '" + key + "' has both --dim and --variant");
+      for (const std::string &dim : maxDimValues) {
+        auto [key, value] = llvm::StringRef(dim).split('=');
+        int64_t bound;
+        if (key.empty() || value.getAsInteger(10, bound) || bound < 1)
+          return fail("--max-dim '" + dim +
+                      "' is not NAME=BOUND with BOUND >= 1");
+        if (importOptions.dimValues.count(key))
+          return fail("dimension '" + key.str() + "' has both " +
+                      (part.dims.count(key.str()) ? "--variant" : "--dim") +
+                      " and --max-dim");
+        importOptions.symbolicDims[key] = bound;
+      }
+      for (const std::string &bind : bindInputs) {
+        auto [key, file] = llvm::StringRef(bind).split('=');
+        if (key.empty() || file.empty())
+          return fail("--bind-input '" + bind + "' is not NAME=FILE");
+        if (!importOptions.boundInputs.try_emplace(key, file.str()).second)
+          return fail("--bind-input: input '" + key.str() +
+                      "' is bound twice");
+      }
+      imported = aotc::importONNXModel(context, part.file, importOptions);
+    } else {
+      if (!dimValues.empty())
+        return fail("--dim applies to ONNX models only");
+      if (!bindInputs.empty())
+        return fail("--bind-input applies to ONNX models only");
+      std::string errorMessage;
+      std::unique_ptr<llvm::MemoryBuffer> file =
+          openInputFile(part.file, &errorMessage);
+      if (!file)
+        return fail("cannot read '" + part.file + "': " + errorMessage);
+      // The first file in the driver's source manager, the others each in
+      // one of their own (the parser reads a manager's main file).
+      llvm::SourceMgr *sources = &sourceMgr;
+      std::optional<SourceMgrDiagnosticHandler> partDiagnostics;
+      if (!module) {
+        sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+      } else {
+        bundleSources.push_back(std::make_unique<llvm::SourceMgr>());
+        sources = bundleSources.back().get();
+        sources->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+        partDiagnostics.emplace(*sources, &context);
+      }
+      imported = aotc::parseProgram(*sources, &context);
+      // In a bundle, a file's one public function is named after the file.
+      if (imported && bundle) {
+        SmallVector<func::FuncOp> entries;
+        for (auto func : imported->getOps<func::FuncOp>())
+          if (func.isPublic() && !func.isExternal())
+            entries.push_back(func);
+        if (entries.size() == 1 &&
+            entries.front().getSymName() != part.entry) {
+          if (!aotc::isValidCIdentifier(part.entry))
+            return fail(part.file + ": its entry point would be named '" +
+                        part.entry + "', not a valid C identifier");
+          if (SymbolTable::lookupSymbolIn(*imported, part.entry))
+            return fail(part.file + ": cannot name its entry point '" +
+                        part.entry + "': the file defines that symbol");
+          if (failed(SymbolTable::replaceAllSymbolUses(
+                  entries.front(),
+                  StringAttr::get(&context, part.entry), *imported)))
+            return fail(part.file + ": cannot rename its entry point");
+          SymbolTable::setSymbolName(entries.front(), part.entry);
+        }
+      }
     }
-    for (const std::string &dim : maxDimValues) {
-      auto [key, value] = llvm::StringRef(dim).split('=');
-      int64_t bound;
-      if (key.empty() || value.getAsInteger(10, bound) || bound < 1)
-        return fail("--max-dim '" + dim + "' is not NAME=BOUND with BOUND >= 1");
-      if (importOptions.dimValues.count(key))
-        return fail("dimension '" + key.str() +
-                    "' has both --dim and --max-dim");
-      importOptions.symbolicDims[key] = bound;
+    if (!imported)
+      return 1;
+    if (!module) {
+      module = std::move(imported);
+      continue;
     }
-    for (const std::string &bind : bindInputs) {
-      auto [key, file] = llvm::StringRef(bind).split('=');
-      if (key.empty() || file.empty())
-        return fail("--bind-input '" + bind + "' is not NAME=FILE");
-      if (!importOptions.boundInputs.try_emplace(key, file.str()).second)
-        return fail("--bind-input: input '" + key.str() + "' is bound twice");
+    // The symbols of one part must not clash with another's.
+    SymbolTable symbols(*module);
+    for (Operation &op :
+         llvm::make_early_inc_range(imported->getBody()->getOperations())) {
+      if (auto symbol = dyn_cast<SymbolOpInterface>(op))
+        if (symbols.lookup(symbol.getName()))
+          return fail(part.file + ": symbol '" + symbol.getName().str() +
+                      "' is also defined by an earlier input of the bundle");
+      op.moveBefore(module->getBody(), module->getBody()->end());
     }
-    module = aotc::importONNXModel(context, inputFilename, importOptions);
-  } else {
-    if (!dimValues.empty())
-      return fail("--dim applies to ONNX models only");
-    if (!bindInputs.empty())
-      return fail("--bind-input applies to ONNX models only");
-    std::string errorMessage;
-    std::unique_ptr<llvm::MemoryBuffer> file =
-        openInputFile(inputFilename, &errorMessage);
-    if (!file)
-      return fail("cannot read '" + inputFilename + "': " + errorMessage);
-    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-    module = aotc::parseProgram(sourceMgr, &context);
   }
   if (!module)
     return 1;
@@ -464,7 +605,8 @@ int compile() {
     (*module)->setAttr(aotc::kCpuTargetAttrName, cpu->toAttr(&context));
 
   aotc::FrontendOptions frontend;
-  frontend.entryName = name;
+  // A bundle's entry points are named already (after their inputs).
+  frontend.entryName = bundle ? "" : name;
   frontend.maxDims = std::vector<std::string>(maxDimValues.begin(), maxDimValues.end());
   aotc::TensorOptions tensor;
   // CPU passes read the width from aotc.cpu_target; GPU targets, which
