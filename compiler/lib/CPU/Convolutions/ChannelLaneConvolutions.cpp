@@ -125,7 +125,10 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op,
     SmallVector<int64_t> window;
     for (unsigned k : conv->window)
       window.push_back(ranges[k]);
+    // The input holds the group loop as one dimension of its own (split
+    // into blocks there too).
     if (ranges[*channel] % lanes != 0 ||
+        !xMap.getResultPosition(getAffineDimExpr(*channel, op.getContext())) ||
         !aotc::depthwiseLanesPay(window, conv->strides,
                                  ranges[conv->image.back()], registers.bits))
       return std::nullopt;
@@ -220,21 +223,12 @@ Value toBlockedInput(OpBuilder &b, Location loc, Value x, int64_t dim,
   if (!lowHigh || (*lowHigh)[dim] != std::pair<int64_t, int64_t>(0, 0))
     return toBlocked(b, loc, x, dim, block);
   auto xType = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> shape(xType.getShape());
   SmallVector<OpFoldResult> low, high;
-  for (auto [size, lh] : llvm::zip_equal(shape, *lowHigh)) {
-    size -= lh.first + lh.second;
-    low.push_back(b.getIndexAttr(lh.first));
-    high.push_back(b.getIndexAttr(lh.second));
-  }
+  Value source = aotc::unpaddedSource(b, loc, *padding, expand, xType,
+                                      *lowHigh, low, high);
   // The lanes, last, are not padded.
   low.push_back(b.getIndexAttr(0));
   high.push_back(b.getIndexAttr(0));
-  Value source = padding->source;
-  if (expand)
-    source = tensor::ExpandShapeOp::create(
-        b, loc, RankedTensorType::get(shape, xType.getElementType()), source,
-        expand.getReassociationIndices());
   Value blocked = toBlocked(b, loc, source, dim, block);
   return tensor::PadOp::create(b, loc, toBlockedType(xType, dim, block),
                                blocked, low, high, padding->value,

@@ -355,6 +355,24 @@ paddingOfInput(const Padding &padding, tensor::ExpandShapeOp expand) {
   return result;
 }
 
+Value unpaddedSource(OpBuilder &b, Location loc, const Padding &padding,
+                     tensor::ExpandShapeOp expand, RankedTensorType paddedType,
+                     ArrayRef<std::pair<int64_t, int64_t>> lowHigh,
+                     SmallVectorImpl<OpFoldResult> &low,
+                     SmallVectorImpl<OpFoldResult> &high) {
+  SmallVector<int64_t> shape(paddedType.getShape());
+  for (auto [size, lh] : llvm::zip_equal(shape, lowHigh)) {
+    size -= lh.first + lh.second;
+    low.push_back(b.getIndexAttr(lh.first));
+    high.push_back(b.getIndexAttr(lh.second));
+  }
+  if (!expand)
+    return padding.source;
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, paddedType.getElementType()),
+      padding.source, expand.getReassociationIndices());
+}
+
 Value leadingSlice(OpBuilder &b, Location loc, Value value,
                    ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -724,20 +724,11 @@ void recomposeTilePad(RewriterBase &rewriter, linalg::LinalgOp op) {
     return;
   // The (expanded) source: x's shape without the padding.
   auto xType = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> shape(xType.getShape());
-  SmallVector<OpFoldResult> low, high;
-  for (auto [size, lh] : llvm::zip_equal(shape, *lowHigh)) {
-    size -= lh.first + lh.second;
-    low.push_back(rewriter.getIndexAttr(lh.first));
-    high.push_back(rewriter.getIndexAttr(lh.second));
-  }
   rewriter.setInsertionPoint(op);
   Location loc = insert.getLoc();
-  Value src = padding->source;
-  if (expand)
-    src = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(shape, xType.getElementType()),
-        src, expand.getReassociationIndices());
+  SmallVector<OpFoldResult> low, high;
+  Value src = aotc::unpaddedSource(rewriter, loc, *padding, expand, xType,
+                                   *lowHigh, low, high);
   auto pad = tensor::PadOp::create(rewriter, loc, xType, src, low, high,
                                    padding->value, /*nofold=*/false);
   rewriter.modifyOpInPlace(op, [&] { operand.set(pad.getResult()); });

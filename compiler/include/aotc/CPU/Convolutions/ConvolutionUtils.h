@@ -170,6 +170,18 @@ std::optional<Padding> matchPadding(mlir::Value padded);
 std::optional<llvm::SmallVector<std::pair<int64_t, int64_t>>>
 paddingOfInput(const Padding &padding, mlir::tensor::ExpandShapeOp expand);
 
+/// The source of `padding` as a tensor of the rank of `paddedType` (the
+/// padded tensor through `expand` when not null), and its `lowHigh`
+/// padding (paddingOfInput) as index attributes in `low` and `high`: the
+/// operands of a tensor.pad that makes `paddedType` again.
+mlir::Value unpaddedSource(mlir::OpBuilder &b, mlir::Location loc,
+                           const Padding &padding,
+                           mlir::tensor::ExpandShapeOp expand,
+                           mlir::RankedTensorType paddedType,
+                           llvm::ArrayRef<std::pair<int64_t, int64_t>> lowHigh,
+                           llvm::SmallVectorImpl<mlir::OpFoldResult> &low,
+                           llvm::SmallVectorImpl<mlir::OpFoldResult> &high);
+
 } // namespace aotc
 
 #endif // AOTC_TRANSFORMS_CONVOLUTIONUTILS_H
