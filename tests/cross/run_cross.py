@@ -14,7 +14,7 @@ sysroot (Debian's
 arm64 libomp5 unpacked there), run under the emulator with
 -L /usr/<triple> on the inputs of BUILD/tests/e2e/NAME.npz, and compared
 element by element with its outputs (the per-dtype tolerances of
-cmake/aot_test_support/aot_tolerance.h). --model adds an ONNX model and its
+cmake/aot_test_support/aot_tolerance.h, e2e_common.compare). --model adds an ONNX model and its
 PyTorch reference (inputs input_i, outputs output_i), compared with an
 absolute tolerance. Prints one line per program; exits 1 on any failure.
 """
@@ -27,8 +27,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-TOLERANCES = {np.float32: (1e-4, 1e-5), np.float64: (1e-10, 1e-12),
-              np.float16: (1e-2, 1e-3)}
+sys.path.insert(0, os.path.join(ROOT, "tests", "e2e", "programs"))
+from e2e_common import compare  # noqa: E402  (aot_tolerance.h's rule)
 
 
 def run(command, **kwargs):
@@ -37,24 +37,6 @@ def run(command, **kwargs):
     if result.returncode != 0:
         raise RuntimeError(" ".join(command) + "\n" + result.stdout)
     return result.stdout
-
-
-def compare(actual, expected, tolerance=None):
-    """None when `actual` matches `expected`, else a description."""
-    if actual.shape != expected.shape:
-        return f"shape {actual.shape} != {expected.shape}"
-    rtol, atol = tolerance or TOLERANCES.get(expected.dtype.type, (0, 0))
-    if rtol == 0 and atol == 0:
-        bad = np.count_nonzero(actual != expected)
-        return f"{bad} elements differ" if bad else None
-    a, e = actual.astype(np.float64), expected.astype(np.float64)
-    same_nan = np.isnan(a) & np.isnan(e)
-    ok = same_nan | (np.abs(a - e) <= atol + rtol * np.abs(e))
-    if ok.all():
-        return None
-    worst = np.argmax(np.where(ok, 0, np.abs(a - e)))
-    return (f"{np.count_nonzero(~ok)} elements out of tolerance, e.g. "
-            f"{a.flat[worst]} vs {e.flat[worst]}")
 
 
 def main():

@@ -43,3 +43,36 @@ def save(inputs, outputs, path=None):
                 raise ValueError(f"{prefix}_{i}: non-finite values")
             arrays[f"{prefix}_{i}"] = a
     np.savez(path, **arrays)
+
+
+# Per-dtype (rtol, atol) of cmake/aot_test_support/aot_tolerance.h, for the
+# Python runners that check a program's outputs against its reference.
+TOLERANCES = {np.dtype(np.float16): (1e-2, 1e-3),
+              np.dtype(np.float32): (1e-4, 1e-5),
+              np.dtype(np.float64): (1e-10, 1e-12)}
+
+
+def compare(actual, expected, tolerance=None):
+    """None when `actual` matches `expected`, else a description: the rule
+    of aot_tolerance.h (|a - e| <= atol + rtol * |e|, `tolerance` or the
+    dtype's; integers and bools exactly), NaN only for NaN, an infinity
+    only for the same infinity."""
+    if actual.shape != expected.shape:
+        return f"shape {actual.shape} != {expected.shape}"
+    rtol, atol = tolerance or TOLERANCES.get(expected.dtype, (0, 0))
+    if rtol == 0 and atol == 0:
+        bad = np.count_nonzero(actual != expected)
+        return f"{bad} elements differ" if bad else None
+    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(a - e)
+        close = diff <= atol + rtol * np.abs(e)
+    special = np.isnan(a) | np.isnan(e) | np.isinf(a) | np.isinf(e)
+    same = (np.isnan(a) & np.isnan(e)) | (a == e)
+    ok = np.where(special, same, close)
+    if ok.all():
+        return None
+    worst = int(np.argmax(np.where(ok, 0, np.nan_to_num(diff, nan=np.inf))))
+    return (f"{np.count_nonzero(~ok)} of {ok.size} elements out of "
+            f"tolerance (rtol {rtol}, atol {atol}), e.g. {a.flat[worst]} vs "
+            f"{e.flat[worst]}")
