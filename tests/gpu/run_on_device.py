@@ -227,8 +227,8 @@ def main():
 
     failed = False
     for i, (got, want) in enumerate(zip(outputs, expected)):
-        # NaN only for NaN (a NaN output used to pass: every comparison
-        # with it is false).
+        # NaN only for NaN: a test of |got - want| > tolerance alone is
+        # false for a NaN output, which would pass.
         problem = compare(got, want)
         if problem:
             failed = True
