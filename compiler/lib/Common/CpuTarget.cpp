@@ -89,7 +89,7 @@ CpuTarget CpuTarget::of(Operation *op) {
 }
 
 int64_t vectorBitsOf(Operation *op, int64_t option) {
-  return option ? option : CpuTarget::of(op).vectorBits;
+  return vectorRegistersOf(op, option).bits;
 }
 
 VectorRegisters vectorRegistersOf(Operation *op, int64_t bitsOption) {

@@ -417,11 +417,9 @@ struct VectorizeConvolutionsPass
   /// The vector register file: the option's width when set, else the
   /// module's CpuTarget's (aotc::vectorRegistersOf).
   aotc::VectorRegisters registers;
-  int64_t vectorBits = 0;
 
   void runOnOperation() override {
     registers = aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
-    vectorBits = registers.bits;
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> aligned;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -468,7 +466,7 @@ struct VectorizeConvolutionsPass
           continue;
         op = *generic;
       }
-      int64_t lanes = aotc::registerLanes(vectorBits, bits);
+      int64_t lanes = aotc::registerLanes(registers.bits, bits);
       SmallVector<linalg::LinalgOp> parts =
           splitPartialRow(rewriter, op, lanes, producer, consumer);
       for (linalg::LinalgOp part : parts) {

@@ -394,11 +394,9 @@ struct WinogradConvolutionsPass
   /// The vector register file: the option's width when set, else the
   /// module's CpuTarget's (aotc::vectorRegistersOf).
   aotc::VectorRegisters registers;
-  int64_t vectorBits = 0;
 
   void runOnOperation() override {
     registers = aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
-    vectorBits = registers.bits;
     SmallVector<std::pair<linalg::GenericOp, Shape>, 4> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::Winograd))
@@ -470,7 +468,7 @@ struct WinogradConvolutionsPass
     // tiles of a 56 x 56 image padded to 800 on AVX-512), and the padded v
     // is then packed too: two copies of the whole transformed input.
     int64_t count = th * tw;
-    int64_t lanes = aotc::registerLanes(vectorBits, 32);
+    int64_t lanes = aotc::registerLanes(registers.bits, 32);
     int64_t panel = aotc::kContractionRegistersPerRow * lanes;
     int64_t columns = llvm::alignTo(count, lanes);
     // When whole registers of tiles would waste too much of the

@@ -76,11 +76,9 @@ struct SelectCpuStrategyPass
   /// The vector register file: the option's width when set, else the
   /// module's CpuTarget's (aotc::vectorRegistersOf).
   aotc::VectorRegisters registers;
-  int64_t vectorBits = 0;
 
   void runOnOperation() override {
     registers = aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
-    vectorBits = registers.bits;
     // 1. One path per op, recorded on it, function by function.
     std::string rows;
     llvm::raw_string_ostream out(rows);
@@ -111,15 +109,15 @@ struct SelectCpuStrategyPass
         return ConvolutionPath::Winograd;
       if (aotc::canUseChannelLanes(op, registers))
         return ConvolutionPath::ChannelLanes;
-      if (aotc::canUseIm2col(op, vectorBits))
+      if (aotc::canUseIm2col(op, registers.bits))
         return ConvolutionPath::Im2col;
       if (aotc::canUseStridePhases(op))
         return ConvolutionPath::StridePhases;
       if (aotc::canUseFlatImage(op))
         return ConvolutionPath::FlatImage;
-      if (aotc::canUseFlatDepthwise(op, vectorBits))
+      if (aotc::canUseFlatDepthwise(op, registers.bits))
         return ConvolutionPath::FlatDepthwise;
-      if (aotc::canUsePeeledWindows(op, vectorBits))
+      if (aotc::canUsePeeledWindows(op, registers.bits))
         return ConvolutionPath::PeeledWindows;
       if (windowed)
         return ConvolutionPath::Direct;

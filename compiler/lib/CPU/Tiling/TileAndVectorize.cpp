@@ -68,7 +68,7 @@ struct TileAndVectorizePass
         plan && !plan->split && plan->lanes == lanes)
       return {plan->registers, plan->cache};
     SmallVector<int64_t> sizes = aotc::registerTileSizes(op, lanes, registers);
-    return {sizes, aotc::cacheTileSizes(op, sizes, vectorBits)};
+    return {sizes, aotc::cacheTileSizes(op, sizes, registers.bits)};
   }
 
   /// The split of `op`'s row at its last whole register that its plan
@@ -193,11 +193,9 @@ struct TileAndVectorizePass
   /// The vector register file: the option's width when set, else the
   /// module's CpuTarget's (aotc::vectorRegistersOf).
   aotc::VectorRegisters registers;
-  int64_t vectorBits = 0;
 
   void runOnOperation() override {
     registers = aotc::vectorRegistersOf(getOperation(), vectorBitsOption);
-    vectorBits = registers.bits;
     IRRewriter rewriter(&getContext());
     // Contractions first split into parts of whole register tiles (done
     // already by aotc-split-register-remainders in the pipeline).
@@ -215,7 +213,7 @@ struct TileAndVectorizePass
     llvm::SmallPtrSet<Operation *, 8> fused;
     DominanceInfo dominance(getOperation());
     for (linalg::LinalgOp op : staticTensorOps()) {
-      int64_t lanes = aotc::vectorLanesOf(op, vectorBits);
+      int64_t lanes = aotc::vectorLanesOf(op, registers.bits);
       if (!lanes)
         continue;
       // Only where no cache block separates the register tile from the
@@ -231,11 +229,11 @@ struct TileAndVectorizePass
           producer = aotc::fusableInitProducer(op);
         }
       }
-      if (producer && aotc::vectorLanesOf(producer, vectorBits))
+      if (producer && aotc::vectorLanesOf(producer, registers.bits))
         fused.insert(producer);
       else
         producer = {};
-      if (consumer && aotc::vectorLanesOf(consumer, vectorBits))
+      if (consumer && aotc::vectorLanesOf(consumer, registers.bits))
         fused.insert(consumer);
       else
         consumer = {};
