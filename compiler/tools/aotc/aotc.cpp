@@ -271,6 +271,39 @@ llvm::Expected<std::vector<BundlePart>> bundleParts(bool bundle) {
   return parts;
 }
 
+/// The ONNX import options that --dim, --max-dim and --bind-input give.
+llvm::Expected<aotc::ONNXImportOptions> onnxImportOptions() {
+  auto error = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  aotc::ONNXImportOptions options;
+  for (const std::string &dim : dimValues) {
+    auto [key, value] = llvm::StringRef(dim).split('=');
+    int64_t size;
+    if (key.empty() || value.getAsInteger(10, size) || size < 0)
+      return error("--dim '" + dim + "' is not NAME=VALUE with VALUE >= 0");
+    options.dimValues[key] = size;
+  }
+  for (const std::string &dim : maxDimValues) {
+    auto [key, value] = llvm::StringRef(dim).split('=');
+    int64_t bound;
+    if (key.empty() || value.getAsInteger(10, bound) || bound < 1)
+      return error("--max-dim '" + dim +
+                   "' is not NAME=BOUND with BOUND >= 1");
+    if (options.dimValues.count(key))
+      return error("dimension '" + key + "' has both --dim and --max-dim");
+    options.symbolicDims[key] = bound;
+  }
+  for (const std::string &bind : bindInputs) {
+    auto [key, file] = llvm::StringRef(bind).split('=');
+    if (key.empty() || file.empty())
+      return error("--bind-input '" + bind + "' is not NAME=FILE");
+    if (!options.boundInputs.try_emplace(key, file.str()).second)
+      return error("--bind-input: input '" + key + "' is bound twice");
+  }
+  return options;
+}
+
 /// Files to write once everything succeeded: path -> contents.
 using PendingOutputs = std::vector<std::pair<std::string, std::string>>;
 
@@ -493,42 +526,26 @@ int compile() {
   auto start = std::chrono::steady_clock::now();
   // Each part imported into a module of its own, then moved into the first.
   OwningOpRef<ModuleOp> module;
+  std::optional<aotc::ONNXImportOptions> onnxOptions;
   std::vector<std::unique_ptr<llvm::SourceMgr>> bundleSources;
   for (const BundlePart &part : *parts) {
     OwningOpRef<ModuleOp> imported;
     if (llvm::StringRef(part.file).ends_with(".onnx")) {
-      aotc::ONNXImportOptions importOptions;
-      importOptions.functionName = bundle ? part.entry : name;
-      for (const std::string &dim : dimValues) {
-        auto [key, value] = llvm::StringRef(dim).split('=');
-        int64_t size;
-        if (key.empty() || value.getAsInteger(10, size) || size < 0)
-          return fail("--dim '" + dim +
-                      "' is not NAME=VALUE with VALUE >= 0");
-        importOptions.dimValues[key] = size;
+      // --dim, --max-dim and --bind-input, read at the first ONNX input.
+      if (!onnxOptions) {
+        llvm::Expected<aotc::ONNXImportOptions> options = onnxImportOptions();
+        if (!options)
+          return fail(llvm::toString(options.takeError()));
+        onnxOptions = std::move(*options);
       }
-      for (const auto &[key, size] : part.dims)
+      aotc::ONNXImportOptions importOptions = *onnxOptions;
+      importOptions.functionName = bundle ? part.entry : name;
+      for (const auto &[key, size] : part.dims) {
+        if (importOptions.symbolicDims.count(key))
+          return fail("dimension '" + key + "' has both --variant and "
+                      "--max-dim");
         if (!importOptions.dimValues.try_emplace(key, size).second)
           return fail("dimension '" + key + "' has both --dim and --variant");
-      for (const std::string &dim : maxDimValues) {
-        auto [key, value] = llvm::StringRef(dim).split('=');
-        int64_t bound;
-        if (key.empty() || value.getAsInteger(10, bound) || bound < 1)
-          return fail("--max-dim '" + dim +
-                      "' is not NAME=BOUND with BOUND >= 1");
-        if (importOptions.dimValues.count(key))
-          return fail("dimension '" + key.str() + "' has both " +
-                      (part.dims.count(key.str()) ? "--variant" : "--dim") +
-                      " and --max-dim");
-        importOptions.symbolicDims[key] = bound;
-      }
-      for (const std::string &bind : bindInputs) {
-        auto [key, file] = llvm::StringRef(bind).split('=');
-        if (key.empty() || file.empty())
-          return fail("--bind-input '" + bind + "' is not NAME=FILE");
-        if (!importOptions.boundInputs.try_emplace(key, file.str()).second)
-          return fail("--bind-input: input '" + key.str() +
-                      "' is bound twice");
       }
       imported = aotc::importONNXModel(context, part.file, importOptions);
     } else {
