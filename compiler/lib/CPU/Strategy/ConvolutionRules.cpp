@@ -203,8 +203,9 @@ bool aotc::depthwiseLanesPay(ArrayRef<int64_t> window,
   // than a register (14 x 14 and 7 x 7 images with 16 lanes): on NCHW rows
   // such a convolution computed 10- or 14-lane vectors in 36 parts, 2.7x
   // the time of the blocked one (MnasNet's 5x5 layers on 480 channels at
-  // 14 x 14). With wider rows the two transposes cost what the blocked
-  // convolution saves (28 x 28 x 240: 0.93x-1.0x), and stride 2 loses.
+  // 14 x 14). With wider rows the two transposes, half the blocked time,
+  // leave little gain (28 x 28 x 240 alone: 0.86x-0.93x the time, not
+  // measured in whole models); stride 2 lost (1.15x-1.2x).
   return llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
          llvm::any_of(window,
                       [](int64_t taps) { return taps > kMaxRowWindow; }) &&
