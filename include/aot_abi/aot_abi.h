@@ -25,7 +25,8 @@ enum {
   AOT_ERROR_INVALID_ARGUMENT = 1, /* NULL or misaligned pointer, bad stream */
   AOT_ERROR_POOL_TOO_SMALL = 2,   /* pool_bytes below the header's figure */
   AOT_ERROR_SHAPE = 3,            /* a dimension breaks a guard */
-  AOT_ERROR_NO_DEVICE = 4,        /* no GPU driver or device */
+  AOT_ERROR_NO_DEVICE = 4,        /* no GPU driver or device; a CPU without
+                                     the code's SVE vector length */
   AOT_ERROR_DEVICE = 5,           /* driver/runtime failure */
   AOT_ERROR_INTERNAL = 6
 };

@@ -25,7 +25,8 @@ const char *aot_status_string(aot_status_t status) {
   case AOT_ERROR_SHAPE:
     return "AOT_ERROR_SHAPE: a tensor dimension breaks a shape guard";
   case AOT_ERROR_NO_DEVICE:
-    return "AOT_ERROR_NO_DEVICE: no GPU driver or device is available";
+    return "AOT_ERROR_NO_DEVICE: no GPU driver or device is available, or "
+           "the CPU lacks the SVE vector length the code was compiled for";
   case AOT_ERROR_DEVICE:
     return "AOT_ERROR_DEVICE: the GPU driver or runtime reported a failure";
   case AOT_ERROR_INTERNAL:

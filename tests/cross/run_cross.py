@@ -55,6 +55,14 @@ def main():
                         help="the runtime archive built for the triple")
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--emulator", default="qemu-aarch64")
+    parser.add_argument("--aotc-arg", action="append", default=[],
+                        help="one more aotc option (repeatable)")
+    parser.add_argument("--emulator-arg", action="append", default=[],
+                        help="one more emulator option, e.g. -cpu=max,... "
+                             "(repeatable)")
+    parser.add_argument("--expect-error", default=None,
+                        help="the runs must fail with this text in their "
+                             "output instead of matching the references")
     parser.add_argument("--cc", default=None,
                         help="C compiler for the target (default: "
                              "<triple>-gcc)")
@@ -83,7 +91,7 @@ def main():
         try:
             run([args.aotc, source, f"--name={name}", "-o", work,
                  f"--mtriple={gnu}", f"--mcpu={args.mcpu}",
-                 "--emit=obj,header,asm"])
+                 "--emit=obj,header,asm"] + args.aotc_arg)
             runner = os.path.join(work, "runner")
             run([cc, "-std=c99", "-O2", "-Wall", f"-DAOT_ENTRY={name}",
                  "-I", os.path.join(ROOT, "include"),
@@ -99,7 +107,21 @@ def main():
                 np.ascontiguousarray(reference[k]).tofile(
                     os.path.join(work, k + ".bin"))
             env = dict(os.environ, LD_LIBRARY_PATH=ompdir)
-            run([args.emulator, "-L", f"/usr/{gnu}", runner, work], env=env)
+            emulate = ([args.emulator] + args.emulator_arg +
+                       ["-L", f"/usr/{gnu}", runner, work])
+            if args.expect_error is not None:
+                result = subprocess.run(emulate, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True,
+                                        env=env)
+                if result.returncode == 0 or \
+                        args.expect_error not in result.stdout:
+                    raise RuntimeError(
+                        f"expected a failure with '{args.expect_error}', "
+                        f"got exit {result.returncode}: {result.stdout}")
+                print(f"PASS {name} ({gnu}, {args.mcpu}): "
+                      f"{result.stdout.strip()}")
+                continue
+            run(emulate, env=env)
             problems = []
             for k in outputs:
                 expected = reference[k]

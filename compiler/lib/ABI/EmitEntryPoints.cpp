@@ -10,6 +10,7 @@
 
 #include "aotc/ABI/AbiEmitter.h"
 #include "aotc/ABI/Passes.h"
+#include "aotc/Common/CpuTarget.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -23,6 +24,7 @@ using namespace mlir;
 namespace {
 
 using aotc::kStatusInvalidArgument;
+using aotc::kStatusNoDevice;
 using aotc::kStatusPoolTooSmall;
 using aotc::kStatusShape;
 
@@ -42,6 +44,15 @@ private:
                               DictionaryAttr entryAttr);
   LLVM::LLVMFuncOp getOrDeclare(StringRef name, Type result,
                                 ArrayRef<Type> params);
+  /// The SVE vector length the module's code is generated for (its
+  /// aotc.cpu_target), 0 when none.
+  int64_t sveVectorBits() {
+    auto target =
+        module->getAttrOfType<DictionaryAttr>(aotc::kCpuTargetAttrName);
+    auto bits = target ? target.getAs<IntegerAttr>(aotc::kSveVectorBitsField)
+                       : IntegerAttr();
+    return bits ? bits.getInt() : 0;
+  }
 };
 
 LLVM::LLVMFuncOp EntryPointEmitter::getOrDeclare(StringRef name, Type result,
@@ -110,6 +121,18 @@ EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
   Value poolBytes = wrapper.getArgument(numSymbols + numTensors + 1);
   Value stream = wrapper.getArgument(numSymbols + numTensors + 2);
   Value code = constI32(0);
+  // Code for one SVE vector length runs on CPUs of that length only
+  // (aot_cpu_sve_vector_bits: 0 without SVE). The arguments' errors
+  // outrank this one.
+  if (int64_t sveBits = sveVectorBits()) {
+    LLVM::LLVMFuncOp vectorBits =
+        getOrDeclare("aot_cpu_sve_vector_bits", i32, {});
+    Value bits =
+        LLVM::CallOp::create(b, loc, vectorBits, ValueRange{}).getResult();
+    Value other = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bits,
+                                       constI32(sveBits));
+    code = selectStatus(other, kStatusNoDevice, code);
+  }
   if (poolBytesOf) {
     // The pool these dimensions need, or -1 when they break a guard.
     Value required =

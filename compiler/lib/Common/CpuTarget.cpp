@@ -27,6 +27,7 @@ struct IntegerField {
 constexpr IntegerField kIntegerFields[] = {
     {"vector_bits", &CpuTarget::vectorBits},
     {"vector_registers", &CpuTarget::vectorRegisters},
+    {kSveVectorBitsField, &CpuTarget::sveVectorBits},
     {"l1_bytes", &CpuTarget::l1Bytes},
     {"l1_ways", &CpuTarget::l1Ways},
     {"l2_bytes", &CpuTarget::l2Bytes},

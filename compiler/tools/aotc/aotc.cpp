@@ -90,6 +90,14 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     mattr("mattr", cl::desc("Extra target features, e.g. +avx2,-avx512f"),
           cl::cat(aotcCategory));
+static cl::opt<unsigned> sveVectorBits(
+    "sve-vector-bits",
+    cl::desc("AArch64 SVE: generate code for SVE vectors of exactly this "
+             "many bits (128, 256, 512, 1024 or 2048; needs an SVE --mcpu "
+             "or --mattr=+sve). The object runs only on CPUs of that vector "
+             "length: elsewhere its entry points return "
+             "AOT_ERROR_NO_DEVICE"),
+    cl::init(0), cl::cat(aotcCategory));
 static cl::list<std::string>
     gpuChips("chip",
              cl::desc("GPU architectures, comma separated (cuda: default "
@@ -422,6 +430,7 @@ int compile() {
   cpuOptions.caches = {l1CacheBytes, l1CacheWays, l2CacheBytes, l3CacheBytes,
                        cacheLineBytes};
   cpuOptions.sanitize = sanitize;
+  cpuOptions.sveVectorBits = sveVectorBits;
   // ld.lld joins the parts of a large object generated on several threads
   // (and links AMDGPU code objects).
   cpuOptions.lldPath = AOTC_LLVM_TOOLS_DIR "/ld.lld";

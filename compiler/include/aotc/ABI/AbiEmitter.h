@@ -22,6 +22,7 @@ inline constexpr int32_t kAbiVersion = 1;
 inline constexpr int32_t kStatusInvalidArgument = 1;
 inline constexpr int32_t kStatusPoolTooSmall = 2;
 inline constexpr int32_t kStatusShape = 3;
+inline constexpr int32_t kStatusNoDevice = 4;
 
 /// Emits LLVM-dialect ABI code into one module; the entry point emitters of
 /// each target derive from it.

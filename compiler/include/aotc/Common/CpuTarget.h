@@ -24,6 +24,9 @@ namespace aotc {
 
 /// Module attribute holding the CpuTarget (a dictionary, CpuTarget::toAttr).
 inline constexpr llvm::StringLiteral kCpuTargetAttrName = "aotc.cpu_target";
+/// Its field holding CpuTarget::sveVectorBits (read by the entry points'
+/// check of the CPU's SVE vector length).
+inline constexpr llvm::StringLiteral kSveVectorBitsField = "sve_vector_bits";
 
 /// Cache figures: L1 data and L2 per core, L3 shared; 0 where not known.
 struct CacheFigures {
@@ -47,6 +50,10 @@ struct CpuTarget {
   int64_t vectorBits = 512;
   /// Architectural vector registers (AVX-512 and AArch64: 32; AVX2: 16).
   int64_t vectorRegisters = 32;
+  /// AArch64 SVE: the one vector length in bits the code is generated for
+  /// (`aotc --sve-vector-bits`; vectorBits is the same), whose objects run
+  /// only on CPUs of that length; 0: none (Neon's fixed 128-bit vectors).
+  int64_t sveVectorBits = 0;
   /// The ISA features the heuristics care about, sorted: fma, avx2,
   /// avx512f, avx512vnni, avx512bf16, neon, sve.
   llvm::SmallVector<std::string> features;

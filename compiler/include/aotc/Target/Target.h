@@ -66,6 +66,9 @@ struct CPUTargetOptions {
   /// "thread"; empty: none). The object then needs that sanitizer's runtime
   /// (link with -fsanitize=...).
   std::string sanitize;
+  /// AArch64 SVE: the vector length in bits to generate code for (0: Neon's
+  /// fixed 128 bits).
+  unsigned sveVectorBits = 0;
   /// ld.lld, which joins the objects of a large module's parts generated on
   /// several threads; without it (empty, or not there) code is generated
   /// on one thread.

@@ -105,11 +105,15 @@ CpuTarget describe(const llvm::Triple &triple, llvm::StringRef cpu,
     if (has(feature))
       target.features.push_back(feature.str());
   // The register file: AVX-512 has 32 registers of 512 bits, AVX/AVX2 16 of
-  // 256, SSE 16 of 128; AArch64 32 Neon registers of 128 bits (SVE code is
-  // generated for fixed 128-bit vectors as well).
+  // 256, SSE 16 of 128; AArch64 32 Neon registers of 128 bits, or 32 SVE
+  // registers of --sve-vector-bits (else SVE code is generated for fixed
+  // 128-bit vectors as well).
   target.vectorBits = 128;
   target.vectorRegisters = triple.isX86() ? 16 : 32;
-  if (triple.isX86() && has("avx512f")) {
+  if (options.sveVectorBits > 0) {
+    target.vectorBits = options.sveVectorBits;
+    target.sveVectorBits = options.sveVectorBits;
+  } else if (triple.isX86() && has("avx512f")) {
     target.vectorBits = 512;
     target.vectorRegisters = 32;
   } else if (triple.isX86() && has("avx")) {
@@ -217,6 +221,11 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
       continue;
     f.addFnAttr("target-cpu", machine->getTargetCPU());
     f.addFnAttr("target-features", machine->getTargetFeatureString());
+    // SVE of one known length: LLVM lowers the fixed-length vectors wider
+    // than Neon's to SVE instructions (as clang's -msve-vector-bits does).
+    if (unsigned vscale = description.sveVectorBits / 128)
+      f.addFnAttr(llvm::Attribute::getWithVScaleRangeArgs(
+          context, vscale, vscale));
     // The sanitizer passes instrument only functions that ask for it.
     if (sanitize == "address")
       f.addFnAttr(llvm::Attribute::SanitizeAddress);
@@ -329,6 +338,19 @@ createCPUTarget(const CPUTargetOptions &options) {
   if (!createMachine())
     return llvm::createStringError("cannot create a target machine for '" +
                                    triple.str() + "'");
+  if (options.sveVectorBits > 0) {
+    unsigned bits = options.sveVectorBits;
+    if (!triple.isAArch64() ||
+        !subtarget->checkFeatures("+sve"))
+      return llvm::createStringError(
+          "--sve-vector-bits needs an AArch64 target with SVE (an SVE "
+          "--mcpu such as neoverse-v1, or --mattr=+sve); '" + cpu +
+          "' for '" + triple.str() + "' has none");
+    if (bits < 128 || bits > 2048 || !llvm::isPowerOf2_32(bits))
+      return llvm::createStringError(
+          "--sve-vector-bits must be 128, 256, 512, 1024 or 2048, not " +
+          std::to_string(bits));
+  }
   if (!options.sanitize.empty() && options.sanitize != "address" &&
       options.sanitize != "thread")
     return llvm::createStringError("unknown sanitizer '" + options.sanitize +
