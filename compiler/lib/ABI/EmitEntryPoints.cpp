@@ -195,8 +195,12 @@ EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
   for (size_t i = 0; i <= numSymbols + numTensors; ++i)
     callArgs.push_back(wrapper.getArgument(i));
   callArgs.push_back(numThreads);
-  LLVM::CallOp::create(b, loc, impl, callArgs);
-  LLVM::BrOp::create(b, loc, ValueRange{constI32(0)}, done);
+  // A body that calls extern kernels returns their first error, else 0.
+  auto callBody = LLVM::CallOp::create(b, loc, impl, callArgs);
+  Value bodyStatus = impl.getFunctionType().getReturnType() == i32
+                         ? callBody.getResult()
+                         : constI32(0);
+  LLVM::BrOp::create(b, loc, ValueRange{bodyStatus}, done);
 
   b.setInsertionPointToStart(done);
   LLVM::ReturnOp::create(b, loc, status);

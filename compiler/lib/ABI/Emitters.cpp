@@ -66,14 +66,31 @@ std::string emitHeader(const ArtifactInfo &info,
        << " * HIP: the pool is device memory and the stream a hipStream_t\n"
        << " * (NULL: the null stream) of the current device. Tensors are host\n"
        << " * pointers unless compiled with --on-device-tensors.";
+  if (!info.externSymbols.empty())
+    os << "\n *\n"
+       << " * It calls extern kernels (below): the status of a failing one "
+          "is\n * returned after the work before it, which may have written "
+          "outputs.";
   if (!info.sanitize.empty())
     os << "\n *\n"
        << " * Instrumented with --sanitize=" << info.sanitize
        << ": link with -fsanitize=" << info.sanitize << ".";
   os << " */\n"
      << "#ifndef " << guard << "\n#define " << guard << "\n\n"
-     << "#include \"aot_abi/aot_abi.h\"\n\n"
-     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+     << "#include \"aot_abi/aot_abi.h\"\n";
+  if (!info.externSymbols.empty())
+    os << "#include \"aot_abi/aot_extern.h\"\n";
+  os << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+  if (!info.externSymbols.empty()) {
+    os << "\n/* Extern kernels the object calls (aot_abi/aot_extern.h): the "
+          "program\n * that links it defines them. */\n";
+    for (const std::string &symbol : info.externSymbols)
+      os << "aot_status_t " << symbol
+         << "(const aot_extern_tensor_t *inputs, int32_t num_inputs,\n"
+         << "    const aot_extern_tensor_t *outputs, int32_t num_outputs,\n"
+         << "    const char *attributes, void *scratch, size_t "
+            "scratch_bytes,\n    aot_stream_t stream);\n";
+  }
   for (const EntryPointSignature &e : entries) {
     std::string upper = llvm::StringRef(e.name).upper();
     os << "\n/* Entry point " << e.name << ": pool " << e.poolBytes
@@ -210,6 +227,8 @@ llvm::json::Value emitManifest(const ArtifactInfo &info,
                               {"entry_points", std::move(list)}};
   if (!info.sanitize.empty())
     manifest["sanitize"] = info.sanitize;
+  if (!info.externSymbols.empty())
+    manifest["extern_symbols"] = llvm::json::Array(info.externSymbols);
   return manifest;
 }
 

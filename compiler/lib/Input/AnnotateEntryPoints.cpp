@@ -150,6 +150,20 @@ struct AnnotateEntryPointsPass
     for (auto func : module.getOps<func::FuncOp>())
       if (func.isPublic() && !func.isExternal())
         entries.push_back(func);
+    // Extern kernels (aotc-verify-input checked them) read their operands
+    // only: bufferization then passes them in place instead of a copy.
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (!func.isExternal())
+        continue;
+      OpBuilder b(func);
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        func.setArgAttr(i, bufferization::BufferizationDialect::kBufferAccessAttrName,
+                        b.getStringAttr("read"));
+      if (!func->hasAttr(aotc::kExternAttrName))
+        func->setAttr(aotc::kExternAttrName,
+                      b.getDictionaryAttr(b.getNamedAttr(
+                          "symbol", b.getStringAttr(func.getSymName()))));
+    }
 
     if (!entryName.empty() && entries.size() == 1 &&
         entries.front().getSymName() != entryName) {

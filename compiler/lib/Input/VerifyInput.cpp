@@ -6,10 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Common/Attributes.h"
 #include "aotc/Input/Passes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_VERIFYINPUT
@@ -61,6 +64,66 @@ LogicalResult checkType(Operation *op, Type type, const Twine &what,
   return success();
 }
 
+/// A declaration without a body is a kernel of the user's (an extern
+/// call, include/aot_abi/aot_extern.h): named like a C function, taking and
+/// returning statically shaped tensors.
+LogicalResult checkExternKernel(func::FuncOp func) {
+  // (MLIR's verifier rejects public declarations already.)
+  StringRef name = func.getSymName();
+  // The C symbol: the declaration's name, or aotc.extern's `symbol`, with
+  // `attributes` a JSON object and `scratch_bytes` a count of bytes.
+  StringRef symbol = name;
+  Attribute given = func->getAttr(aotc::kExternAttrName);
+  if (given) {
+    auto fields = dyn_cast<DictionaryAttr>(given);
+    auto symbolAttr = fields ? fields.getAs<StringAttr>("symbol") : nullptr;
+    auto attributes = fields ? fields.get("attributes") : nullptr;
+    auto scratch = fields ? fields.get("scratch_bytes") : nullptr;
+    auto text = dyn_cast_or_null<StringAttr>(attributes);
+    auto bytes = dyn_cast_or_null<IntegerAttr>(scratch);
+    llvm::Expected<llvm::json::Value> json =
+        text ? llvm::json::parse(text.getValue())
+             : llvm::Expected<llvm::json::Value>(llvm::json::Object());
+    bool object = json && json->getAsObject();
+    if (!json)
+      llvm::consumeError(json.takeError());
+    if (!fields || !symbolAttr || (attributes && !object) ||
+        (scratch && (!bytes || bytes.getInt() < 0)))
+      return func.emitError()
+             << "extern kernel '" << name << "': " << aotc::kExternAttrName
+             << " must be {symbol = \"C name\", [attributes = \"JSON "
+                "object\"], [scratch_bytes = N : i64]}";
+    symbol = symbolAttr.getValue();
+  }
+  bool identifier = !symbol.empty() && !llvm::isDigit(symbol.front()) &&
+                    llvm::all_of(symbol, [](char c) {
+                      return llvm::isAlnum(c) || c == '_';
+                    });
+  if (!identifier)
+    return func.emitError() << "extern kernel '" << symbol
+                            << "' is not a C identifier";
+  if (func.getNumResults() == 0)
+    return func.emitError() << "extern kernel '" << name
+                            << "' returns nothing; its results are the "
+                               "tensors it computes";
+  auto check = [&](Type t, const Twine &what) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape())
+      return func.emitError()
+             << "extern kernel '" << name << "' " << what << " has type "
+             << t << "; extern kernels take and return statically shaped "
+                     "tensors";
+    return checkType(func, t, "extern kernel '" + name + "' " + what);
+  };
+  for (auto [i, t] : llvm::enumerate(func.getArgumentTypes()))
+    if (failed(check(t, "argument " + Twine(i))))
+      return failure();
+  for (auto [i, t] : llvm::enumerate(func.getResultTypes()))
+    if (failed(check(t, "result " + Twine(i))))
+      return failure();
+  return success();
+}
+
 struct VerifyInputPass : aotc::impl::VerifyInputBase<VerifyInputPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -81,10 +144,8 @@ struct VerifyInputPass : aotc::impl::VerifyInputBase<VerifyInputPass> {
         if (func.isPublic() && !func.isExternal())
           ++publicFunctions;
         if (func.isExternal()) {
-          func.emitError() << "function '" << func.getSymName()
-                           << "' has no body; external functions are not "
-                              "supported";
-          failed = true;
+          if (mlir::failed(checkExternKernel(func)))
+            failed = true;
           return WalkResult::skip();
         }
         for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {

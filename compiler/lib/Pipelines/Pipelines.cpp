@@ -196,6 +196,8 @@ void buildBufferizePipeline(OpPassManager &pm,
   // caller's plain row-major pointers.
   addPasses(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "
                 "function-boundary-type-conversion=identity-layout-map}");
+  // Extern kernels write their results into buffers allocated before them.
+  pm.addPass(createLowerExternCalls());
   // Results become caller-owned out-parameters, written in place
   // (canonicalization first forwards loop-carried buffers to their
   // allocations, so the allocation itself is replaced by the out-parameter).
@@ -270,7 +272,9 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizeParallelRegions());
   // Weights as flat arrays: one LLVM constant each, not one per row.
   pm.addPass(createFlattenConstantGlobals());
-  // The public C ABI around each entry point.
+  // Extern kernels called through aot_extern.h, then the public C ABI
+  // around each entry point.
+  pm.addPass(createEmitExternCalls());
   EmitEntryPointsOptions emit;
   emit.target = options.target;
   pm.addPass(createEmitEntryPoints(emit));

@@ -9,6 +9,7 @@
 
 #include "aotc/ABI/Emitters.h"
 #include "aotc/ABI/EntryPoint.h"
+#include "aotc/Common/Attributes.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Frontend/ONNX/ONNXImporter.h"
 #include "aotc/Input/ParseProgram.h"
@@ -206,6 +207,18 @@ static cl::list<std::string> variants(
              "symbolic dimensions, named <stem>_<NAME><VALUE>... (repeatable: "
              "one bundle of all variants)"),
     cl::value_desc("NAME=VALUE[,NAME=VALUE...]"), cl::cat(aotcCategory));
+static cl::list<std::string> externOps(
+    "extern",
+    cl::desc("ONNX: every node of this op (DOMAIN::OP, the default domain "
+             "empty: ::Relu) becomes a call of your C function SYMBOL "
+             "(aot_abi/aot_extern.h); its outputs' types come from the "
+             "graph's value_info (repeatable)"),
+    cl::value_desc("DOMAIN::OP=SYMBOL"), cl::cat(aotcCategory));
+static cl::list<std::string> externScratch(
+    "extern-scratch",
+    cl::desc("Give each call of the extern kernel SYMBOL this many bytes of "
+             "scratch in the pool (repeatable)"),
+    cl::value_desc("SYMBOL=BYTES"), cl::cat(aotcCategory));
 static cl::list<std::string> bindInputs(
     "bind-input",
     cl::desc("Fix an ONNX graph input to the tensor serialized in FILE (an "
@@ -218,6 +231,66 @@ static cl::list<std::string> bindInputs(
 //===----------------------------------------------------------------------===//
 
 namespace {
+
+/// The C symbols of the extern kernels `module` calls (aot_extern.h),
+/// sorted, each once.
+std::vector<std::string> externKernels(ModuleOp module) {
+  std::set<std::string> symbols;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (auto extern_ =
+            func->getAttrOfType<DictionaryAttr>(aotc::kExternAttrName))
+      if (auto symbol = extern_.getAs<StringAttr>("symbol"))
+        symbols.insert(symbol.str());
+  return {symbols.begin(), symbols.end()};
+}
+
+/// `--extern-scratch SYMBOL=BYTES` recorded on the declarations of
+/// SYMBOL's kernels; an error when no declaration has that symbol.
+LogicalResult applyExternScratch(ModuleOp module) {
+  for (const std::string &option : externScratch) {
+    auto [symbol, text] = llvm::StringRef(option).split('=');
+    int64_t bytes;
+    if (symbol.empty() || text.getAsInteger(10, bytes) || bytes < 0) {
+      llvm::errs() << "aotc: error: --extern-scratch '" << option
+                   << "' is not SYMBOL=BYTES with BYTES >= 0\n";
+      return failure();
+    }
+    bool found = false;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (!func.isExternal())
+        continue;
+      auto extern_ =
+          func->getAttrOfType<DictionaryAttr>(aotc::kExternAttrName);
+      auto declared = extern_ ? extern_.getAs<StringAttr>("symbol")
+                              : StringAttr();
+      if ((declared ? declared.getValue() : func.getSymName()) != symbol)
+        continue;
+      Builder b(func.getContext());
+      NamedAttrList fields(extern_ ? extern_ : b.getDictionaryAttr({}));
+      fields.set("symbol", b.getStringAttr(symbol));
+      fields.set("scratch_bytes", b.getI64IntegerAttr(bytes));
+      func->setAttr(aotc::kExternAttrName,
+                    fields.getDictionary(func.getContext()));
+      found = true;
+    }
+    if (!found) {
+      llvm::errs() << "aotc: error: --extern-scratch: no extern kernel '"
+                   << symbol << "' is called\n";
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// Extern kernels are called on the CPU target only.
+LogicalResult checkExternTarget(ModuleOp module, bool gpu) {
+  std::vector<std::string> symbols = externKernels(module);
+  if (!gpu || symbols.empty())
+    return success();
+  llvm::errs() << "aotc: error: extern kernel '" << symbols.front()
+               << "': extern kernels are supported on the CPU target only\n";
+  return failure();
+}
 
 /// One entry point of the artifact to import: its input file, its name in
 /// a bundle, and the symbolic dimensions its --variant fixes.
@@ -301,6 +374,15 @@ llvm::Expected<aotc::ONNXImportOptions> onnxImportOptions() {
     if (options.dimValues.count(key))
       return error("dimension '" + key + "' has both --dim and --max-dim");
     options.symbolicDims[key] = bound;
+  }
+  for (const std::string &op : externOps) {
+    auto [key, symbol] = llvm::StringRef(op).split('=');
+    if (!key.contains("::") || symbol.empty() ||
+        !aotc::isValidCIdentifier(symbol))
+      return error("--extern '" + op +
+                   "' is not DOMAIN::OP=SYMBOL with SYMBOL a C identifier");
+    if (!options.externOps.try_emplace(key, symbol.str()).second)
+      return error("--extern: '" + key + "' is given twice");
   }
   for (const std::string &bind : bindInputs) {
     auto [key, file] = llvm::StringRef(bind).split('=');
@@ -562,6 +644,9 @@ int compile() {
         return fail("--dim applies to ONNX models only");
       if (!bindInputs.empty())
         return fail("--bind-input applies to ONNX models only");
+      if (!externOps.empty())
+        return fail("--extern applies to ONNX models only; in MLIR, a "
+                    "kernel of yours is a private function declaration");
       std::string errorMessage;
       std::unique_ptr<llvm::MemoryBuffer> file =
           openInputFile(part.file, &errorMessage);
@@ -613,13 +698,24 @@ int compile() {
     for (Operation &op :
          llvm::make_early_inc_range(imported->getBody()->getOperations())) {
       if (auto symbol = dyn_cast<SymbolOpInterface>(op))
-        if (symbols.lookup(symbol.getName()))
+        if (Operation *earlier = symbols.lookup(symbol.getName())) {
+          // The same extern kernel declared by two inputs: one declaration.
+          auto decl = dyn_cast<func::FuncOp>(op);
+          auto earlierDecl = dyn_cast<func::FuncOp>(earlier);
+          if (decl && earlierDecl && decl.isExternal() &&
+              earlierDecl.isExternal() &&
+              decl.getFunctionType() == earlierDecl.getFunctionType() &&
+              decl->getAttrDictionary() == earlierDecl->getAttrDictionary())
+            continue;
           return fail(part.file + ": symbol '" + symbol.getName().str() +
                       "' is also defined by an earlier input of the bundle");
+        }
       op.moveBefore(module->getBody(), module->getBody()->end());
     }
   }
   if (!module)
+    return 1;
+  if (failed(applyExternScratch(*module)))
     return 1;
   compiler.report("parse", start);
   if (failed(compiler.dump("input.mlir",
@@ -653,6 +749,7 @@ int compile() {
                                [&](OpPassManager &pm) {
                                  aotc::buildFrontendPipeline(pm, frontend);
                                })) ||
+      failed(checkExternTarget(*module, gpu)) ||
       failed(compiler.runStage(*module, "tiled.mlir",
                                [&](OpPassManager &pm) {
                                  if (gpu)
@@ -670,11 +767,13 @@ int compile() {
                                        }))))
     return 1;
 
-  // The ABI view of every entry point, with its memory plan.
+  // The ABI view of every entry point, with its memory plan, and the
+  // extern kernels the object calls.
   std::vector<aotc::EntryPointSignature> entries;
   for (Operation &op : module->getBody()->getOperations())
     if (auto sig = aotc::readEntryPoint(&op))
       entries.push_back(std::move(*sig));
+  std::vector<std::string> externSymbols = externKernels(*module);
 
   if (failed(compiler.runStage(*module, "llvm.mlir", [&](OpPassManager &pm) {
         (*target)->buildLoweringPipeline(pm);
@@ -697,7 +796,8 @@ int compile() {
     return 1;
 
   // Everything succeeded: assemble the outputs, then write them.
-  aotc::ArtifactInfo info{name, (*target)->infoString(), sanitize};
+  aotc::ArtifactInfo info{name, (*target)->infoString(), sanitize,
+                          externSymbols};
   PendingOutputs outputs;
   auto outputPath = [&](llvm::StringRef extension) {
     llvm::SmallString<256> path(outputDir);

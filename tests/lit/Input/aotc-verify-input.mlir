@@ -117,11 +117,47 @@ func.func @scalar_result(%a: tensor<4xf32>) -> i32 {
 
 // -----
 
-// expected-error @+1 {{function 'external' has no body; external functions are not supported}}
+// A private declaration is an extern kernel (aot_extern.h): accepted.
+// CHECK-LABEL: func.func private @external(tensor<4xf32>) -> tensor<4xf32>
 func.func private @external(tensor<4xf32>) -> tensor<4xf32>
 func.func @uses_external(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = call @external(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+
+// -----
+
+// expected-error @+1 {{extern kernel 'dynamic' argument 0 has type 'tensor<?xf32>'; extern kernels take and return statically shaped tensors}}
+func.func private @dynamic(tensor<?xf32>) -> tensor<4xf32>
+func.func @uses_dynamic(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{extern kernel 'no_results' returns nothing; its results are the tensors it computes}}
+func.func private @no_results(tensor<4xf32>)
+func.func @uses_no_results(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{extern kernel 'bad_json': aotc.extern must be {symbol = "C name", [attributes = "JSON object"], [scratch_bytes = N : i64]}}}
+func.func private @bad_json(tensor<4xf32>) -> tensor<4xf32>
+    attributes {aotc.extern = {symbol = "bad_json", attributes = "[1, 2"}}
+func.func @uses_bad_json(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{extern kernel 'not-c' is not a C identifier}}
+func.func private @renamed(tensor<4xf32>) -> tensor<4xf32>
+    attributes {aotc.extern = {symbol = "not-c"}}
+func.func @uses_renamed(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
 }
 
 // -----

@@ -16,6 +16,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <string>
+#include <vector>
 
 namespace aotc {
 
@@ -25,6 +26,8 @@ struct ArtifactInfo {
   std::string target; ///< aot_model_info_t::target
   /// The sanitizer the code is instrumented with (`--sanitize`), or empty.
   std::string sanitize;
+  /// The C symbols of the extern kernels the object calls (aot_extern.h).
+  std::vector<std::string> externSymbols;
 };
 
 /// The C header declaring every entry point of the artifact.

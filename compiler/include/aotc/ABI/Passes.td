@@ -11,6 +11,28 @@
 
 include "mlir/Pass/PassBase.td"
 
+def EmitExternCalls : Pass<"aotc-emit-extern-calls", "mlir::ModuleOp"> {
+  let summary = "Call the user's extern kernels through aot_extern.h's C signature";
+  let description = [{
+    Runs on the LLVM dialect, before aotc-emit-entry-points. Each call of a
+    lowered extern declaration (aotc-lower-extern-calls:
+    `__aotc_extern_NAME(ptr inputs..., ptr outputs..., [ptr scratch])`,
+    whose `aotc.extern` holds the symbol, the operands' memref types, the
+    attributes' JSON and the scratch bytes) becomes
+
+    ```c
+    status = SYMBOL(inputs, num_inputs, outputs, num_outputs, attributes,
+                    scratch, scratch_bytes, &(aot_cpu_stream_t){8, threads});
+    if (status != AOT_OK) return status;
+    ```
+
+    with the aot_extern_tensor_t arrays on the stack and the shapes and
+    JSON as constant globals. The entry point's body then returns an i32
+    status (0 where it returned before).
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def EmitEntryPoints : Pass<"aotc-emit-entry-points", "mlir::ModuleOp"> {
   let summary = "Generate the C ABI wrapper and NAME_info() of each entry point";
   let description = [{

@@ -21,6 +21,13 @@ inline constexpr llvm::StringLiteral kPoolAttrName = "aotc.pool";
 /// from host data at load (read by aotc-emit-gpu-entry-points).
 inline constexpr llvm::StringLiteral kDeviceGlobalsAttrName =
     "aotc.device_globals";
+/// Function attribute of an extern kernel's declaration (aot_extern.h): a
+/// dictionary with `symbol` (the C function), optionally `attributes` (the
+/// JSON object it is passed) and `scratch_bytes` (pool bytes of its own).
+/// After aotc-lower-extern-calls, the declaration of the call's lowered form
+/// also has `inputs` and `outputs` (their memref types) and `scratch`
+/// (whether a scratch buffer follows the outputs).
+inline constexpr llvm::StringLiteral kExternAttrName = "aotc.extern";
 /// Argument/result attribute naming a tensor in the ABI.
 inline constexpr llvm::StringLiteral kTensorNameAttrName = "aotc.name";
 /// Argument/result attribute overriding the ABI dtype of a tensor whose MLIR

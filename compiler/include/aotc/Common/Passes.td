@@ -236,6 +236,32 @@ def EliminateReshapedEmptyTensors
   let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
+def LowerExternCalls : Pass<"aotc-lower-extern-calls", "mlir::ModuleOp"> {
+  let summary = "Extern kernels write their results into planned buffers";
+  let description = [{
+    After one-shot bufferization, a call of an extern kernel (a private
+    declaration carrying `aotc.extern`, include/aot_abi/aot_extern.h)
+    returns memrefs the callee would allocate. Each result becomes a
+    `memref.alloc` before the call (planned in the pool by
+    aotc-plan-memory, or replaced by the entry point's out-parameter), with
+    one more for the kernel's scratch bytes, and the call becomes a call
+    without results of `__aotc_extern_NAME(inputs..., outputs...,
+    [scratch])`, whose `aotc.extern` also records the operands' types
+    (aotc-emit-extern-calls builds the C call from them).
+
+    Before:
+    ```mlir
+    %r = call @swish(%x) : (memref<4x8xf32>) -> memref<4x8xf32>
+    ```
+    After:
+    ```mlir
+    %r = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
+    call @__aotc_extern_swish(%x, %r) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def ReuseResultBuffers : Pass<"aotc-reuse-result-buffers",
                               "mlir::func::FuncOp"> {
   let summary = "Results computed in their out-parameters through reshapes";

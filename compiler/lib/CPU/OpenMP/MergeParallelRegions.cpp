@@ -3,13 +3,15 @@
 // This file implements the aotc-merge-parallel-regions pass: parallel
 // regions that follow each other become one region whose parts are
 // separated by a barrier, so that the threads are forked and joined once for
-// all of them; sequential code between them runs on the primary thread.
+// all of them; sequential code between them runs on the primary thread. A
+// call between them (an extern kernel's) keeps them apart.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/CPU/OpenMP/Passes.h"
 
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -55,8 +57,11 @@ omp::ParallelOp nextRegion(omp::ParallelOp region,
             return {};
       return next;
     }
+    // A call (an extern kernel's) runs outside parallel regions: the
+    // kernel may use threads of its own, and its status may end the run.
     if (op->hasTrait<OpTrait::IsTerminator>() ||
-        isa_and_present<omp::OpenMPDialect>(op->getDialect()))
+        isa_and_present<omp::OpenMPDialect>(op->getDialect()) ||
+        isa<CallOpInterface>(op))
       return {};
     bool readsSequential = llvm::any_of(op->getOperands(), [&](Value v) {
       Operation *def = v.getDefiningOp();

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -163,6 +164,12 @@ private:
   FailureOr<TensorValue> readBoundInput(const onnx::ValueInfoProto &info,
                                         StringRef file);
   LogicalResult importNode(const onnx::NodeProto &node, int index);
+  /// A node of an `--extern` op: a call of the user's kernel `symbol`.
+  LogicalResult importExternNode(const onnx::NodeProto &node,
+                                 StringRef nodeName, Location loc,
+                                 StringRef symbol);
+  /// The graph's value_info (or output) describing `name`, if any.
+  const onnx::ValueInfoProto *valueInfo(StringRef name) const;
   FailureOr<std::string> readExternalData(const onnx::TensorProto &tensor);
 
   MLIRContext &ctx;
@@ -176,6 +183,8 @@ private:
   SymbolicDims symbols;
   /// Name of the node producing each value (for cycle diagnostics).
   llvm::StringMap<std::string> producers;
+  /// Extern nodes imported so far (each declaration's name is unique).
+  unsigned externNodes = 0;
 };
 
 LogicalResult Importer::loadModel() {
@@ -447,8 +456,14 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     return mlir::emitError(fileLoc)
            << "node '" << nodeName << "' (" << node.op_type() << "): ";
   };
+  auto extern_ =
+      options.externOps.find((node.domain() + "::" + node.op_type()));
+  if (extern_ != options.externOps.end())
+    return importExternNode(node, nodeName, loc, extern_->second);
   if (!node.domain().empty() && node.domain() != "ai.onnx") {
-    nodeError() << "op domain '" << node.domain() << "' is not supported";
+    nodeError() << "op domain '" << node.domain()
+                << "' is not supported (a kernel of yours: --extern "
+                << node.domain() << "::" << node.op_type() << "=SYMBOL)";
     return failure();
   }
   const OpSpec *spec = OpLibrary::get().lookup(node.op_type());
@@ -703,6 +718,150 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     }
     values[node.output(i)] = outputs[i];
     producers[node.output(i)] = nodeName;
+  }
+  return success();
+}
+
+const onnx::ValueInfoProto *Importer::valueInfo(StringRef name) const {
+  const onnx::GraphProto &graph = model.graph();
+  for (const auto *list : {&graph.value_info(), &graph.output()})
+    for (const onnx::ValueInfoProto &info : *list)
+      if (info.name() == name)
+        return &info;
+  return nullptr;
+}
+
+/// The attributes of `node` as a JSON object (aot_extern.h): numbers,
+/// strings and lists of them; nullopt naming the first attribute of another
+/// kind in `unsupported`.
+static std::optional<std::string> attributesJSON(const onnx::NodeProto &node,
+                                                 std::string &unsupported) {
+  llvm::json::Object object;
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    llvm::json::Array list;
+    switch (a.type()) {
+    case onnx::AttributeProto::INT:
+      object[a.name()] = a.i();
+      continue;
+    case onnx::AttributeProto::FLOAT:
+      object[a.name()] = static_cast<double>(a.f());
+      continue;
+    case onnx::AttributeProto::STRING:
+      object[a.name()] = a.s();
+      continue;
+    case onnx::AttributeProto::INTS:
+      for (int64_t v : a.ints())
+        list.push_back(v);
+      break;
+    case onnx::AttributeProto::FLOATS:
+      for (float v : a.floats())
+        list.push_back(static_cast<double>(v));
+      break;
+    case onnx::AttributeProto::STRINGS:
+      for (const std::string &v : a.strings())
+        list.push_back(v);
+      break;
+    default:
+      unsupported = a.name();
+      return std::nullopt;
+    }
+    object[a.name()] = std::move(list);
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(object));
+  return text;
+}
+
+LogicalResult Importer::importExternNode(const onnx::NodeProto &node,
+                                         StringRef nodeName, Location loc,
+                                         StringRef symbol) {
+  auto nodeError = [&]() {
+    return mlir::emitError(fileLoc)
+           << "node '" << nodeName << "' (" << node.domain()
+           << (node.domain().empty() ? "" : "::") << node.op_type()
+           << ", --extern " << symbol << "): ";
+  };
+  SmallVector<Value> operands;
+  SmallVector<Type> inputTypes, outputTypes;
+  for (const std::string &name : node.input()) {
+    if (name.empty())
+      continue; // an omitted optional input
+    auto it = values.find(name);
+    if (it == values.end()) {
+      nodeError() << "input '" << name
+                  << "' is not produced by a node before it, an "
+                     "initializer or a graph input";
+      return failure();
+    }
+    if (hasSymbolDims(it->second.shape)) {
+      nodeError() << "input '" << name << "' has symbolic dimensions; "
+                  << "extern kernels take static shapes (give --dim)";
+      return failure();
+    }
+    operands.push_back(materializeValue(it->second, builder, loc, &symbols));
+    inputTypes.push_back(operands.back().getType());
+  }
+  SmallVector<TensorValue> outputs;
+  for (const std::string &name : node.output()) {
+    const onnx::ValueInfoProto *info = name.empty() ? nullptr
+                                                    : valueInfo(name);
+    if (!info) {
+      nodeError() << "output '" << name
+                  << "' has no value_info in the graph: its dtype and static "
+                     "shape must be given there (onnx.helper."
+                     "make_tensor_value_info)";
+      return failure();
+    }
+    FailureOr<TensorValue> value =
+        typeOfValueInfo(*info, "extern node output", /*isOutput=*/true);
+    if (failed(value))
+      return failure();
+    if (llvm::any_of(value->shape, [](int64_t d) { return d < 0; })) {
+      nodeError() << "output '" << name
+                  << "' has no static shape in its value_info";
+      return failure();
+    }
+    outputs.push_back(*value);
+    outputTypes.push_back(value->type(&ctx));
+  }
+  std::string unsupported;
+  std::optional<std::string> json = attributesJSON(node, unsupported);
+  if (!json) {
+    nodeError() << "attribute '" << unsupported
+                << "' is not a number, a string or a list of them";
+    return failure();
+  }
+  // One declaration per node: its own types, the same C symbol.
+  auto module = builder.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  std::string declName = (options.functionName + "__" + symbol + "_" +
+                          Twine(externNodes++))
+                             .str();
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    auto decl = func::FuncOp::create(
+        builder, loc, declName,
+        builder.getFunctionType(inputTypes, outputTypes));
+    decl.setPrivate();
+    decl->setAttr(kExternAttrName,
+                  builder.getDictionaryAttr(
+                      {builder.getNamedAttr("symbol",
+                                            builder.getStringAttr(symbol)),
+                       builder.getNamedAttr("attributes",
+                                            builder.getStringAttr(*json))}));
+  }
+  auto call = func::CallOp::create(builder, loc, declName, outputTypes,
+                                   operands);
+  for (auto [i, name] : llvm::enumerate(node.output())) {
+    if (values.count(name)) {
+      nodeError() << "output '" << name << "' is already defined by '"
+                  << producers[name] << "' (every value must be defined once)";
+      return failure();
+    }
+    outputs[i].value = call.getResult(i);
+    values[name] = outputs[i];
+    producers[name] = nodeName.str();
   }
   return success();
 }

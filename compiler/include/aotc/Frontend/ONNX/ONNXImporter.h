@@ -29,6 +29,11 @@ struct ONNXImportOptions {
   /// is not a parameter of the entry point; shape arithmetic reading it
   /// folds.
   llvm::StringMap<std::string> boundInputs;
+  /// Nodes imported as calls of the user's C kernels (`--extern
+  /// DOMAIN::OP=SYMBOL`, include/aot_abi/aot_extern.h): "DOMAIN::OP" (the
+  /// default domain is empty) -> SYMBOL. Their outputs' dtypes and shapes
+  /// come from the graph's value_info.
+  llvm::StringMap<std::string> externOps;
 };
 
 /// Imports the model at `path`. On failure, a diagnostic naming the file and,

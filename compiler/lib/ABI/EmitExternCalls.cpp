@@ -1,0 +1,248 @@
+//===- EmitExternCalls.cpp - C calls of the user's kernels ----*- C++ -*-===//
+//
+// This file implements the aotc-emit-extern-calls pass. On the LLVM
+// dialect, each call of an extern kernel's lowered declaration
+// (aotc-lower-extern-calls: `__aotc_extern_NAME(ptr inputs..., ptr
+// outputs..., [ptr scratch])`) becomes the call of include/aot_abi/
+// aot_extern.h's C signature: arrays of aot_extern_tensor_t for the inputs
+// and outputs, the attributes' JSON, the scratch buffer and a CPU stream of
+// the call's thread count. A status other than AOT_OK returns from the entry
+// point's body at once, which then returns i32 (0 at its other returns);
+// aotc-emit-entry-points passes it on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aotc/ABI/AbiEmitter.h"
+#include "aotc/ABI/EntryPoint.h"
+#include "aotc/ABI/Passes.h"
+#include "aotc/Common/Attributes.h"
+
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace aotc {
+#define GEN_PASS_DEF_EMITEXTERNCALLS
+#include "aotc/ABI/Passes.h.inc"
+} // namespace aotc
+
+using namespace mlir;
+
+namespace {
+
+/// sizeof(aot_cpu_stream_t).
+constexpr int32_t kCpuStreamSize = 8;
+
+class ExternCallEmitter : public aotc::AbiEmitter {
+public:
+  using AbiEmitter::AbiEmitter;
+
+  /// Rewrites every call of `decl`, a lowered extern declaration.
+  LogicalResult emit(LLVM::LLVMFuncOp decl);
+
+private:
+  LogicalResult emitCall(LLVM::CallOp call, DictionaryAttr extern_);
+  /// The C kernel `symbol`, declared once.
+  LLVM::LLVMFuncOp kernel(StringRef symbol);
+  /// A private constant array of `shape` (one per distinct shape).
+  LLVM::GlobalOp shapeGlobal(ArrayRef<int64_t> shape);
+  /// The `aot_extern_tensor_t[]` of `types`, their data in `pointers`,
+  /// stored in a stack array; returns its address.
+  Value tensorArray(LLVM::LLVMFuncOp func, ArrayRef<Attribute> types,
+                    ValueRange pointers);
+  /// An alloca of `type` at the start of `func` (a static stack slot).
+  Value stackSlot(LLVM::LLVMFuncOp func, Type type);
+  /// `func` returns i32: 0 at its existing returns.
+  void returnStatus(LLVM::LLVMFuncOp func);
+
+  Type tensorType() {
+    return LLVM::LLVMStructType::getLiteral(ctx, {ptrType, i32, i32, ptrType});
+  }
+  llvm::StringMap<LLVM::GlobalOp> shapes;
+  unsigned attributeStrings = 0;
+};
+
+LLVM::LLVMFuncOp ExternCallEmitter::kernel(StringRef symbol) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol))
+    return existing;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  // aot_status_t (*)(const aot_extern_tensor_t *, int32_t,
+  //                  const aot_extern_tensor_t *, int32_t, const char *,
+  //                  void *, size_t, aot_stream_t)
+  return LLVM::LLVMFuncOp::create(
+      b, loc, symbol,
+      LLVM::LLVMFunctionType::get(i32, {ptrType, i32, ptrType, i32, ptrType,
+                                        ptrType, i64, ptrType}));
+}
+
+LLVM::GlobalOp ExternCallEmitter::shapeGlobal(ArrayRef<int64_t> shape) {
+  std::string name = "__aotc_extern_shape";
+  for (int64_t d : shape)
+    name += "_" + std::to_string(d);
+  LLVM::GlobalOp &global = shapes[name];
+  if (global)
+    return global;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  auto value = DenseElementsAttr::get(
+      RankedTensorType::get({(int64_t)shape.size()}, i64), shape);
+  global = LLVM::GlobalOp::create(
+      b, loc, LLVM::LLVMArrayType::get(i64, shape.size()),
+      /*isConstant=*/true, LLVM::Linkage::Internal, name, value);
+  return global;
+}
+
+Value ExternCallEmitter::stackSlot(LLVM::LLVMFuncOp func, Type type) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getBody().front());
+  return LLVM::AllocaOp::create(b, loc, ptrType, type, constI64(1));
+}
+
+Value ExternCallEmitter::tensorArray(LLVM::LLVMFuncOp func,
+                                     ArrayRef<Attribute> types,
+                                     ValueRange pointers) {
+  if (types.empty())
+    return LLVM::ZeroOp::create(b, loc, ptrType);
+  auto arrayType = LLVM::LLVMArrayType::get(tensorType(), types.size());
+  Value array = LLVM::UndefOp::create(b, loc, arrayType);
+  for (auto [i, attr] : llvm::enumerate(types)) {
+    auto type = cast<MemRefType>(cast<TypeAttr>(attr).getValue());
+    int64_t at = i;
+    auto insert = [&](Value value, int64_t field) {
+      array = LLVM::InsertValueOp::create(b, loc, array, value,
+                                          ArrayRef<int64_t>{at, field});
+    };
+    insert(pointers[i], 0);
+    insert(constI32(aotc::dtypeCode(aotc::dtypeName(type.getElementType()))),
+           1);
+    insert(constI32(type.getRank()), 2);
+    insert(type.getRank() ? addressOf(shapeGlobal(type.getShape()))
+                          : LLVM::ZeroOp::create(b, loc, ptrType).getResult(),
+           3);
+  }
+  Value slot = stackSlot(func, arrayType);
+  LLVM::StoreOp::create(b, loc, array, slot);
+  return slot;
+}
+
+void ExternCallEmitter::returnStatus(LLVM::LLVMFuncOp func) {
+  auto type = func.getFunctionType();
+  if (type.getReturnType() == i32)
+    return;
+  func.setFunctionType(
+      LLVM::LLVMFunctionType::get(i32, type.getParams(), type.isVarArg()));
+  SmallVector<LLVM::ReturnOp> returns;
+  func.walk([&](LLVM::ReturnOp ret) { returns.push_back(ret); });
+  for (LLVM::ReturnOp ret : returns) {
+    b.setInsertionPoint(ret);
+    LLVM::ReturnOp::create(b, ret.getLoc(), constI32(0));
+    ret.erase();
+  }
+}
+
+LogicalResult ExternCallEmitter::emitCall(LLVM::CallOp call,
+                                          DictionaryAttr extern_) {
+  auto func = call->getParentOfType<LLVM::LLVMFuncOp>();
+  if (!func->hasAttr(aotc::kEntryAttrName) ||
+      call->getParentOfType<omp::ParallelOp>() ||
+      call->getParentRegion() != &func.getBody())
+    return call.emitError("internal error: an extern call must be in an "
+                          "entry point's body, outside parallel regions");
+  ArrayRef<Type> params = func.getFunctionType().getParams();
+  if (params.empty() || params.back() != i32)
+    return call.emitError("internal error: the entry point's body has no "
+                          "thread count");
+  auto symbol = extern_.getAs<StringAttr>("symbol");
+  auto inputs = extern_.getAs<ArrayAttr>("inputs");
+  auto outputs = extern_.getAs<ArrayAttr>("outputs");
+  auto scratch = extern_.getAs<BoolAttr>("scratch");
+  size_t numOperands = inputs.size() + outputs.size() + (scratch.getValue());
+  if (call.getArgOperands().size() != numOperands)
+    return call.emitError("internal error: extern call of ")
+           << symbol << " has " << call.getArgOperands().size()
+           << " operands, expected " << numOperands;
+  ValueRange operands = call.getArgOperands();
+
+  b.setInsertionPoint(call);
+  loc = call.getLoc();
+  Value inputArray =
+      tensorArray(func, inputs.getValue(), operands.take_front(inputs.size()));
+  Value outputArray =
+      tensorArray(func, outputs.getValue(),
+                  operands.slice(inputs.size(), outputs.size()));
+  Value scratchPtr = LLVM::ZeroOp::create(b, loc, ptrType);
+  int64_t scratchBytes = 0;
+  if (scratch.getValue()) {
+    scratchPtr = operands.back();
+    scratchBytes = extern_.getAs<IntegerAttr>("scratch_bytes").getInt();
+  }
+  auto attributes = extern_.getAs<StringAttr>("attributes");
+  Value json = addressOf(stringGlobal(
+      "__aotc_extern_attributes_" + std::to_string(attributeStrings++),
+      attributes ? attributes.getValue() : "{}"));
+  // aot_cpu_stream_t { uint32_t struct_size; int32_t num_threads; }
+  auto streamType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32});
+  Value stream = LLVM::UndefOp::create(b, loc, streamType);
+  stream = insertValue(stream, constI32(kCpuStreamSize), 0);
+  stream = insertValue(stream, func.getArgument(params.size() - 1), 1);
+  Value streamSlot = stackSlot(func, streamType);
+  LLVM::StoreOp::create(b, loc, stream, streamSlot);
+  Value status =
+      LLVM::CallOp::create(
+          b, loc, kernel(symbol.getValue()),
+          ValueRange{inputArray, constI32(inputs.size()), outputArray,
+                     constI32(outputs.size()), json, scratchPtr,
+                     constI64(scratchBytes), streamSlot})
+          .getResult();
+  // A failed kernel ends the run: its status is the entry point's.
+  Block *before = call->getBlock();
+  Block *after = before->splitBlock(call->getNextNode());
+  call.erase();
+  auto *fail = new Block();
+  func.getBody().getBlocks().insertAfter(before->getIterator(), fail);
+  b.setInsertionPointToEnd(before);
+  Value failed = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, status,
+                                      constI32(0));
+  LLVM::CondBrOp::create(b, loc, failed, fail, after);
+  returnStatus(func);
+  b.setInsertionPointToEnd(fail);
+  LLVM::ReturnOp::create(b, loc, status);
+  return success();
+}
+
+LogicalResult ExternCallEmitter::emit(LLVM::LLVMFuncOp decl) {
+  auto extern_ = decl->getAttrOfType<DictionaryAttr>(aotc::kExternAttrName);
+  if (!extern_.getAs<StringAttr>("symbol") ||
+      !extern_.getAs<ArrayAttr>("inputs") ||
+      !extern_.getAs<ArrayAttr>("outputs") ||
+      !extern_.getAs<BoolAttr>("scratch"))
+    return decl.emitError("internal error: extern declaration without its "
+                          "lowered description (aotc-lower-extern-calls)");
+  SmallVector<LLVM::CallOp> calls;
+  module.walk([&](LLVM::CallOp call) {
+    if (call.getCallee() == decl.getSymName())
+      calls.push_back(call);
+  });
+  for (LLVM::CallOp call : calls)
+    if (failed(emitCall(call, extern_)))
+      return failure();
+  decl.erase();
+  return success();
+}
+
+struct EmitExternCallsPass
+    : aotc::impl::EmitExternCallsBase<EmitExternCallsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<LLVM::LLVMFuncOp> decls;
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+      if (func.isExternal() && func->hasAttr(aotc::kExternAttrName))
+        decls.push_back(func);
+    ExternCallEmitter emitter(module, "cpu");
+    for (LLVM::LLVMFuncOp decl : decls)
+      if (failed(emitter.emit(decl)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
