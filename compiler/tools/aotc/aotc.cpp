@@ -214,6 +214,13 @@ static cl::list<std::string> externOps(
              "(aot_abi/aot_extern.h); its outputs' types come from the "
              "graph's value_info (repeatable)"),
     cl::value_desc("DOMAIN::OP=SYMBOL"), cl::cat(aotcCategory));
+static cl::list<std::string> offloadOps(
+    "offload",
+    cl::desc("ONNX: compute these ops with a library's kernels: conv=openblas "
+             "(2-D, one group: im2col + SGEMM), matmul=openblas (MatMul, "
+             "Gemm: SGEMM); float32 nodes the kernel takes, the others stay "
+             "native. Link aot_runtime_blas and a CBLAS (repeatable)"),
+    cl::value_desc("OP=LIB"), cl::cat(aotcCategory));
 static cl::list<std::string> externScratch(
     "extern-scratch",
     cl::desc("Give each call of the extern kernel SYMBOL this many bytes of "
@@ -383,6 +390,13 @@ llvm::Expected<aotc::ONNXImportOptions> onnxImportOptions() {
                    "' is not DOMAIN::OP=SYMBOL with SYMBOL a C identifier");
     if (!options.externOps.try_emplace(key, symbol.str()).second)
       return error("--extern: '" + key + "' is given twice");
+  }
+  for (const std::string &option : offloadOps) {
+    auto [op, library] = llvm::StringRef(option).split('=');
+    if ((op != "conv" && op != "matmul") || library != "openblas")
+      return error("--offload '" + option +
+                   "': supported are conv=openblas and matmul=openblas");
+    options.offload[op] = library.str();
   }
   for (const std::string &bind : bindInputs) {
     auto [key, file] = llvm::StringRef(bind).split('=');
@@ -647,6 +661,8 @@ int compile() {
       if (!externOps.empty())
         return fail("--extern applies to ONNX models only; in MLIR, a "
                     "kernel of yours is a private function declaration");
+      if (!offloadOps.empty())
+        return fail("--offload applies to ONNX models only");
       std::string errorMessage;
       std::unique_ptr<llvm::MemoryBuffer> file =
           openInputFile(part.file, &errorMessage);

@@ -168,6 +168,16 @@ private:
   LogicalResult importExternNode(const onnx::NodeProto &node,
                                  StringRef nodeName, Location loc,
                                  StringRef symbol);
+  /// A call of the C kernel `symbol` (aot_extern.h) on `operands`, through
+  /// a private declaration of its own.
+  SmallVector<Value> externCall(Location loc, StringRef symbol,
+                                StringRef json, int64_t scratchBytes,
+                                ValueRange operands, TypeRange outputTypes);
+  /// The node offloaded to a library kernel (--offload), when it is one
+  /// such a kernel takes; its results, else an empty vector.
+  SmallVector<Value> offload(const onnx::NodeProto &node, Location loc,
+                             ArrayRef<TensorValue *> inputs,
+                             ArrayRef<TensorValue> outputs);
   /// The graph's value_info (or output) describing `name`, if any.
   const onnx::ValueInfoProto *valueInfo(StringRef name) const;
   FailureOr<std::string> readExternalData(const onnx::TensorProto &tensor);
@@ -691,7 +701,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
       folded = true;
     }
   }
-  if (!folded) {
+  // A library's kernel (--offload) where it takes the node as it is.
+  SmallVector<Value> offloaded;
+  if (!folded && !options.offload.empty())
+    offloaded = offload(named, loc, inputs, outputs);
+  for (size_t i = 0; i < offloaded.size(); ++i)
+    outputs[i].value = offloaded[i];
+  if (!folded && offloaded.empty()) {
     FailureOr<SmallVector<Value>> results = spec->lower(context, outputs);
     if (failed(results))
       return failure();
@@ -832,6 +848,25 @@ LogicalResult Importer::importExternNode(const onnx::NodeProto &node,
                 << "' is not a number, a string or a list of them";
     return failure();
   }
+  SmallVector<Value> results =
+      externCall(loc, symbol, *json, /*scratchBytes=*/0, operands, outputTypes);
+  for (auto [i, name] : llvm::enumerate(node.output())) {
+    if (values.count(name)) {
+      nodeError() << "output '" << name << "' is already defined by '"
+                  << producers[name] << "' (every value must be defined once)";
+      return failure();
+    }
+    outputs[i].value = results[i];
+    values[name] = outputs[i];
+    producers[name] = nodeName.str();
+  }
+  return success();
+}
+
+SmallVector<Value> Importer::externCall(Location loc, StringRef symbol,
+                                        StringRef json, int64_t scratchBytes,
+                                        ValueRange operands,
+                                        TypeRange outputTypes) {
   // One declaration per node: its own types, the same C symbol.
   auto module = builder.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
   std::string declName = (options.functionName + "__" + symbol + "_" +
@@ -842,28 +877,131 @@ LogicalResult Importer::importExternNode(const onnx::NodeProto &node,
     builder.setInsertionPointToStart(module.getBody());
     auto decl = func::FuncOp::create(
         builder, loc, declName,
-        builder.getFunctionType(inputTypes, outputTypes));
+        builder.getFunctionType(operands.getTypes(), outputTypes));
     decl.setPrivate();
-    decl->setAttr(kExternAttrName,
-                  builder.getDictionaryAttr(
-                      {builder.getNamedAttr("symbol",
-                                            builder.getStringAttr(symbol)),
-                       builder.getNamedAttr("attributes",
-                                            builder.getStringAttr(*json))}));
+    SmallVector<NamedAttribute> fields = {
+        builder.getNamedAttr("symbol", builder.getStringAttr(symbol)),
+        builder.getNamedAttr("attributes", builder.getStringAttr(json))};
+    if (scratchBytes > 0)
+      fields.push_back(builder.getNamedAttr(
+          "scratch_bytes", builder.getI64IntegerAttr(scratchBytes)));
+    decl->setAttr(kExternAttrName, builder.getDictionaryAttr(fields));
   }
-  auto call = func::CallOp::create(builder, loc, declName, outputTypes,
-                                   operands);
-  for (auto [i, name] : llvm::enumerate(node.output())) {
-    if (values.count(name)) {
-      nodeError() << "output '" << name << "' is already defined by '"
-                  << producers[name] << "' (every value must be defined once)";
-      return failure();
+  return func::CallOp::create(builder, loc, declName, outputTypes, operands)
+      ->getResults();
+}
+
+/// The integers of attribute `name` of `node`, or `otherwise` when absent.
+static SmallVector<int64_t> intsAttribute(const onnx::NodeProto &node,
+                                          StringRef name,
+                                          ArrayRef<int64_t> otherwise) {
+  for (const onnx::AttributeProto &a : node.attribute()) {
+    if (a.name() != name)
+      continue;
+    if (a.type() == onnx::AttributeProto::INT)
+      return {a.i()};
+    return SmallVector<int64_t>(a.ints().begin(), a.ints().end());
+  }
+  return SmallVector<int64_t>(otherwise);
+}
+
+static double floatAttribute(const onnx::NodeProto &node, StringRef name,
+                             double otherwise) {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == name)
+      return a.f();
+  return otherwise;
+}
+
+static std::string ints(ArrayRef<int64_t> values) {
+  std::string text = "[";
+  for (auto [i, v] : llvm::enumerate(values))
+    text += (i ? "," : "") + std::to_string(v);
+  return text + "]";
+}
+
+SmallVector<Value> Importer::offload(const onnx::NodeProto &node, Location loc,
+                                     ArrayRef<TensorValue *> inputs,
+                                     ArrayRef<TensorValue> outputs) {
+  // float32, static shapes: what the library kernels take.
+  auto isF32 = [](const TensorValue *v) {
+    return v && v->dtype == onnx::TensorProto::FLOAT &&
+           !hasSymbolDims(v->shape);
+  };
+  if (outputs.size() != 1 || !isF32(&outputs[0]) ||
+      !llvm::all_of(inputs, [&](TensorValue *v) { return !v || isF32(v); }))
+    return {};
+  auto operandsOf = [&](size_t count) {
+    SmallVector<Value> operands;
+    for (size_t i = 0; i < std::min(count, inputs.size()); ++i)
+      if (inputs[i])
+        operands.push_back(
+            materializeValue(*inputs[i], builder, loc, &symbols));
+    return operands;
+  };
+  Type type = outputs[0].type(&ctx);
+  const std::string &op = node.op_type();
+  auto library = [&](StringRef kind) -> std::string {
+    auto it = options.offload.find(kind);
+    return it == options.offload.end() ? "" : it->second;
+  };
+  // Conv: 2-D, one group, explicit padding (aot_blas_conv2d_f32: im2col in
+  // its scratch, then one GEMM per image).
+  if (op == "Conv" && library("conv") == "openblas") {
+    const Shape &x = inputs[0]->shape, &w = inputs[1]->shape,
+                &y = outputs[0].shape;
+    bool autoPad = llvm::any_of(node.attribute(), [](const auto &a) {
+      return a.name() == "auto_pad" && a.s() != "NOTSET";
+    });
+    if (x.size() != 4 || w.size() != 4 || autoPad ||
+        intsAttribute(node, "group", {1}) != SmallVector<int64_t>{1})
+      return {};
+    SmallVector<int64_t> strides = intsAttribute(node, "strides", {1, 1});
+    SmallVector<int64_t> pads = intsAttribute(node, "pads", {0, 0, 0, 0});
+    SmallVector<int64_t> dilations = intsAttribute(node, "dilations", {1, 1});
+    if (strides.size() != 2 || pads.size() != 4 || dilations.size() != 2)
+      return {};
+    bool direct = w[2] == 1 && w[3] == 1 &&
+                  llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
+                  llvm::all_of(pads, [](int64_t p) { return p == 0; });
+    int64_t scratch = direct ? 0 : x[1] * w[2] * w[3] * y[2] * y[3] * 4;
+    std::string json = "{\"strides\":" + ints(strides) +
+                       ",\"pads\":" + ints(pads) +
+                       ",\"dilations\":" + ints(dilations) + "}";
+    return externCall(loc, "aot_blas_conv2d_f32", json, scratch,
+                      operandsOf(3), type);
+  }
+  // MatMul of matrices, Gemm with a bias of N, 1 x N or M x N.
+  if ((op == "MatMul" || op == "Gemm") && library("matmul") == "openblas") {
+    const Shape &y = outputs[0].shape;
+    if (inputs.size() < 2 || inputs[0]->shape.size() != 2 ||
+        inputs[1]->shape.size() != 2 || y.size() != 2)
+      return {};
+    int64_t transA = 0, transB = 0;
+    double alpha = 1.0, beta = 0.0;
+    if (op == "Gemm") {
+      transA = intsAttribute(node, "transA", {0})[0];
+      transB = intsAttribute(node, "transB", {0})[0];
+      alpha = floatAttribute(node, "alpha", 1.0);
+      if (inputs.size() > 2 && inputs[2]) {
+        beta = floatAttribute(node, "beta", 1.0);
+        const Shape &c = inputs[2]->shape;
+        bool row = (c.size() == 1 && c[0] == y[1]) ||
+                   (c.size() == 2 && c[0] == 1 && c[1] == y[1]);
+        if (!row && c != y)
+          return {};
+      }
     }
-    outputs[i].value = call.getResult(i);
-    values[name] = outputs[i];
-    producers[name] = nodeName.str();
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << llvm::json::Value(llvm::json::Object{{"transA", transA},
+                                               {"transB", transB},
+                                               {"alpha", alpha},
+                                               {"beta", beta}});
+    return externCall(loc, "aot_blas_gemm_f32", json, 0,
+                      operandsOf(op == "Gemm" ? 3 : 2), type);
   }
-  return success();
+  return {};
 }
 
 OwningOpRef<ModuleOp> Importer::run() {

@@ -1,0 +1,180 @@
+/*===- aot_blas.c - Offloaded GEMM and convolution on a CBLAS ----*- C -*-===*
+ *
+ * The kernels of aot_runtime_blas (aot_runtime_blas.h). The attributes are
+ * the JSON objects aotc's ONNX importer writes for them: flat, with number
+ * or number-array values, which the two readers below take by key.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "aot_abi/aot_runtime_blas.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* OpenBLAS's thread count, when the CBLAS linked is OpenBLAS. */
+extern void openblas_set_num_threads(int) __attribute__((weak));
+
+static void use_threads(aot_stream_t stream) {
+  const aot_cpu_stream_t *s = (const aot_cpu_stream_t *)stream;
+  if (openblas_set_num_threads && s &&
+      s->struct_size == sizeof(aot_cpu_stream_t) && s->num_threads > 0)
+    openblas_set_num_threads(s->num_threads);
+}
+
+/* The text after `"key":` in `json`, or NULL. */
+static const char *value_of(const char *json, const char *key) {
+  size_t length = strlen(key);
+  for (const char *at = json ? strchr(json, '"') : NULL; at;
+       at = strchr(at + 1, '"'))
+    if (strncmp(at + 1, key, length) == 0 && at[length + 1] == '"' &&
+        at[length + 2] == ':')
+      return at + length + 3;
+  return NULL;
+}
+
+static double number(const char *json, const char *key, double otherwise) {
+  const char *at = value_of(json, key);
+  return at ? strtod(at, NULL) : otherwise;
+}
+
+/* Up to `count` integers of the array at `key`; 0 when it has another
+ * length or is missing. */
+static int integers(const char *json, const char *key, long *values,
+                    int count) {
+  const char *at = value_of(json, key);
+  if (!at || *at != '[')
+    return 0;
+  ++at;
+  for (int i = 0; i < count; ++i) {
+    char *end;
+    values[i] = strtol(at, &end, 10);
+    if (end == at)
+      return 0;
+    at = end;
+    if (*at == ',')
+      ++at;
+  }
+  return *at == ']';
+}
+
+static int is_f32(const aot_extern_tensor_t *t, int32_t rank) {
+  return t->data && t->dtype == AOT_DTYPE_F32 && t->rank == rank;
+}
+
+aot_status_t aot_blas_gemm_f32(const aot_extern_tensor_t *inputs,
+                               int32_t num_inputs,
+                               const aot_extern_tensor_t *outputs,
+                               int32_t num_outputs, const char *attributes,
+                               void *scratch, size_t scratch_bytes,
+                               aot_stream_t stream) {
+  (void)scratch;
+  (void)scratch_bytes;
+  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 ||
+      !is_f32(&inputs[0], 2) || !is_f32(&inputs[1], 2) ||
+      !is_f32(&outputs[0], 2))
+    return AOT_ERROR_INVALID_ARGUMENT;
+  int trans_a = number(attributes, "transA", 0) != 0;
+  int trans_b = number(attributes, "transB", 0) != 0;
+  float alpha = (float)number(attributes, "alpha", 1);
+  float beta = (float)number(attributes, "beta", 0);
+  const int64_t *a = inputs[0].shape, *b = inputs[1].shape;
+  const int64_t *y = outputs[0].shape;
+  int64_t m = y[0], n = y[1], k = trans_a ? a[0] : a[1];
+  if ((trans_a ? a[1] : a[0]) != m || (trans_b ? b[1] : b[0]) != k ||
+      (trans_b ? b[0] : b[1]) != n)
+    return AOT_ERROR_SHAPE;
+  float *out = (float *)outputs[0].data;
+  /* Y = beta C first (broadcast rows), then Y += alpha op(A) op(B). */
+  float accumulate = 0.0f;
+  if (num_inputs == 3 && beta != 0.0f) {
+    const aot_extern_tensor_t *c = &inputs[2];
+    const float *bias = (const float *)c->data;
+    int64_t elements = 1;
+    for (int32_t d = 0; d < c->rank; ++d)
+      elements *= c->shape[d];
+    if (c->dtype != AOT_DTYPE_F32 || (elements != n && elements != m * n))
+      return AOT_ERROR_SHAPE;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        out[i * n + j] = beta * bias[elements == n ? j : i * n + j];
+    accumulate = 1.0f;
+  }
+  use_threads(stream);
+  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
+              trans_b ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
+              alpha, (const float *)inputs[0].data, (int)a[1],
+              (const float *)inputs[1].data, (int)b[1], accumulate, out,
+              (int)n);
+  return AOT_OK;
+}
+
+aot_status_t aot_blas_conv2d_f32(const aot_extern_tensor_t *inputs,
+                                 int32_t num_inputs,
+                                 const aot_extern_tensor_t *outputs,
+                                 int32_t num_outputs, const char *attributes,
+                                 void *scratch, size_t scratch_bytes,
+                                 aot_stream_t stream) {
+  long strides[2], pads[4], dilations[2];
+  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 ||
+      !is_f32(&inputs[0], 4) || !is_f32(&inputs[1], 4) ||
+      !is_f32(&outputs[0], 4) || (num_inputs == 3 && !is_f32(&inputs[2], 1)) ||
+      !integers(attributes, "strides", strides, 2) ||
+      !integers(attributes, "pads", pads, 4) ||
+      !integers(attributes, "dilations", dilations, 2))
+    return AOT_ERROR_INVALID_ARGUMENT;
+  const int64_t *xs = inputs[0].shape, *ws = inputs[1].shape;
+  const int64_t *ys = outputs[0].shape;
+  int64_t batch = xs[0], channels = xs[1], height = xs[2], width = xs[3];
+  int64_t filters = ws[0], kh = ws[2], kw = ws[3];
+  int64_t oh = ys[2], ow = ys[3], pixels = oh * ow;
+  int64_t rows = channels * kh * kw;
+  if (ws[1] != channels || ys[0] != batch || ys[1] != filters)
+    return AOT_ERROR_SHAPE;
+  int direct = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
+               !pads[0] && !pads[1] && !pads[2] && !pads[3];
+  if (!direct && (!scratch || scratch_bytes < (size_t)(rows * pixels) * 4))
+    return AOT_ERROR_INVALID_ARGUMENT;
+  const float *x = (const float *)inputs[0].data;
+  const float *w = (const float *)inputs[1].data;
+  const float *bias = num_inputs == 3 ? (const float *)inputs[2].data : NULL;
+  float *y = (float *)outputs[0].data;
+  float *columns = (float *)scratch;
+  use_threads(stream);
+  for (int64_t n = 0; n < batch; ++n) {
+    const float *image = x + n * channels * height * width;
+    float *out = y + n * filters * pixels;
+    const float *operand = image;
+    if (!direct) {
+      /* columns[(c, i, j)][(p, q)] = image[c][p s0 - top + i d0]
+       *                                     [q s1 - left + j d1], 0 outside */
+      for (int64_t c = 0; c < channels; ++c)
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j) {
+            float *row = columns + ((c * kh + i) * kw + j) * pixels;
+            for (int64_t p = 0; p < oh; ++p) {
+              int64_t r = p * strides[0] - pads[0] + i * dilations[0];
+              for (int64_t q = 0; q < ow; ++q) {
+                int64_t s = q * strides[1] - pads[1] + j * dilations[1];
+                row[p * ow + q] =
+                    r >= 0 && r < height && s >= 0 && s < width
+                        ? image[(c * height + r) * width + s]
+                        : 0.0f;
+              }
+            }
+          }
+      operand = columns;
+    }
+    float accumulate = 0.0f;
+    if (bias) {
+      for (int64_t m = 0; m < filters; ++m)
+        for (int64_t p = 0; p < pixels; ++p)
+          out[m * pixels + p] = bias[m];
+      accumulate = 1.0f;
+    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)filters,
+                (int)pixels, (int)rows, 1.0f, w, (int)rows, operand,
+                (int)pixels, accumulate, out, (int)pixels);
+  }
+  return AOT_OK;
+}
