@@ -20,6 +20,7 @@
 // CHECK:             scf.yield
 // FAR-LABEL:   func.func @squeeze
 // FAR-NOT:       memref.prefetch
+// FAR:           return
 #lanes = affine_map<(d0, d1, d2, d3) -> (0, 0, 0, d3, 0)>
 #rows = affine_map<(d0, d1, d2) -> (0, 0, d1, 0, 0)>
 func.func @squeeze(%in: memref<1x1x64x3025xf32>, %w: memref<1x16x64xf32>,
@@ -99,4 +100,71 @@ func.func @kept(%near: memref<256x196xf32>, %small: memref<27x333xf32>,
     "test.use"(%a, %s, %b, %c, %d, %e) : (vector<16xf32>, vector<16xf32>, vector<8xf32>, vector<16xf32>, vector<2x16xf32>, vector<16xf32>) -> ()
   }
   return
+}
+
+// -----
+
+// A 1x1 convolution of regnet_x_400mf (400 -> 400 channels at 7 x 7) as a
+// contraction whose left-hand side (weights) is packed at compile time in
+// panels of 8 rows: each step of a register tile's reduction reads the next
+// 8 weights (32 bytes) of a 640 KB constant that does not stay in the
+// caches between runs. Each step prefetches the weights 4 KiB further
+// along the buffer (clamped to its last element), through a flat view.
+// CHECK-DAG:   #[[WAHEAD:.*]] = affine_map<(d0, d1, d2, d3) -> (d0 * 160000 + d1 * 3200 + d2 * 8 + d3 + 1024, 159999)>
+// CHECK-LABEL: func.func @packed_weights
+// CHECK:         %[[W:.*]] = memref.get_global @weights
+// CHECK:         scf.for %[[K:.*]] = %c0 to %c400 step %c1
+// CHECK-NEXT:      %[[AT:.*]] = affine.min #[[WAHEAD]](%c0, %{{.*}}, %[[K]], %c0)
+// CHECK-NEXT:      %[[FLAT:.*]] = memref.collapse_shape %[[W]] {{\[\[}}0, 1, 2, 3]] : memref<1x50x400x8xf32> into memref<160000xf32>
+// CHECK-NEXT:      memref.prefetch %[[FLAT]][%[[AT]]], read, locality<3>, data : memref<160000xf32>
+// CHECK-NEXT:      vector.transfer_read %[[W]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.yield
+#wrows = affine_map<(d0, d1, d2, d3) -> (0, 0, 0, d3, 0, 0)>
+#xlanes = affine_map<(d0, d1) -> (0, 0, 0, 0, d1, 0)>
+memref.global "private" constant @weights : memref<1x50x400x8xf32> = dense<1.0>
+func.func @packed_weights(%x: memref<400x32xf32>, %panel: index)
+    -> vector<1x1x1x8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c400 = arith.constant 400 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<1x1x1x8x32xf32>
+  %w = memref.get_global @weights : memref<1x50x400x8xf32>
+  %acc = scf.for %k = %c0 to %c400 step %c1 iter_args(%a = %zero) -> (vector<1x1x1x8x32xf32>) {
+    %wk = vector.transfer_read %w[%c0, %panel, %k, %c0], %f0 {in_bounds = [true, true, true, true, true, true], permutation_map = #wrows} : memref<1x50x400x8xf32>, vector<1x1x1x8x32x1xf32>
+    %xk = vector.transfer_read %x[%k, %c0], %f0 {in_bounds = [true, true, true, true, true, true], permutation_map = #xlanes} : memref<400x32xf32>, vector<1x1x1x8x32x1xf32>
+    %p = arith.mulf %wk, %xk : vector<1x1x1x8x32x1xf32>
+    %s = vector.shape_cast %p : vector<1x1x1x8x32x1xf32> to vector<1x1x1x8x32xf32>
+    %r = arith.addf %a, %s : vector<1x1x1x8x32xf32>
+    scf.yield %r : vector<1x1x1x8x32xf32>
+  }
+  return %acc : vector<1x1x1x8x32xf32>
+}
+
+// -----
+
+// Weights of 64 KiB or less stay in the caches: no prefetch; nor for a
+// buffer that is not a constant (an argument).
+// CHECK-LABEL: func.func @small_weights
+// CHECK-NOT:     memref.prefetch
+// CHECK:         return
+#srows = affine_map<(d0, d1, d2) -> (0, 0, d2, 0, 0)>
+memref.global "private" constant @small : memref<2x400x8xf32> = dense<1.0>
+func.func @small_weights(%big: memref<50x400x8xf32>) -> vector<1x1x8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c400 = arith.constant 400 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : vector<1x1x8x32xf32>
+  %w = memref.get_global @small : memref<2x400x8xf32>
+  %acc = scf.for %k = %c0 to %c400 step %c1 iter_args(%a = %zero) -> (vector<1x1x8x32xf32>) {
+    %wk = vector.transfer_read %w[%c0, %k, %c0], %f0 {in_bounds = [true, true, true, true, true], permutation_map = #srows} : memref<2x400x8xf32>, vector<1x1x8x32x1xf32>
+    %bk = vector.transfer_read %big[%c0, %k, %c0], %f0 {in_bounds = [true, true, true, true, true], permutation_map = #srows} : memref<50x400x8xf32>, vector<1x1x8x32x1xf32>
+    %p = arith.mulf %wk, %bk : vector<1x1x8x32x1xf32>
+    %s = vector.shape_cast %p : vector<1x1x8x32x1xf32> to vector<1x1x8x32xf32>
+    %r = arith.addf %a, %s : vector<1x1x8x32xf32>
+    scf.yield %r : vector<1x1x8x32xf32>
+  }
+  return %acc : vector<1x1x8x32xf32>
 }
