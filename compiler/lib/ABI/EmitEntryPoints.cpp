@@ -23,13 +23,12 @@ using namespace mlir;
 
 namespace {
 
+using aotc::kCpuStreamSize;
 using aotc::kStatusInvalidArgument;
 using aotc::kStatusNoDevice;
 using aotc::kStatusPoolTooSmall;
 using aotc::kStatusShape;
 
-/// sizeof(aot_cpu_stream_t).
-constexpr int32_t kCpuStreamSize = 8;
 
 /// Emits the module-level globals and the wrapper of one entry point.
 class EntryPointEmitter : public aotc::AbiEmitter {

@@ -29,8 +29,7 @@ using namespace mlir;
 
 namespace {
 
-/// sizeof(aot_cpu_stream_t).
-constexpr int32_t kCpuStreamSize = 8;
+using aotc::kCpuStreamSize;
 
 class ExternCallEmitter : public aotc::AbiEmitter {
 public:

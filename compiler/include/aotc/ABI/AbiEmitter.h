@@ -23,6 +23,8 @@ inline constexpr int32_t kStatusInvalidArgument = 1;
 inline constexpr int32_t kStatusPoolTooSmall = 2;
 inline constexpr int32_t kStatusShape = 3;
 inline constexpr int32_t kStatusNoDevice = 4;
+/// sizeof(aot_cpu_stream_t).
+inline constexpr int32_t kCpuStreamSize = 8;
 
 /// Emits LLVM-dialect ABI code into one module; the entry point emitters of
 /// each target derive from it.
