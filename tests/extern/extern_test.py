@@ -20,7 +20,6 @@ Usage: extern_test.py --aotc AOTC --runtime LIB --omp LIBOMP --include DIR
                       [--cc CC] --workdir DIR
 """
 
-import argparse
 import ctypes
 import os
 import re
@@ -29,14 +28,7 @@ import sys
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "include", "aot_abi"))
-import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
-
-
-def fail(message):
-    print("FAIL:", message)
-    sys.exit(1)
+from extern_common import HERE, aot_abi, arguments, fail, kernel_library
 
 
 def reference(x, w, idx):
@@ -49,16 +41,8 @@ def reference(x, w, idx):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--aotc", required=True)
-    parser.add_argument("--runtime", required=True)
-    parser.add_argument("--omp", required=True)
-    parser.add_argument("--include", required=True)
-    parser.add_argument("--cc", default="clang-22")
-    parser.add_argument("--workdir", required=True)
-    args = parser.parse_args()
+    args = arguments()
     work = args.workdir
-    os.makedirs(work, exist_ok=True)
 
     subprocess.run([args.aotc, os.path.join(HERE, "calls.mlir"),
                     "--name=calls", "-o", work, "--emit=obj,header,json"],
@@ -70,19 +54,7 @@ def main():
             fail("calls.h does not declare %s" % symbol)
     if '#include "aot_abi/aot_extern.h"' not in header:
         fail("calls.h does not include aot_extern.h")
-    library = os.path.join(work, "libcalls.so")
-    subprocess.run([args.cc, "-std=c99", "-Wall", "-Werror", "-O1",
-                    "-fPIC", "-shared", "-I", args.include, "-I", work,
-                    os.path.join(HERE, "kernels.c"),
-                    os.path.join(work, "calls.o"), args.runtime, args.omp,
-                    "-Wl,-rpath," + os.path.dirname(args.omp), "-lm",
-                    "-o", library], check=True)
-    lib = ctypes.CDLL(library)
-    info_fn = lib.calls_info
-    info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
-    pool = np.zeros(info_fn().contents.pool_bytes + 64, np.uint8)
-    offset = (-pool.ctypes.data) % 64
-    pool = pool[offset:offset + info_fn().contents.pool_bytes]
+    lib, pool = kernel_library(args, "calls", "kernels.c")
 
     rng = np.random.default_rng(0)
     x = rng.standard_normal((4, 16)).astype(np.float32)

@@ -27,16 +27,9 @@ import sys
 import numpy as np
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "include", "aot_abi"))
-import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
+from extern_common import aot_abi, aligned_pool, fail
 
 OFFLOAD = ["--offload", "conv=openblas", "--offload", "matmul=openblas"]
-
-
-def fail(message):
-    print("FAIL:", message)
-    sys.exit(1)
 
 
 class Net(torch.nn.Module):
@@ -76,12 +69,11 @@ def call(library, xs):
     info = info_fn().contents
     out = info.outputs[0]
     y = np.zeros([out.shape[d] for d in range(out.rank)], np.float32)
-    pool = np.zeros(info.pool_bytes + 64, np.uint8)
-    offset = (-pool.ctypes.data) % 64
+    pool = aligned_pool(info.pool_bytes)
     P = ctypes.c_void_p
     lib.net.restype = ctypes.c_int32
     status = lib.net(*(x.ctypes.data_as(P) for x in xs), y.ctypes.data_as(P),
-                     pool[offset:].ctypes.data_as(P),
+                     pool.ctypes.data_as(P),
                      ctypes.c_size_t(info.pool_bytes), None)
     if status != aot_abi.AOT_OK:
         fail("%s: status %d" % (library, status))

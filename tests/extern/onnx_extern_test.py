@@ -23,7 +23,6 @@ Usage: onnx_extern_test.py --aotc AOTC --runtime LIB --omp LIBOMP
                            --include DIR [--cc CC] --workdir DIR
 """
 
-import argparse
 import ctypes
 import os
 import subprocess
@@ -33,14 +32,7 @@ import numpy as np
 import onnx
 import torch
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "include", "aot_abi"))
-import aot_abi  # noqa: E402  (the ctypes mirror of aot_abi.h)
-
-
-def fail(message):
-    print("FAIL:", message)
-    sys.exit(1)
+from extern_common import aot_abi, arguments, fail, kernel_library
 
 
 class Swish(torch.autograd.Function):
@@ -73,16 +65,8 @@ class Net(torch.nn.Module):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--aotc", required=True)
-    parser.add_argument("--runtime", required=True)
-    parser.add_argument("--omp", required=True)
-    parser.add_argument("--include", required=True)
-    parser.add_argument("--cc", default="clang-22")
-    parser.add_argument("--workdir", required=True)
-    args = parser.parse_args()
+    args = arguments()
     work = args.workdir
-    os.makedirs(work, exist_ok=True)
 
     torch.manual_seed(0)
     net = Net().eval()
@@ -109,21 +93,8 @@ def main():
              "--extern-scratch", "swish_kernel=1024"]
     subprocess.run([args.aotc, path, "--name=swishnet", "-o", work] + flags,
                    check=True)
-    library = os.path.join(work, "libswishnet.so")
-    subprocess.run([args.cc, "-std=c99", "-Wall", "-Werror", "-O1", "-fPIC",
-                    "-shared", "-I", args.include,
-                    "-include", os.path.join(work, "swishnet.h"),
-                    os.path.join(HERE, "swish_kernel.c"),
-                    os.path.join(work, "swishnet.o"), args.runtime, args.omp,
-                    "-Wl,-rpath," + os.path.dirname(args.omp), "-lm",
-                    "-o", library], check=True)
-    lib = ctypes.CDLL(library)
-    info_fn = lib.swishnet_info
-    info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
-    size = info_fn().contents.pool_bytes
-    pool = np.zeros(size + 64, np.uint8)
-    offset = (-pool.ctypes.data) % 64
-    pool = pool[offset:offset + size]
+    lib, pool = kernel_library(args, "swishnet", "swish_kernel.c")
+    size = len(pool)
     problem = ctypes.c_char.in_dll(lib, "swish_problem")
     calls = ctypes.c_int32.in_dll(lib, "swish_calls")
     fail_with = ctypes.c_int32.in_dll(lib, "swish_fail")

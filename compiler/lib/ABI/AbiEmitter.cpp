@@ -63,6 +63,17 @@ LLVM::GlobalOp AbiEmitter::stringGlobal(StringRef name,
                                 b.getStringAttr(bytes));
 }
 
+LLVM::GlobalOp AbiEmitter::int64Global(StringRef name,
+                                       ArrayRef<int64_t> values) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(i64, values.size());
+  auto value = DenseElementsAttr::get(
+      RankedTensorType::get({(int64_t)values.size()}, i64), values);
+  return LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                LLVM::Linkage::Internal, name, value);
+}
+
 LLVM::GlobalOp
 AbiEmitter::tensorInfoGlobal(StringRef name,
                                     ArrayRef<TensorSignature> tensors) {
@@ -72,17 +83,8 @@ AbiEmitter::tensorInfoGlobal(StringRef name,
     std::string prefix = (name + "_" + Twine(i)).str();
     LLVM::GlobalOp nameGlobal = stringGlobal(prefix + "_name", t.name);
     LLVM::GlobalOp shapeGlobal;
-    if (!t.shape.empty()) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToEnd(module.getBody());
-      auto type = LLVM::LLVMArrayType::get(i64, t.shape.size());
-      auto value = DenseElementsAttr::get(
-          RankedTensorType::get({(int64_t)t.shape.size()}, i64),
-          ArrayRef<int64_t>(t.shape));
-      shapeGlobal = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                                           LLVM::Linkage::Internal,
-                                           prefix + "_shape", value);
-    }
+    if (!t.shape.empty())
+      shapeGlobal = int64Global(prefix + "_shape", t.shape);
     parts.push_back({nameGlobal, shapeGlobal});
   }
 

@@ -79,15 +79,8 @@ LLVM::GlobalOp ExternCallEmitter::shapeGlobal(ArrayRef<int64_t> shape) {
   for (int64_t d : shape)
     name += "_" + std::to_string(d);
   LLVM::GlobalOp &global = shapes[name];
-  if (global)
-    return global;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  auto value = DenseElementsAttr::get(
-      RankedTensorType::get({(int64_t)shape.size()}, i64), shape);
-  global = LLVM::GlobalOp::create(
-      b, loc, LLVM::LLVMArrayType::get(i64, shape.size()),
-      /*isConstant=*/true, LLVM::Linkage::Internal, name, value);
+  if (!global)
+    global = int64Global(name, shape);
   return global;
 }
 

@@ -49,31 +49,26 @@ struct LowerExternCallsPass
       if (auto bytes = extern_.getAs<IntegerAttr>("scratch_bytes"))
         scratchBytes = bytes.getInt();
       // Every operand and result a contiguous, row-major buffer.
+      auto rowMajor = [&](TypeRange types, StringRef what,
+                          SmallVectorImpl<Type> &checked) {
+        for (Type t : types) {
+          auto memref = dyn_cast<MemRefType>(t);
+          if (!memref || !memref.hasStaticShape() ||
+              !memref.getLayout().isIdentity()) {
+            callee.emitError() << "extern kernel '" << callee.getSymName()
+                               << "' " << what << " has type " << t
+                               << " after bufferization; expected a "
+                                  "static, row-major memref";
+            return false;
+          }
+          checked.push_back(t);
+        }
+        return true;
+      };
       SmallVector<Type> inputTypes, outputTypes;
-      for (Type t : callee.getArgumentTypes()) {
-        auto memref = dyn_cast<MemRefType>(t);
-        if (!memref || !memref.hasStaticShape() ||
-            !memref.getLayout().isIdentity()) {
-          callee.emitError() << "extern kernel '" << callee.getSymName()
-                             << "' argument has type " << t
-                             << " after bufferization; expected a "
-                                "static, row-major memref";
-          return signalPassFailure();
-        }
-        inputTypes.push_back(t);
-      }
-      for (Type t : callee.getResultTypes()) {
-        auto memref = dyn_cast<MemRefType>(t);
-        if (!memref || !memref.hasStaticShape() ||
-            !memref.getLayout().isIdentity()) {
-          callee.emitError() << "extern kernel '" << callee.getSymName()
-                             << "' result has type " << t
-                             << " after bufferization; expected a "
-                                "static, row-major memref";
-          return signalPassFailure();
-        }
-        outputTypes.push_back(t);
-      }
+      if (!rowMajor(callee.getArgumentTypes(), "argument", inputTypes) ||
+          !rowMajor(callee.getResultTypes(), "result", outputTypes))
+        return signalPassFailure();
 
       // The lowered declaration: inputs, outputs, scratch; no results.
       func::FuncOp &decl = lowered[callee];

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/ABI/EntryPoint.h"
 #include "aotc/Common/Attributes.h"
 #include "aotc/Input/Passes.h"
 
@@ -95,11 +96,7 @@ LogicalResult checkExternKernel(func::FuncOp func) {
                 "object\"], [scratch_bytes = N : i64]}";
     symbol = symbolAttr.getValue();
   }
-  bool identifier = !symbol.empty() && !llvm::isDigit(symbol.front()) &&
-                    llvm::all_of(symbol, [](char c) {
-                      return llvm::isAlnum(c) || c == '_';
-                    });
-  if (!identifier)
+  if (!aotc::isValidCIdentifier(symbol))
     return func.emitError() << "extern kernel '" << symbol
                             << "' is not a C identifier";
   if (func.getNumResults() == 0)

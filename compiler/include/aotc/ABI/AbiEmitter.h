@@ -51,6 +51,9 @@ protected:
   /// A private constant global holding `value` followed by a NUL byte.
   mlir::LLVM::GlobalOp stringGlobal(llvm::StringRef name,
                                     llvm::StringRef value);
+  /// A private constant global array of `values` (a shape).
+  mlir::LLVM::GlobalOp int64Global(llvm::StringRef name,
+                                   llvm::ArrayRef<int64_t> values);
   /// The private `aot_tensor_info_t[]` global describing `tensors`.
   mlir::LLVM::GlobalOp
   tensorInfoGlobal(llvm::StringRef name,

@@ -164,6 +164,11 @@ private:
   FailureOr<TensorValue> readBoundInput(const onnx::ValueInfoProto &info,
                                         StringRef file);
   LogicalResult importNode(const onnx::NodeProto &node, int index);
+  /// The values `node` reads (null for an omitted optional input), or an
+  /// error through `nodeError` naming an input no earlier node produces.
+  FailureOr<SmallVector<TensorValue *>>
+  nodeInputs(const onnx::NodeProto &node,
+             llvm::function_ref<InFlightDiagnostic()> nodeError);
   /// A node of an `--extern` op: a call of the user's kernel `symbol`.
   LogicalResult importExternNode(const onnx::NodeProto &node,
                                  StringRef nodeName, Location loc,
@@ -175,8 +180,7 @@ private:
                                 ValueRange operands, TypeRange outputTypes);
   /// The node offloaded to a library kernel (--offload), when it is one
   /// such a kernel takes; its results, else an empty vector.
-  SmallVector<Value> offload(const onnx::NodeProto &node, Location loc,
-                             ArrayRef<TensorValue *> inputs,
+  SmallVector<Value> offload(NodeContext &context,
                              ArrayRef<TensorValue> outputs);
   /// The graph's value_info (or output) describing `name`, if any.
   const onnx::ValueInfoProto *valueInfo(StringRef name) const;
@@ -457,6 +461,37 @@ static std::string describeBoundInput(StringRef name, const TensorValue &v) {
   return text;
 }
 
+FailureOr<SmallVector<TensorValue *>>
+Importer::nodeInputs(const onnx::NodeProto &node,
+                     llvm::function_ref<InFlightDiagnostic()> nodeError) {
+  SmallVector<TensorValue *> inputs;
+  for (const std::string &name : node.input()) {
+    if (name.empty()) {
+      inputs.push_back(nullptr);
+      continue;
+    }
+    auto it = values.find(name);
+    if (it == values.end()) {
+      // Produced later (a cycle, or nodes out of order) or never (dangling).
+      for (const onnx::NodeProto &other : model.graph().node())
+        for (const std::string &out : other.output())
+          if (out == name) {
+            nodeError() << "input '" << name << "' is produced by node '"
+                        << other.name()
+                        << "' that does not come before it: the graph has "
+                           "a cycle or is not topologically sorted";
+            return failure();
+          }
+      nodeError() << "input '" << name
+                  << "' is not produced by any node, initializer or graph "
+                     "input (dangling edge)";
+      return failure();
+    }
+    inputs.push_back(&it->second);
+  }
+  return inputs;
+}
+
 LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   std::string nodeName = node.name().empty()
                              ? node.op_type() + "_" + std::to_string(index)
@@ -519,31 +554,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
     return failure();
   }
 
-  SmallVector<TensorValue *> inputs;
-  for (const std::string &name : node.input()) {
-    if (name.empty()) {
-      inputs.push_back(nullptr);
-      continue;
-    }
-    auto it = values.find(name);
-    if (it == values.end()) {
-      // Produced later (a cycle, or nodes out of order) or never (dangling).
-      for (const onnx::NodeProto &other : model.graph().node())
-        for (const std::string &out : other.output())
-          if (out == name) {
-            nodeError() << "input '" << name << "' is produced by node '"
-                        << other.name()
-                        << "' that does not come before it: the graph has "
-                           "a cycle or is not topologically sorted";
-            return failure();
-          }
-      nodeError() << "input '" << name
-                  << "' is not produced by any node, initializer or graph "
-                     "input (dangling edge)";
-      return failure();
-    }
-    inputs.push_back(&it->second);
-  }
+  FailureOr<SmallVector<TensorValue *>> found = nodeInputs(node, nodeError);
+  if (failed(found))
+    return failure();
+  SmallVector<TensorValue *> inputs = std::move(*found);
 
   // Legacy broadcasting (opset < 7, broadcast=1 with an axis): B's
   // dimensions sit at `axis` of A's; padded with size-1 dimensions to A's
@@ -704,7 +718,7 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
   // A library's kernel (--offload) where it takes the node as it is.
   SmallVector<Value> offloaded;
   if (!folded && !options.offload.empty())
-    offloaded = offload(named, loc, inputs, outputs);
+    offloaded = offload(context, outputs);
   for (size_t i = 0; i < offloaded.size(); ++i)
     outputs[i].value = offloaded[i];
   if (!folded && offloaded.empty()) {
@@ -798,25 +812,20 @@ LogicalResult Importer::importExternNode(const onnx::NodeProto &node,
            << (node.domain().empty() ? "" : "::") << node.op_type()
            << ", --extern " << symbol << "): ";
   };
+  FailureOr<SmallVector<TensorValue *>> inputs = nodeInputs(node, nodeError);
+  if (failed(inputs))
+    return failure();
   SmallVector<Value> operands;
-  SmallVector<Type> inputTypes, outputTypes;
-  for (const std::string &name : node.input()) {
-    if (name.empty())
+  SmallVector<Type> outputTypes;
+  for (auto [name, input] : llvm::zip(node.input(), *inputs)) {
+    if (!input)
       continue; // an omitted optional input
-    auto it = values.find(name);
-    if (it == values.end()) {
-      nodeError() << "input '" << name
-                  << "' is not produced by a node before it, an "
-                     "initializer or a graph input";
-      return failure();
-    }
-    if (hasSymbolDims(it->second.shape)) {
+    if (hasSymbolDims(input->shape)) {
       nodeError() << "input '" << name << "' has symbolic dimensions; "
                   << "extern kernels take static shapes (give --dim)";
       return failure();
     }
-    operands.push_back(materializeValue(it->second, builder, loc, &symbols));
-    inputTypes.push_back(operands.back().getType());
+    operands.push_back(materializeValue(*input, builder, loc, &symbols));
   }
   SmallVector<TensorValue> outputs;
   for (const std::string &name : node.output()) {
@@ -891,56 +900,37 @@ SmallVector<Value> Importer::externCall(Location loc, StringRef symbol,
       ->getResults();
 }
 
-/// The integers of attribute `name` of `node`, or `otherwise` when absent.
-static SmallVector<int64_t> intsAttribute(const onnx::NodeProto &node,
-                                          StringRef name,
-                                          ArrayRef<int64_t> otherwise) {
-  for (const onnx::AttributeProto &a : node.attribute()) {
-    if (a.name() != name)
-      continue;
-    if (a.type() == onnx::AttributeProto::INT)
-      return {a.i()};
-    return SmallVector<int64_t>(a.ints().begin(), a.ints().end());
-  }
-  return SmallVector<int64_t>(otherwise);
-}
-
-static double floatAttribute(const onnx::NodeProto &node, StringRef name,
-                             double otherwise) {
-  for (const onnx::AttributeProto &a : node.attribute())
-    if (a.name() == name)
-      return a.f();
-  return otherwise;
-}
-
-static std::string ints(ArrayRef<int64_t> values) {
-  std::string text = "[";
-  for (auto [i, v] : llvm::enumerate(values))
-    text += (i ? "," : "") + std::to_string(v);
-  return text + "]";
-}
-
-SmallVector<Value> Importer::offload(const onnx::NodeProto &node, Location loc,
-                                     ArrayRef<TensorValue *> inputs,
+SmallVector<Value> Importer::offload(NodeContext &context,
                                      ArrayRef<TensorValue> outputs) {
   // float32, static shapes: what the library kernels take.
-  auto isF32 = [](const TensorValue *v) {
-    return v && v->dtype == onnx::TensorProto::FLOAT &&
-           !hasSymbolDims(v->shape);
+  auto isF32 = [](const TensorValue &v) {
+    return v.dtype == onnx::TensorProto::FLOAT && !hasSymbolDims(v.shape);
   };
-  if (outputs.size() != 1 || !isF32(&outputs[0]) ||
-      !llvm::all_of(inputs, [&](TensorValue *v) { return !v || isF32(v); }))
+  size_t numInputs = context.numInputs();
+  if (outputs.size() != 1 || !isF32(outputs[0]))
     return {};
+  for (size_t i = 0; i < numInputs; ++i)
+    if (context.hasInput(i) && !isF32(context.input(i)))
+      return {};
   auto operandsOf = [&](size_t count) {
     SmallVector<Value> operands;
-    for (size_t i = 0; i < std::min(count, inputs.size()); ++i)
-      if (inputs[i])
-        operands.push_back(
-            materializeValue(*inputs[i], builder, loc, &symbols));
+    for (size_t i = 0; i < std::min(count, numInputs); ++i)
+      if (context.hasInput(i))
+        operands.push_back(context.inputValue(i));
     return operands;
   };
+  auto orDefault = [](SmallVector<int64_t> values, ArrayRef<int64_t> absent) {
+    return values.empty() ? SmallVector<int64_t>(absent) : values;
+  };
+  auto json = [](llvm::json::Object object) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::json::Value(std::move(object));
+    return text;
+  };
+  Location loc = context.loc();
   Type type = outputs[0].type(&ctx);
-  const std::string &op = node.op_type();
+  StringRef op = context.opType();
   auto library = [&](StringRef kind) -> std::string {
     auto it = options.offload.find(kind);
     return it == options.offload.end() ? "" : it->second;
@@ -948,58 +938,58 @@ SmallVector<Value> Importer::offload(const onnx::NodeProto &node, Location loc,
   // Conv: 2-D, one group, explicit padding (aot_blas_conv2d_f32: im2col in
   // its scratch, then one GEMM per image).
   if (op == "Conv" && library("conv") == "openblas") {
-    const Shape &x = inputs[0]->shape, &w = inputs[1]->shape,
+    const Shape &x = context.input(0).shape, &w = context.input(1).shape,
                 &y = outputs[0].shape;
-    bool autoPad = llvm::any_of(node.attribute(), [](const auto &a) {
-      return a.name() == "auto_pad" && a.s() != "NOTSET";
-    });
-    if (x.size() != 4 || w.size() != 4 || autoPad ||
-        intsAttribute(node, "group", {1}) != SmallVector<int64_t>{1})
+    if (x.size() != 4 || w.size() != 4 ||
+        context.stringAttr("auto_pad", "NOTSET") != "NOTSET" ||
+        context.intAttr("group", 1) != 1)
       return {};
-    SmallVector<int64_t> strides = intsAttribute(node, "strides", {1, 1});
-    SmallVector<int64_t> pads = intsAttribute(node, "pads", {0, 0, 0, 0});
-    SmallVector<int64_t> dilations = intsAttribute(node, "dilations", {1, 1});
+    SmallVector<int64_t> strides =
+        orDefault(context.intsAttr("strides"), {1, 1});
+    SmallVector<int64_t> pads =
+        orDefault(context.intsAttr("pads"), {0, 0, 0, 0});
+    SmallVector<int64_t> dilations =
+        orDefault(context.intsAttr("dilations"), {1, 1});
     if (strides.size() != 2 || pads.size() != 4 || dilations.size() != 2)
       return {};
     bool direct = w[2] == 1 && w[3] == 1 &&
                   llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
                   llvm::all_of(pads, [](int64_t p) { return p == 0; });
     int64_t scratch = direct ? 0 : x[1] * w[2] * w[3] * y[2] * y[3] * 4;
-    std::string json = "{\"strides\":" + ints(strides) +
-                       ",\"pads\":" + ints(pads) +
-                       ",\"dilations\":" + ints(dilations) + "}";
-    return externCall(loc, "aot_blas_conv2d_f32", json, scratch,
-                      operandsOf(3), type);
+    return externCall(loc, "aot_blas_conv2d_f32",
+                      json(llvm::json::Object{
+                          {"strides", llvm::json::Array(strides)},
+                          {"pads", llvm::json::Array(pads)},
+                          {"dilations", llvm::json::Array(dilations)}}),
+                      scratch, operandsOf(3), type);
   }
   // MatMul of matrices, Gemm with a bias of N, 1 x N or M x N.
   if ((op == "MatMul" || op == "Gemm") && library("matmul") == "openblas") {
     const Shape &y = outputs[0].shape;
-    if (inputs.size() < 2 || inputs[0]->shape.size() != 2 ||
-        inputs[1]->shape.size() != 2 || y.size() != 2)
+    if (numInputs < 2 || context.input(0).shape.size() != 2 ||
+        context.input(1).shape.size() != 2 || y.size() != 2)
       return {};
     int64_t transA = 0, transB = 0;
     double alpha = 1.0, beta = 0.0;
     if (op == "Gemm") {
-      transA = intsAttribute(node, "transA", {0})[0];
-      transB = intsAttribute(node, "transB", {0})[0];
-      alpha = floatAttribute(node, "alpha", 1.0);
-      if (inputs.size() > 2 && inputs[2]) {
-        beta = floatAttribute(node, "beta", 1.0);
-        const Shape &c = inputs[2]->shape;
+      transA = context.intAttr("transA", 0);
+      transB = context.intAttr("transB", 0);
+      alpha = context.floatAttr("alpha", 1.0f);
+      if (context.hasInput(2)) {
+        beta = context.floatAttr("beta", 1.0f);
+        const Shape &c = context.input(2).shape;
         bool row = (c.size() == 1 && c[0] == y[1]) ||
                    (c.size() == 2 && c[0] == 1 && c[1] == y[1]);
         if (!row && c != y)
           return {};
       }
     }
-    std::string json;
-    llvm::raw_string_ostream os(json);
-    os << llvm::json::Value(llvm::json::Object{{"transA", transA},
-                                               {"transB", transB},
-                                               {"alpha", alpha},
-                                               {"beta", beta}});
-    return externCall(loc, "aot_blas_gemm_f32", json, 0,
-                      operandsOf(op == "Gemm" ? 3 : 2), type);
+    return externCall(loc, "aot_blas_gemm_f32",
+                      json(llvm::json::Object{{"transA", transA},
+                                              {"transB", transB},
+                                              {"alpha", alpha},
+                                              {"beta", beta}}),
+                      0, operandsOf(op == "Gemm" ? 3 : 2), type);
   }
   return {};
 }
