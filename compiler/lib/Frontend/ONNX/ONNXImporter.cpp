@@ -649,6 +649,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node, int index) {
 
   SmallVector<TensorValue> outputs(produced);
   for (size_t i = 0; i < produced; ++i) {
+    // A dtype read from the model (a Constant's tensor) may be none aotc
+    // has (UNDEFINED, strings).
+    if (!elementTypeOf(&ctx, (*dtypes)[i])) {
+      nodeError() << "output " << i << " has unsupported dtype "
+                  << onnxTypeName((*dtypes)[i]);
+      return failure();
+    }
     outputs[i].dtype = (*dtypes)[i];
     outputs[i].shape = (*shapes)[i];
     int64_t elements = 1;
