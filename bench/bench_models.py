@@ -321,6 +321,8 @@ def main():
                    "(default: all it holds a library for) instead of the zoo")
     p.add_argument("--models")
     p.add_argument("--threads", default="1,2")
+    p.add_argument("--peers", default=",".join(PEERS),
+                   help="which of %s to time (default: all)" % ",".join(PEERS))
     p.add_argument("--runs", type=int, default=25)
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--warmup", type=int, default=3)
@@ -328,6 +330,9 @@ def main():
     p.add_argument("--out")
     args = p.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
+    impls = [i for i in args.peers.split(",") if i]
+    if any(i not in PEERS for i in impls):
+        p.error("--peers takes a list of " + ",".join(PEERS))
     if args.corpus:
         # The corpus' order (cheapest first): those with a library that
         # passed in the last run (results.json, when there is one).
@@ -359,7 +364,7 @@ def main():
         with open(model_files(name, args)[2]) as f:
             atol = float(f.read())
         peers = []
-        for impl in PEERS:
+        for impl in impls:
             for t in threads:
                 if any(s.startswith(impl + ":") for s in skipped):
                     continue

@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
 # ===- bench_offload.py - Library offload vs aotc's own code ---------------===#
 #
-# Times ONNX models compiled twice by aotc, natively and with
-# `--offload conv=openblas --offload matmul=openblas` (Conv, Gemm and MatMul
-# nodes computed by aot_runtime_blas on OpenBLAS), in one process: both
-# shared libraries loaded, rounds interleaved (A B, then B A), the same
-# inputs, the same thread count (the stream's num_threads, which the
-# adapters pass to openblas_set_num_threads). Prints per model and thread
-# count the median times and the offload / native time ratio (above 1:
-# the offload is slower), and the largest difference of the two outputs.
+# Times ONNX models compiled twice by aotc, natively and with a library
+# offload, in one process: both shared libraries loaded, rounds
+# interleaved (A B, then B A), the same inputs, the same thread count (the
+# stream's num_threads, which the adapters hand to the library). The
+# offload is `--library openblas` (default: `--offload conv=openblas
+# --offload matmul=openblas`, aot_runtime_blas on OpenBLAS) or `--library
+# onednn` (`--offload conv=onednn`, aot_runtime_dnnl on oneDNN). Prints per
+# model and thread count the median times and the offload / native time
+# ratio (above 1: the offload is slower), and the largest difference of
+# the two outputs.
 #
 # Usage (from the build tree; OpenBLAS's own tuning variables unset):
 #   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE bench/bench_offload.py \
 #       --aotc build/compiler/tools/aotc/aotc --build build \
 #       --model build/tests/models/resnet18.onnx [--model ...] \
-#       [--threads 1,2] [--rounds 10] [--workdir /tmp/offload]
+#       [--library openblas|onednn] [--threads 1,2] [--rounds 10] \
+#       [--workdir /tmp/offload]
 #
 # ===----------------------------------------------------------------------===#
 
@@ -30,7 +33,13 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_models  # noqa: E402  (AotcModel: the ctypes caller)
 
-OFFLOAD = ["--offload", "conv=openblas", "--offload", "matmul=openblas"]
+# Per library: aotc's flags, the adapter archive, the vendor library.
+LIBRARIES = {
+    "openblas": (["--offload", "conv=openblas", "--offload",
+                  "matmul=openblas"], "libaot_runtime_blas.a", "-lopenblas"),
+    "onednn": (["--offload", "conv=onednn"], "libaot_runtime_dnnl.a",
+               "-ldnnl"),
+}
 
 
 def build(args, model, name, flags):
@@ -41,8 +50,8 @@ def build(args, model, name, flags):
     runtime = os.path.join(args.build, "runtime")
     libraries = [os.path.join(runtime, "libaot_runtime.a")]
     if flags:
-        libraries = [os.path.join(runtime, "libaot_runtime_blas.a")] + \
-            libraries + ["-lopenblas"]
+        _, adapter, vendor = LIBRARIES[args.library]
+        libraries = [os.path.join(runtime, adapter)] + libraries + [vendor]
     subprocess.run(["clang-22", "-shared", "-o", library,
                     os.path.join(work, "net.o")] + libraries +
                    ["-L/usr/lib/llvm-22/lib", "-lomp",
@@ -55,6 +64,8 @@ def main():
     parser.add_argument("--aotc", required=True)
     parser.add_argument("--build", required=True)
     parser.add_argument("--model", action="append", required=True)
+    parser.add_argument("--library", default="openblas",
+                        choices=list(LIBRARIES))
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--calls", type=int, default=5)
@@ -66,7 +77,8 @@ def main():
         stem = os.path.splitext(os.path.basename(model))[0]
         libraries = {kind: build(args, model, f"{stem}_{kind}", flags)
                      for kind, flags in (("native", []),
-                                         ("offload", OFFLOAD))}
+                                         ("offload",
+                                          LIBRARIES[args.library][0]))}
         reference = os.path.splitext(model)[0] + ".npz"
         if not os.path.exists(reference):
             raise SystemExit(f"{model}: no {reference} with its inputs")

@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Library offload: ONNX Conv, Gemm and MatMul computed by aot_runtime_blas.
+"""Library offload: ONNX nodes computed by aot_runtime_blas or
+aot_runtime_dnnl.
 
-Two models are compiled with `--offload conv=openblas --offload
-matmul=openblas`, linked with aot_runtime_blas and the CBLAS, and called
-through ctypes:
+With --library openblas, two models are compiled with `--offload
+conv=openblas --offload matmul=openblas` and linked with aot_runtime_blas
+and the CBLAS; with --library onednn, with `--offload conv=onednn` and
+linked with aot_runtime_dnnl and oneDNN. Both are called through ctypes:
 
   * a small PyTorch network of the cases the kernels take and do not take:
-    a strided, dilated, padded convolution with bias, a 1x1 one without
-    (no im2col), a grouped one (stays native), a Linear (Gemm, transB) and
-    a MatMul; three nodes become aot_blas_conv2d_f32 / aot_blas_gemm_f32
-    calls (counted in the IR) and the output matches PyTorch;
+    a strided, dilated, padded convolution with bias, a grouped one (native
+    on OpenBLAS, oneDNN's), a 1x1 one without bias (no im2col on OpenBLAS),
+    a Linear (Gemm, transB) and a MatMul (OpenBLAS's, native with oneDNN);
+    the calls are counted in the IR and the output matches PyTorch;
   * resnet18 (tests/models): matches the native build of the same model and
     the PyTorch reference (error below 1e-3 of the largest output).
 
-Usage: offload_test.py --aotc AOTC --runtime LIB --blas-runtime LIB
-                       --blas BLASLIB --omp LIBOMP --model-dir DIR
-                       [--cc CC] --workdir DIR
+Usage: offload_test.py --library openblas|onednn --aotc AOTC --runtime LIB
+                       --offload-runtime LIB --vendor VENDORLIB --omp LIBOMP
+                       --model-dir DIR [--cc CC] --workdir DIR
 """
 
 import argparse
@@ -29,7 +31,14 @@ import torch
 
 from extern_common import aot_abi, aligned_pool, fail
 
-OFFLOAD = ["--offload", "conv=openblas", "--offload", "matmul=openblas"]
+# Per library: aotc's flags and the calls the small network makes (symbol,
+# count).
+LIBRARIES = {
+    "openblas": (["--offload", "conv=openblas", "--offload",
+                  "matmul=openblas"],
+                 [("aot_blas_conv2d_f32", 2), ("aot_blas_gemm_f32", 2)]),
+    "onednn": (["--offload", "conv=onednn"], [("aot_dnnl_conv2d_f32", 3)]),
+}
 
 
 class Net(torch.nn.Module):
@@ -53,8 +62,8 @@ def build(args, onnx_path, name, flags):
     subprocess.run([args.aotc, onnx_path, "--name=net", "-o", work,
                     "--dump-dir", work] + flags, check=True)
     library = os.path.join(work, "libnet.so")
-    libraries = [args.blas_runtime, args.runtime, args.blas] if flags else \
-        [args.runtime]
+    libraries = [args.offload_runtime, args.runtime, args.vendor] if flags \
+        else [args.runtime]
     subprocess.run([args.cc, "-shared", "-o", library,
                     os.path.join(work, "net.o")] + libraries +
                    [args.omp, "-Wl,-rpath," + os.path.dirname(args.omp)],
@@ -90,12 +99,14 @@ def check(label, actual, expected, relative):
 
 def main():
     parser = argparse.ArgumentParser()
-    for flag in ("--aotc", "--runtime", "--blas-runtime", "--blas", "--omp",
-                 "--model-dir", "--workdir"):
+    for flag in ("--aotc", "--runtime", "--offload-runtime", "--vendor",
+                 "--omp", "--model-dir", "--workdir"):
         parser.add_argument(flag, required=True)
+    parser.add_argument("--library", required=True, choices=list(LIBRARIES))
     parser.add_argument("--cc", default="clang-22")
     args = parser.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
+    offload, calls = LIBRARIES[args.library]
 
     # The cases the kernels take, and one they leave native.
     torch.manual_seed(0)
@@ -105,19 +116,19 @@ def main():
         expected = net(x).numpy()
     path = os.path.join(args.workdir, "small.onnx")
     torch.onnx.export(net, x, path, opset_version=13)
-    work, library = build(args, path, "small", OFFLOAD)
+    work, library = build(args, path, "small", offload)
     ir = open(os.path.join(work, "net.linalg.mlir")).read()
-    convs = ir.count("call @net__aot_blas_conv2d_f32")
-    gemms = ir.count("call @net__aot_blas_gemm_f32")
-    if (convs, gemms) != (2, 2):
-        fail("expected 2 offloaded convolutions and 2 GEMMs, got %d and %d"
-             % (convs, gemms))
     header = open(os.path.join(work, "net.h")).read()
-    for symbol in ("aot_blas_conv2d_f32", "aot_blas_gemm_f32"):
+    for symbol, expected_calls in calls:
+        count = ir.count("call @net__%s" % symbol)
+        if count != expected_calls:
+            fail("expected %d calls of %s, got %d"
+                 % (expected_calls, symbol, count))
         if "aot_status_t %s(" % symbol not in header:
             fail("net.h does not declare %s" % symbol)
-    check("small network, offloaded (2 convolutions, 2 GEMMs; the grouped "
-          "convolution native) vs PyTorch",
+    check("small network, %s (%s) vs PyTorch" % (
+              " ".join(offload),
+              ", ".join("%d x %s" % (n, s) for s, n in calls)),
           call(library, [np.ascontiguousarray(x.numpy())]), expected, 1e-4)
 
     # resnet18: offloaded against native and against PyTorch.
@@ -125,7 +136,7 @@ def main():
     reference = np.load(os.path.join(args.model_dir, "resnet18.npz"))
     xs = [np.ascontiguousarray(reference["input_0"])]
     _, native = build(args, model, "resnet18_native", [])
-    _, offloaded = build(args, model, "resnet18_offload", OFFLOAD)
+    _, offloaded = build(args, model, "resnet18_offload", offload)
     y_native = call(native, xs)
     y_offload = call(offloaded, xs)
     check("resnet18 offloaded vs native", y_offload, y_native, 1e-3)

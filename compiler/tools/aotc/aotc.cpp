@@ -217,9 +217,10 @@ static cl::list<std::string> externOps(
 static cl::list<std::string> offloadOps(
     "offload",
     cl::desc("ONNX: compute these ops with a library's kernels: conv=openblas "
-             "(2-D, one group: im2col + SGEMM), matmul=openblas (MatMul, "
-             "Gemm: SGEMM); float32 nodes the kernel takes, the others stay "
-             "native. Link aot_runtime_blas and a CBLAS (repeatable)"),
+             "(2-D, one group: im2col + SGEMM; link aot_runtime_blas and a "
+             "CBLAS), conv=onednn (2-D, any group; link aot_runtime_dnnl "
+             "and -ldnnl), matmul=openblas (MatMul, Gemm: SGEMM); float32 "
+             "nodes the kernel takes, the others stay native (repeatable)"),
     cl::value_desc("OP=LIB"), cl::cat(aotcCategory));
 static cl::list<std::string> externScratch(
     "extern-scratch",
@@ -393,9 +394,11 @@ llvm::Expected<aotc::ONNXImportOptions> onnxImportOptions() {
   }
   for (const std::string &option : offloadOps) {
     auto [op, library] = llvm::StringRef(option).split('=');
-    if ((op != "conv" && op != "matmul") || library != "openblas")
+    if (!(library == "openblas" && (op == "conv" || op == "matmul")) &&
+        !(library == "onednn" && op == "conv"))
       return error("--offload '" + option +
-                   "': supported are conv=openblas and matmul=openblas");
+                   "': supported are conv=openblas, conv=onednn and "
+                   "matmul=openblas");
     options.offload[op] = library.str();
   }
   for (const std::string &bind : bindInputs) {

@@ -942,14 +942,17 @@ SmallVector<Value> Importer::offload(NodeContext &context,
     auto it = options.offload.find(kind);
     return it == options.offload.end() ? "" : it->second;
   };
-  // Conv: 2-D, one group, explicit padding (aot_blas_conv2d_f32: im2col in
-  // its scratch, then one GEMM per image).
-  if (op == "Conv" && library("conv") == "openblas") {
+  // Conv: 2-D, explicit padding; on OpenBLAS one group
+  // (aot_blas_conv2d_f32: im2col in its scratch, then one GEMM per image),
+  // on oneDNN any (aot_dnnl_conv2d_f32: one oneDNN convolution).
+  std::string convLibrary = library("conv");
+  if (op == "Conv" && !convLibrary.empty()) {
     const Shape &x = context.input(0).shape, &w = context.input(1).shape,
                 &y = outputs[0].shape;
+    int64_t group = context.intAttr("group", 1);
     if (x.size() != 4 || w.size() != 4 ||
         context.stringAttr("auto_pad", "NOTSET") != "NOTSET" ||
-        context.intAttr("group", 1) != 1)
+        (convLibrary == "openblas" && group != 1))
       return {};
     SmallVector<int64_t> strides =
         orDefault(context.intsAttr("strides"), {1, 1});
@@ -959,15 +962,19 @@ SmallVector<Value> Importer::offload(NodeContext &context,
         orDefault(context.intsAttr("dilations"), {1, 1});
     if (strides.size() != 2 || pads.size() != 4 || dilations.size() != 2)
       return {};
+    llvm::json::Object attributes{{"strides", llvm::json::Array(strides)},
+                                  {"pads", llvm::json::Array(pads)},
+                                  {"dilations", llvm::json::Array(dilations)}};
+    if (convLibrary == "onednn") {
+      attributes["group"] = group;
+      return externCall(loc, "aot_dnnl_conv2d_f32", json(std::move(attributes)),
+                        0, operandsOf(3), type);
+    }
     bool direct = w[2] == 1 && w[3] == 1 &&
                   llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
                   llvm::all_of(pads, [](int64_t p) { return p == 0; });
     int64_t scratch = direct ? 0 : x[1] * w[2] * w[3] * y[2] * y[3] * 4;
-    return externCall(loc, "aot_blas_conv2d_f32",
-                      json(llvm::json::Object{
-                          {"strides", llvm::json::Array(strides)},
-                          {"pads", llvm::json::Array(pads)},
-                          {"dilations", llvm::json::Array(dilations)}}),
+    return externCall(loc, "aot_blas_conv2d_f32", json(std::move(attributes)),
                       scratch, operandsOf(3), type);
   }
   // MatMul of matrices, Gemm with a bias of N, 1 x N or M x N.

@@ -1,65 +1,23 @@
 /*===- aot_blas.c - Offloaded GEMM and convolution on a CBLAS ----*- C -*-===*
  *
  * The kernels of aot_runtime_blas (aot_runtime_blas.h). The attributes are
- * the JSON objects aotc's ONNX importer writes for them: flat, with number
- * or number-array values, which the two readers below take by key.
+ * the JSON objects aotc's ONNX importer writes for them
+ * (aot_offload_attributes.h reads them).
  *
  *===----------------------------------------------------------------------===*/
 
 #include "aot_abi/aot_runtime_blas.h"
+#include "aot_offload_attributes.h"
 
 #include <cblas.h>
-#include <stdlib.h>
-#include <string.h>
 
 /* OpenBLAS's thread count, when the CBLAS linked is OpenBLAS. */
 extern void openblas_set_num_threads(int) __attribute__((weak));
 
 static void use_threads(aot_stream_t stream) {
-  const aot_cpu_stream_t *s = (const aot_cpu_stream_t *)stream;
-  if (openblas_set_num_threads && s &&
-      s->struct_size == sizeof(aot_cpu_stream_t) && s->num_threads > 0)
-    openblas_set_num_threads(s->num_threads);
-}
-
-/* The text after `"key":` in `json`, or NULL. */
-static const char *value_of(const char *json, const char *key) {
-  size_t length = strlen(key);
-  for (const char *at = json ? strchr(json, '"') : NULL; at;
-       at = strchr(at + 1, '"'))
-    if (strncmp(at + 1, key, length) == 0 && at[length + 1] == '"' &&
-        at[length + 2] == ':')
-      return at + length + 3;
-  return NULL;
-}
-
-static double number(const char *json, const char *key, double otherwise) {
-  const char *at = value_of(json, key);
-  return at ? strtod(at, NULL) : otherwise;
-}
-
-/* Up to `count` integers of the array at `key`; 0 when it has another
- * length or is missing. */
-static int integers(const char *json, const char *key, long *values,
-                    int count) {
-  const char *at = value_of(json, key);
-  if (!at || *at != '[')
-    return 0;
-  ++at;
-  for (int i = 0; i < count; ++i) {
-    char *end;
-    values[i] = strtol(at, &end, 10);
-    if (end == at)
-      return 0;
-    at = end;
-    if (*at == ',')
-      ++at;
-  }
-  return *at == ']';
-}
-
-static int is_f32(const aot_extern_tensor_t *t, int32_t rank) {
-  return t->data && t->dtype == AOT_DTYPE_F32 && t->rank == rank;
+  int threads = aot_offload_threads(stream);
+  if (openblas_set_num_threads && threads > 0)
+    openblas_set_num_threads(threads);
 }
 
 aot_status_t aot_blas_gemm_f32(const aot_extern_tensor_t *inputs,
@@ -71,13 +29,13 @@ aot_status_t aot_blas_gemm_f32(const aot_extern_tensor_t *inputs,
   (void)scratch;
   (void)scratch_bytes;
   if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 ||
-      !is_f32(&inputs[0], 2) || !is_f32(&inputs[1], 2) ||
-      !is_f32(&outputs[0], 2))
+      !aot_offload_is_f32(&inputs[0], 2) ||
+      !aot_offload_is_f32(&inputs[1], 2) || !aot_offload_is_f32(&outputs[0], 2))
     return AOT_ERROR_INVALID_ARGUMENT;
-  int trans_a = number(attributes, "transA", 0) != 0;
-  int trans_b = number(attributes, "transB", 0) != 0;
-  float alpha = (float)number(attributes, "alpha", 1);
-  float beta = (float)number(attributes, "beta", 0);
+  int trans_a = aot_offload_number(attributes, "transA", 0) != 0;
+  int trans_b = aot_offload_number(attributes, "transB", 0) != 0;
+  float alpha = (float)aot_offload_number(attributes, "alpha", 1);
+  float beta = (float)aot_offload_number(attributes, "beta", 0);
   const int64_t *a = inputs[0].shape, *b = inputs[1].shape;
   const int64_t *y = outputs[0].shape;
   int64_t m = y[0], n = y[1], k = trans_a ? a[0] : a[1];
@@ -117,11 +75,13 @@ aot_status_t aot_blas_conv2d_f32(const aot_extern_tensor_t *inputs,
                                  aot_stream_t stream) {
   long strides[2], pads[4], dilations[2];
   if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 ||
-      !is_f32(&inputs[0], 4) || !is_f32(&inputs[1], 4) ||
-      !is_f32(&outputs[0], 4) || (num_inputs == 3 && !is_f32(&inputs[2], 1)) ||
-      !integers(attributes, "strides", strides, 2) ||
-      !integers(attributes, "pads", pads, 4) ||
-      !integers(attributes, "dilations", dilations, 2))
+      !aot_offload_is_f32(&inputs[0], 4) ||
+      !aot_offload_is_f32(&inputs[1], 4) ||
+      !aot_offload_is_f32(&outputs[0], 4) ||
+      (num_inputs == 3 && !aot_offload_is_f32(&inputs[2], 1)) ||
+      !aot_offload_integers(attributes, "strides", strides, 2) ||
+      !aot_offload_integers(attributes, "pads", pads, 4) ||
+      !aot_offload_integers(attributes, "dilations", dilations, 2))
     return AOT_ERROR_INVALID_ARGUMENT;
   const int64_t *xs = inputs[0].shape, *ws = inputs[1].shape;
   const int64_t *ys = outputs[0].shape;
