@@ -17,6 +17,12 @@
  * - stream is the entry point's stream as the object runs it: on CPU an
  *   aot_cpu_stream_t * whose num_threads is the call's thread count. The
  *   kernel is called from one thread, outside any OpenMP parallel region.
+ * - On CUDA / HIP objects, every data pointer (inputs, outputs, scratch) is
+ *   device memory, and stream is the caller's CUstream / hipStream_t. The
+ *   kernel is called on the host, in program order between the object's
+ *   own kernel launches on that stream: it enqueues its work on the same
+ *   stream and returns (the data are not ready when it is called, only
+ *   when the stream reaches its work).
  * - A status other than AOT_OK is returned by the entry point unchanged,
  *   and nothing after the call runs.
  *

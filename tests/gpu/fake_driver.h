@@ -6,7 +6,7 @@
 // is host memory; no kernel runs. Each fake is a table of the runtime's test
 // seam (aot_cuda_driver_t, aot_hip_driver_t) whose entries call the helpers
 // below; fake_driver_run.cpp drives an entry point against whichever one it
-// is linked with and checks the record.
+// is linked with and checks the record; fake_driver.cpp holds the record.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +27,8 @@ struct Record {
   int loads = 0, unloads = 0, syncs = 0;
   std::map<std::string, std::vector<uint8_t>> globals; // device memory
   std::map<std::string, size_t> filled;                // name -> bytes
-  /// Stream work in order: "htod", "launch", "dtoh", "sync".
+  /// Stream work in order: "htod", "launch", "dtoh", "sync" (and the
+  /// events of onStream()).
   std::vector<std::string> events;
   bool foreignStream = false;    // work on a stream other than the caller's
   bool foreignImage = false;     // a module image without the target's magic
@@ -62,6 +63,8 @@ void copyAsync(void *dst, const void *src, size_t bytes, void *stream,
 void launch(void *stream);
 /// A synchronisation of `stream`.
 void synchronize(void *stream);
+/// Other work on `stream` (an extern kernel's, say), recorded as `event`.
+void onStream(void *stream, const std::string &event);
 
 //===----------------------------------------------------------------------===//
 // Defined by each API's fake (fake_cuda.cpp, fake_hip.cpp)

@@ -8,11 +8,13 @@
 // and outputs, the attributes' JSON, the scratch buffer and a CPU stream of
 // the call's thread count. A status other than AOT_OK returns from the entry
 // point's body at once, which then returns i32 (0 at its other returns);
-// aotc-emit-entry-points passes it on.
+// aotc-emit-entry-points passes it on. The GPU targets use the same emitter
+// (ExternCallEmitter.h) from aotc-emit-gpu-entry-points, with the caller's
+// stream.
 //
 //===----------------------------------------------------------------------===//
 
-#include "aotc/ABI/AbiEmitter.h"
+#include "aotc/ABI/ExternCallEmitter.h"
 #include "aotc/ABI/EntryPoint.h"
 #include "aotc/ABI/Passes.h"
 #include "aotc/Common/Attributes.h"
@@ -27,38 +29,12 @@ namespace aotc {
 
 using namespace mlir;
 
-namespace {
-
+using aotc::ExternCallEmitter;
 using aotc::kCpuStreamSize;
 
-class ExternCallEmitter : public aotc::AbiEmitter {
-public:
-  using AbiEmitter::AbiEmitter;
-
-  /// Rewrites every call of `decl`, a lowered extern declaration.
-  LogicalResult emit(LLVM::LLVMFuncOp decl);
-
-private:
-  LogicalResult emitCall(LLVM::CallOp call, DictionaryAttr extern_);
-  /// The C kernel `symbol`, declared once.
-  LLVM::LLVMFuncOp kernel(StringRef symbol);
-  /// A private constant array of `shape` (one per distinct shape).
-  LLVM::GlobalOp shapeGlobal(ArrayRef<int64_t> shape);
-  /// The `aot_extern_tensor_t[]` of `types`, their data in `pointers`,
-  /// stored in a stack array; returns its address.
-  Value tensorArray(LLVM::LLVMFuncOp func, ArrayRef<Attribute> types,
-                    ValueRange pointers);
-  /// An alloca of `type` at the start of `func` (a static stack slot).
-  Value stackSlot(LLVM::LLVMFuncOp func, Type type);
-  /// `func` returns i32: 0 at its existing returns.
-  void returnStatus(LLVM::LLVMFuncOp func);
-
-  Type tensorType() {
-    return LLVM::LLVMStructType::getLiteral(ctx, {ptrType, i32, i32, ptrType});
-  }
-  llvm::StringMap<LLVM::GlobalOp> shapes;
-  unsigned attributeStrings = 0;
-};
+Type ExternCallEmitter::tensorType() {
+  return LLVM::LLVMStructType::getLiteral(ctx, {ptrType, i32, i32, ptrType});
+}
 
 LLVM::LLVMFuncOp ExternCallEmitter::kernel(StringRef symbol) {
   if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol))
@@ -132,18 +108,37 @@ void ExternCallEmitter::returnStatus(LLVM::LLVMFuncOp func) {
   }
 }
 
-LogicalResult ExternCallEmitter::emitCall(LLVM::CallOp call,
-                                          DictionaryAttr extern_) {
-  auto func = call->getParentOfType<LLVM::LLVMFuncOp>();
-  if (!func->hasAttr(aotc::kEntryAttrName) ||
-      call->getParentOfType<omp::ParallelOp>() ||
+LLVM::LLVMFuncOp ExternCallEmitter::declarationOf(LLVM::CallOp call) {
+  auto callee = call.getCallee();
+  auto decl = callee ? module.lookupSymbol<LLVM::LLVMFuncOp>(*callee)
+                     : LLVM::LLVMFuncOp();
+  return decl && decl.isExternal() && decl->hasAttr(aotc::kExternAttrName)
+             ? decl
+             : LLVM::LLVMFuncOp();
+}
+
+Value ExternCallEmitter::cpuStream(LLVM::LLVMFuncOp body) {
+  ArrayRef<Type> params = body.getFunctionType().getParams();
+  if (params.empty() || params.back() != i32)
+    return nullptr;
+  // aot_cpu_stream_t { uint32_t struct_size; int32_t num_threads; }
+  auto streamType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32});
+  Value stream = LLVM::UndefOp::create(b, loc, streamType);
+  stream = insertValue(stream, constI32(kCpuStreamSize), 0);
+  stream = insertValue(stream, body.getArgument(params.size() - 1), 1);
+  Value slot = stackSlot(body, streamType);
+  LLVM::StoreOp::create(b, loc, stream, slot);
+  return slot;
+}
+
+LogicalResult ExternCallEmitter::emitCall(LLVM::LLVMFuncOp func,
+                                          LLVM::CallOp call,
+                                          DictionaryAttr extern_,
+                                          Value stream) {
+  if (call->getParentOfType<omp::ParallelOp>() ||
       call->getParentRegion() != &func.getBody())
     return call.emitError("internal error: an extern call must be in an "
                           "entry point's body, outside parallel regions");
-  ArrayRef<Type> params = func.getFunctionType().getParams();
-  if (params.empty() || params.back() != i32)
-    return call.emitError("internal error: the entry point's body has no "
-                          "thread count");
   auto symbol = extern_.getAs<StringAttr>("symbol");
   auto inputs = extern_.getAs<ArrayAttr>("inputs");
   auto outputs = extern_.getAs<ArrayAttr>("outputs");
@@ -157,6 +152,9 @@ LogicalResult ExternCallEmitter::emitCall(LLVM::CallOp call,
 
   b.setInsertionPoint(call);
   loc = call.getLoc();
+  if (!stream && !(stream = cpuStream(func)))
+    return call.emitError("internal error: the entry point's body has no "
+                          "thread count");
   Value inputArray =
       tensorArray(func, inputs.getValue(), operands.take_front(inputs.size()));
   Value outputArray =
@@ -172,19 +170,12 @@ LogicalResult ExternCallEmitter::emitCall(LLVM::CallOp call,
   Value json = addressOf(stringGlobal(
       "__aotc_extern_attributes_" + std::to_string(attributeStrings++),
       attributes ? attributes.getValue() : "{}"));
-  // aot_cpu_stream_t { uint32_t struct_size; int32_t num_threads; }
-  auto streamType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32});
-  Value stream = LLVM::UndefOp::create(b, loc, streamType);
-  stream = insertValue(stream, constI32(kCpuStreamSize), 0);
-  stream = insertValue(stream, func.getArgument(params.size() - 1), 1);
-  Value streamSlot = stackSlot(func, streamType);
-  LLVM::StoreOp::create(b, loc, stream, streamSlot);
   Value status =
       LLVM::CallOp::create(
           b, loc, kernel(symbol.getValue()),
           ValueRange{inputArray, constI32(inputs.size()), outputArray,
                      constI32(outputs.size()), json, scratchPtr,
-                     constI64(scratchBytes), streamSlot})
+                     constI64(scratchBytes), stream})
           .getResult();
   // A failed kernel ends the run: its status is the entry point's.
   Block *before = call->getBlock();
@@ -202,38 +193,56 @@ LogicalResult ExternCallEmitter::emitCall(LLVM::CallOp call,
   return success();
 }
 
-LogicalResult ExternCallEmitter::emit(LLVM::LLVMFuncOp decl) {
-  auto extern_ = decl->getAttrOfType<DictionaryAttr>(aotc::kExternAttrName);
-  if (!extern_.getAs<StringAttr>("symbol") ||
-      !extern_.getAs<ArrayAttr>("inputs") ||
-      !extern_.getAs<ArrayAttr>("outputs") ||
-      !extern_.getAs<BoolAttr>("scratch"))
-    return decl.emitError("internal error: extern declaration without its "
-                          "lowered description (aotc-lower-extern-calls)");
-  SmallVector<LLVM::CallOp> calls;
-  module.walk([&](LLVM::CallOp call) {
-    if (call.getCallee() == decl.getSymName())
-      calls.push_back(call);
+LogicalResult ExternCallEmitter::emitCallsIn(LLVM::LLVMFuncOp body,
+                                             Value stream) {
+  SmallVector<std::pair<LLVM::CallOp, LLVM::LLVMFuncOp>> calls;
+  body.walk([&](LLVM::CallOp call) {
+    if (LLVM::LLVMFuncOp decl = declarationOf(call))
+      calls.emplace_back(call, decl);
   });
-  for (LLVM::CallOp call : calls)
-    if (failed(emitCall(call, extern_)))
+  for (auto [call, decl] : calls) {
+    auto extern_ = decl->getAttrOfType<DictionaryAttr>(aotc::kExternAttrName);
+    if (!extern_.getAs<StringAttr>("symbol") ||
+        !extern_.getAs<ArrayAttr>("inputs") ||
+        !extern_.getAs<ArrayAttr>("outputs") ||
+        !extern_.getAs<BoolAttr>("scratch"))
+      return decl.emitError("internal error: extern declaration without its "
+                            "lowered description (aotc-lower-extern-calls)");
+    if (failed(emitCall(body, call, extern_, stream)))
       return failure();
-  decl.erase();
+  }
   return success();
 }
+
+LogicalResult ExternCallEmitter::eraseDeclarations() {
+  WalkResult left = module.walk([&](LLVM::CallOp call) {
+    if (!declarationOf(call))
+      return WalkResult::advance();
+    call.emitError("internal error: an extern call must be in an entry "
+                   "point's body");
+    return WalkResult::interrupt();
+  });
+  if (left.wasInterrupted())
+    return failure();
+  for (auto decl : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>()))
+    if (decl.isExternal() && decl->hasAttr(aotc::kExternAttrName))
+      decl.erase();
+  return success();
+}
+
+namespace {
 
 struct EmitExternCallsPass
     : aotc::impl::EmitExternCallsBase<EmitExternCallsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<LLVM::LLVMFuncOp> decls;
-    for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-      if (func.isExternal() && func->hasAttr(aotc::kExternAttrName))
-        decls.push_back(func);
     ExternCallEmitter emitter(module, "cpu");
-    for (LLVM::LLVMFuncOp decl : decls)
-      if (failed(emitter.emit(decl)))
+    for (auto func : llvm::to_vector(module.getOps<LLVM::LLVMFuncOp>()))
+      if (func->hasAttr(aotc::kEntryAttrName) && !func.isExternal() &&
+          failed(emitter.emitCallsIn(func, nullptr)))
         return signalPassFailure();
+    if (failed(emitter.eraseDeclarations()))
+      return signalPassFailure();
   }
 };
 

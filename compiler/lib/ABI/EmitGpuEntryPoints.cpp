@@ -8,11 +8,14 @@
 // aotc-hoist-device-constants, is looked up with its table of them), and
 // each entry point gets the public C ABI of docs/abi.md: a wrapper that
 // checks every argument before any work, stages host tensors through the
-// device pool when they are host pointers, and NAME_info().
+// device pool when they are host pointers, and NAME_info(). Extern kernels
+// (aot_extern.h) are called with their device buffers and the caller's
+// stream.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aotc/ABI/AbiEmitter.h"
+#include "aotc/ABI/ExternCallEmitter.h"
 #include "aotc/ABI/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -381,6 +384,7 @@ struct EmitGpuEntryPointsPass
       return signalPassFailure();
     }
     GpuHostEmitter emitter(module, runtime, target);
+    aotc::ExternCallEmitter externs(module, target);
     if (failed(emitter.embedBinaries()))
       return signalPassFailure();
     SmallVector<LLVM::LLVMFuncOp> entries;
@@ -388,8 +392,10 @@ struct EmitGpuEntryPointsPass
       if (func->hasAttr(aotc::kEntryAttrName) && !func.isExternal())
         entries.push_back(func);
     for (LLVM::LLVMFuncOp impl : entries)
-      if (failed(emit(emitter, impl)))
+      if (failed(emit(emitter, externs, impl)))
         return signalPassFailure();
+    if (failed(externs.eraseDeclarations()))
+      return signalPassFailure();
     // Launches outside entry points cannot reach a stream.
     WalkResult leftover = module.walk([](gpu::LaunchFuncOp launch) {
       launch.emitError("kernel launch outside an entry point");
@@ -400,7 +406,8 @@ struct EmitGpuEntryPointsPass
     module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
   }
 
-  LogicalResult emit(GpuHostEmitter &emitter, LLVM::LLVMFuncOp impl) {
+  LogicalResult emit(GpuHostEmitter &emitter,
+                     aotc::ExternCallEmitter &externs, LLVM::LLVMFuncOp impl) {
     std::optional<aotc::EntryPointSignature> sig = aotc::readEntryPoint(impl);
     auto pool = impl->getAttrOfType<DictionaryAttr>(aotc::kPoolAttrName);
     if (!sig || !pool)
@@ -418,7 +425,11 @@ struct EmitGpuEntryPointsPass
     SymbolTable::setSymbolName(impl, implName);
     impl.setLinkage(LLVM::Linkage::Internal);
     impl->removeAttr(aotc::kEntryAttrName);
+    // The body's last argument is now the caller's stream, which the
+    // extern kernels get too.
     if (failed(emitter.lowerLaunches(impl)) ||
+        failed(externs.emitCallsIn(
+            impl, impl.getArgument(impl.getNumArguments() - 1))) ||
         failed(emitter.createWrapper(impl, *sig, entryAttr, !onDeviceTensors,
                                         staging)))
       return failure();

@@ -30,6 +30,8 @@ constexpr int64_t kExternAlignment = 64;
 
 struct LowerExternCallsPass
     : aotc::impl::LowerExternCallsBase<LowerExternCallsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -100,9 +102,11 @@ struct LowerExternCallsPass
       SmallVector<Value> operands;
       for (auto [operand, type] : llvm::zip(call.getOperands(), inputTypes)) {
         Value value = operand;
-        if (value.getType() != type) {
-          // A view bufferization passes for the operand: copied into a
-          // buffer of the declared layout.
+        // A view bufferization passes for the operand, or (for a kernel
+        // that reads device memory) a constant in host data: copied into a
+        // buffer of the declared layout.
+        if (value.getType() != type ||
+            (deviceOperands && value.getDefiningOp<memref::GetGlobalOp>())) {
           Value copy = memref::AllocOp::create(
               b, loc, cast<MemRefType>(type),
               b.getI64IntegerAttr(kExternAlignment));

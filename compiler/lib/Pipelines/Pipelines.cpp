@@ -197,7 +197,9 @@ void buildBufferizePipeline(OpPassManager &pm,
   addPasses(pm, "one-shot-bufferize{bufferize-function-boundaries=1 "
                 "function-boundary-type-conversion=identity-layout-map}");
   // Extern kernels write their results into buffers allocated before them.
-  pm.addPass(createLowerExternCalls());
+  LowerExternCallsOptions externs;
+  externs.deviceOperands = options.deviceExternOperands;
+  pm.addPass(createLowerExternCalls(externs));
   // Results become caller-owned out-parameters, written in place
   // (canonicalization first forwards loop-carried buffers to their
   // allocations, so the allocation itself is replaced by the out-parameter).

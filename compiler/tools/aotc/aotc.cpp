@@ -290,16 +290,6 @@ LogicalResult applyExternScratch(ModuleOp module) {
   return success();
 }
 
-/// Extern kernels are called on the CPU target only.
-LogicalResult checkExternTarget(ModuleOp module, bool gpu) {
-  std::vector<std::string> symbols = externKernels(module);
-  if (!gpu || symbols.empty())
-    return success();
-  llvm::errs() << "aotc: error: extern kernel '" << symbols.front()
-               << "': extern kernels are supported on the CPU target only\n";
-  return failure();
-}
-
 /// One entry point of the artifact to import: its input file, its name in
 /// a bundle, and the symbolic dimensions its --variant fixes.
 struct BundlePart {
@@ -763,12 +753,12 @@ int compile() {
   }
   aotc::BufferizeOptions bufferize;
   bufferize.vectorCopies = !gpu;
+  bufferize.deviceExternOperands = gpu;
   bufferize.minParallelWork = tensor.minParallelWork;
   if (failed(compiler.runStage(*module, "linalg.mlir",
                                [&](OpPassManager &pm) {
                                  aotc::buildFrontendPipeline(pm, frontend);
                                })) ||
-      failed(checkExternTarget(*module, gpu)) ||
       failed(compiler.runStage(*module, "tiled.mlir",
                                [&](OpPassManager &pm) {
                                  if (gpu)

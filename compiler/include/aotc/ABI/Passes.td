@@ -71,7 +71,9 @@ def EmitGpuEntryPoints : Pass<"aotc-emit-gpu-entry-points", "mlir::ModuleOp"> {
     no output), then, for host tensors, copies the inputs into their pool
     slots (`aotc.pool` `staging`), runs, copies the outputs back and
     synchronises the stream; with `on-device-tensors` it only enqueues.
-    `NAME_info()` is emitted as on the CPU.
+    Calls of extern kernels (as aotc-emit-extern-calls builds them) get
+    their device buffers and the caller's stream; a failing one's status is
+    the entry point's. `NAME_info()` is emitted as on the CPU.
 
     ```c
     aot_status_t f(const float *x, float *y, void *pool, size_t pool_bytes,

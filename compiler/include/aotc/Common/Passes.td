@@ -258,7 +258,16 @@ def LowerExternCalls : Pass<"aotc-lower-extern-calls", "mlir::ModuleOp"> {
     %r = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
     call @__aotc_extern_swish(%x, %r) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
     ```
+
+    With `device-operands` (GPU targets, where the kernel gets device
+    pointers), an operand that is a constant (`memref.get_global`, host
+    data) is first copied into a buffer of its own, a copy the GPU stages
+    turn into a kernel reading the constant's device copy.
   }];
+  let options = [
+    Option<"deviceOperands", "device-operands", "bool", /*default=*/"false",
+           "Copy constant operands into buffers (GPU targets)">,
+  ];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 

@@ -85,6 +85,11 @@ struct BufferizeOptions : mlir::PassPipelineOptions<BufferizeOptions> {
       llvm::cl::desc("The tensor stage's min-parallel-work, which the "
                      "threads of copies follow"),
       llvm::cl::init(32768)};
+  Option<bool> deviceExternOperands{
+      *this, "device-extern-operands",
+      llvm::cl::desc("Constants an extern kernel reads are copied into "
+                     "buffers first (GPU targets: device memory)"),
+      llvm::cl::init(false)};
 };
 void buildBufferizePipeline(mlir::OpPassManager &pm,
                             const BufferizeOptions &options);

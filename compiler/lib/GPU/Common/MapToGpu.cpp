@@ -6,7 +6,8 @@
 // to one dimension and tiled into blocks of threads, so that consecutive
 // threads touch consecutive elements of the innermost dimension (coalesced
 // accesses). Memory work that is not a parallel loop runs in a one-thread
-// kernel. `convert-parallel-loops-to-gpu` then turns the mapped loops into
+// kernel; calls (of extern kernels) stay on the host.
+// `convert-parallel-loops-to-gpu` then turns the mapped loops into
 // gpu.launch ops.
 //
 //===----------------------------------------------------------------------===//
@@ -142,8 +143,9 @@ struct MapToGpuPass : aotc::impl::MapToGpuBase<MapToGpuPass> {
     SmallVector<Operation *> pending;
     for (Operation &op : body) {
       // Loops and kernels built earlier (aotc-tile-gpu-contractions) end a
-      // run.
-      if (isa<scf::ParallelOp, gpu::LaunchOp>(op) ||
+      // run, and so do calls: extern kernels, host functions that enqueue
+      // their own work on the stream.
+      if (isa<scf::ParallelOp, gpu::LaunchOp, func::CallOp>(op) ||
           op.hasTrait<OpTrait::IsTerminator>()) {
         pending.clear();
         if (!runs.back().empty())

@@ -66,6 +66,30 @@ func.func @colsum(%a: memref<6x40xf32>, %b: memref<40xf32>, %s: memref<f32>, %po
   return
 }
 
+// A call (of an extern kernel, which enqueues its own work) stays on the
+// host: it ends the serial run before it, and the stores after it run in a
+// one-thread kernel of their own.
+// CHECK-LABEL: func.func @around_call
+// CHECK:         scf.parallel
+// CHECK:           memref.store %{{.*}}, %{{.*}}[] : memref<f32>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK-NEXT:    call @__aotc_extern_k(%{{.*}}, %{{.*}}) : (memref<f32>, memref<f32>) -> ()
+// CHECK-NEXT:    %{{.*}} = arith.constant
+// CHECK:         scf.parallel
+// CHECK:           memref.load %{{.*}}[] : memref<f32>
+// CHECK:           memref.store %{{.*}}, %{{.*}}[] : memref<f32>
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = block_x
+// CHECK:         return
+func.func private @__aotc_extern_k(memref<f32>, memref<f32>)
+func.func @around_call(%a: memref<f32>, %b: memref<f32>, %c: memref<f32>, %pool: memref<0xi8>) attributes {aotc.entry = {name = "around_call"}} {
+  %one = arith.constant 1.0 : f32
+  memref.store %one, %a[] : memref<f32>
+  call @__aotc_extern_k(%a, %b) : (memref<f32>, memref<f32>) -> ()
+  %v = memref.load %b[] : memref<f32>
+  memref.store %v, %c[] : memref<f32>
+  return
+}
+
 // Functions that are not entry points are left alone.
 // CHECK-LABEL: func.func private @not_an_entry
 func.func private @not_an_entry(%a: memref<4xf32>)

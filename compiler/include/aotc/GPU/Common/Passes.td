@@ -213,9 +213,10 @@ def MapToGpu : Pass<"aotc-map-to-gpu", "mlir::func::FuncOp"> {
     the tile loop is mapped to `block_x`, the intra-tile loop to `thread_x`,
     so consecutive threads handle consecutive elements of the innermost
     dimension (coalesced). Memory work outside parallel loops (a reduction
-    to a scalar, a rank-0 store) moves into a one-thread kernel, and every
-    use of a global constant is re-read inside its loop so that kernel
-    outlining places the constant in the device module.
+    to a scalar, a rank-0 store) moves into a one-thread kernel; calls of
+    extern kernels stay on the host, between the kernels. Every use of a
+    global constant is re-read inside its loop so that kernel outlining
+    places the constant in the device module.
 
     Before:
     ```mlir
