@@ -73,13 +73,11 @@ bool isTensor(const aot_extern_tensor_t &t, std::vector<int64_t> shape) {
 
 } // namespace
 
-extern "C" aot_status_t scale_kernel(const aot_extern_tensor_t *inputs,
-                                     int32_t num_inputs,
-                                     const aot_extern_tensor_t *outputs,
-                                     int32_t num_outputs,
-                                     const char *attributes, void *scratch,
-                                     size_t scratch_bytes,
-                                     aot_stream_t stream) {
+extern "C" aot_status_t
+scale_kernel(const aot_extern_tensor_t *inputs, int32_t num_inputs,
+             const aot_extern_tensor_t *outputs, int32_t num_outputs,
+             const char *attributes, void *scratch, size_t scratch_bytes,
+             aot_stream_t stream) {
   fake::onStream(stream, "extern scale_kernel");
   expect(num_inputs == 1 && num_outputs == 1,
          "scale_kernel: one input, one output");
@@ -101,9 +99,8 @@ extern "C" aot_status_t scale_kernel(const aot_extern_tensor_t *inputs,
 extern "C" aot_status_t bias_kernel(const aot_extern_tensor_t *inputs,
                                     int32_t num_inputs,
                                     const aot_extern_tensor_t *outputs,
-                                    int32_t num_outputs,
-                                    const char *attributes, void *scratch,
-                                    size_t scratch_bytes,
+                                    int32_t num_outputs, const char *attributes,
+                                    void *scratch, size_t scratch_bytes,
                                     aot_stream_t stream) {
   fake::onStream(stream, "extern bias_kernel");
   expect(num_inputs == 2 && num_outputs == 1,
@@ -176,21 +173,20 @@ int main() {
   aot_stream_t stream = fake::callerStream();
 
   // A call that succeeds.
-  expect(ext(x.data(), y0.data(), y1.data(), pool, info->pool_bytes,
-             stream) == AOT_OK,
+  expect(ext(x.data(), y0.data(), y1.data(), pool, info->pool_bytes, stream) ==
+             AOT_OK,
          "the call returns AOT_OK");
   Summary ok = summarize(record.events);
   size_t events = record.events.size();
   std::vector<std::string> expected =
-      kDeviceTensors
-          ? std::vector<std::string>{"extern scale_kernel",
-                                     "extern bias_kernel"}
-          : std::vector<std::string>{"htod",
-                                     "extern scale_kernel",
-                                     "extern bias_kernel",
-                                     "dtoh",
-                                     "dtoh",
-                                     "sync"};
+      kDeviceTensors ? std::vector<std::string>{"extern scale_kernel",
+                                                "extern bias_kernel"}
+                     : std::vector<std::string>{"htod",
+                                                "extern scale_kernel",
+                                                "extern bias_kernel",
+                                                "dtoh",
+                                                "dtoh",
+                                                "sync"};
   expect(ok.others == expected,
          kDeviceTensors
              ? "the call runs both kernels in order and copies nothing"
@@ -209,8 +205,8 @@ int main() {
   std::fill(y0.begin(), y0.end(), -1.0f);
   std::fill(y1.begin(), y1.end(), -1.0f);
   gCall.failScale = true;
-  expect(ext(x.data(), y0.data(), y1.data(), pool, info->pool_bytes,
-             stream) == AOT_ERROR_DEVICE,
+  expect(ext(x.data(), y0.data(), y1.data(), pool, info->pool_bytes, stream) ==
+             AOT_ERROR_DEVICE,
          "a failing kernel's status is the entry point's");
   Summary failed = summarize(record.events);
   expect(!failed.others.empty() &&

@@ -219,8 +219,10 @@ static cl::list<std::string> offloadOps(
     cl::desc("ONNX: compute these ops with a library's kernels: conv=openblas "
              "(2-D, one group: im2col + SGEMM; link aot_runtime_blas and a "
              "CBLAS), conv=onednn (2-D, any group; link aot_runtime_dnnl "
-             "and -ldnnl), matmul=openblas (MatMul, Gemm: SGEMM); float32 "
-             "nodes the kernel takes, the others stay native (repeatable)"),
+             "and -ldnnl), matmul=openblas (MatMul, Gemm: SGEMM), "
+             "matmul=cublas (--target=cuda; link aot_runtime_cublas and "
+             "-lcublas); float32 nodes the kernel takes, the others stay "
+             "native (repeatable)"),
     cl::value_desc("OP=LIB"), cl::cat(aotcCategory));
 static cl::list<std::string> externScratch(
     "extern-scratch",
@@ -385,10 +387,16 @@ llvm::Expected<aotc::ONNXImportOptions> onnxImportOptions() {
   for (const std::string &option : offloadOps) {
     auto [op, library] = llvm::StringRef(option).split('=');
     if (!(library == "openblas" && (op == "conv" || op == "matmul")) &&
-        !(library == "onednn" && op == "conv"))
+        !(library == "onednn" && op == "conv") &&
+        !(library == "cublas" && op == "matmul"))
       return error("--offload '" + option +
-                   "': supported are conv=openblas, conv=onednn and "
-                   "matmul=openblas");
+                   "': supported are conv=openblas, conv=onednn, "
+                   "matmul=openblas and matmul=cublas");
+    // The CPU libraries' kernels read host memory, cuBLAS's device memory
+    // on the CUDA stream.
+    llvm::StringRef needs = library == "cublas" ? "cuda" : "cpu";
+    if (targetName != needs)
+      return error("--offload '" + option + "' needs --target=" + needs);
     options.offload[op] = library.str();
   }
   for (const std::string &bind : bindInputs) {

@@ -977,8 +977,10 @@ SmallVector<Value> Importer::offload(NodeContext &context,
     return externCall(loc, "aot_blas_conv2d_f32", json(std::move(attributes)),
                       scratch, operandsOf(3), type);
   }
-  // MatMul of matrices, Gemm with a bias of N, 1 x N or M x N.
-  if ((op == "MatMul" || op == "Gemm") && library("matmul") == "openblas") {
+  // MatMul of matrices, Gemm with a bias of N, 1 x N or M x N: SGEMM of
+  // OpenBLAS (aot_blas_gemm_f32) or cuBLAS (aot_cublas_gemm_f32).
+  std::string matmulLibrary = library("matmul");
+  if ((op == "MatMul" || op == "Gemm") && !matmulLibrary.empty()) {
     const Shape &y = outputs[0].shape;
     if (numInputs < 2 || context.input(0).shape.size() != 2 ||
         context.input(1).shape.size() != 2 || y.size() != 2)
@@ -998,7 +1000,9 @@ SmallVector<Value> Importer::offload(NodeContext &context,
           return {};
       }
     }
-    return externCall(loc, "aot_blas_gemm_f32",
+    return externCall(loc,
+                      matmulLibrary == "cublas" ? "aot_cublas_gemm_f32"
+                                                : "aot_blas_gemm_f32",
                       json(llvm::json::Object{{"transA", transA},
                                               {"transB", transB},
                                               {"alpha", alpha},

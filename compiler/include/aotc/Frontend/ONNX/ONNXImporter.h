@@ -35,9 +35,10 @@ struct ONNXImportOptions {
   /// come from the graph's value_info.
   llvm::StringMap<std::string> externOps;
   /// Ops computed by a library's kernels (`--offload OP=LIB`): "conv" ->
-  /// "openblas" or "onednn", "matmul" -> "openblas" (aot_runtime_blas's
-  /// aot_blas_conv2d_f32 and aot_blas_gemm_f32, aot_runtime_dnnl's
-  /// aot_dnnl_conv2d_f32). A node the kernel does not take stays native.
+  /// "openblas" or "onednn", "matmul" -> "openblas" or "cublas"
+  /// (aot_runtime_blas's aot_blas_conv2d_f32 and aot_blas_gemm_f32,
+  /// aot_runtime_dnnl's aot_dnnl_conv2d_f32, aot_runtime_cublas's
+  /// aot_cublas_gemm_f32). A node the kernel does not take stays native.
   llvm::StringMap<std::string> offload;
 };
 
