@@ -24,7 +24,8 @@
  *   stream and returns (the data are not ready when it is called, only
  *   when the stream reaches its work).
  * - A status other than AOT_OK is returned by the entry point unchanged,
- *   and nothing after the call runs.
+ *   nothing after the call runs, and the entry point's outputs are as they
+ *   were (docs/abi.md: not with symbolic dimensions or device tensors).
  *
  * Versioning: AOT_EXTERN_VERSION is bumped on any change to these types;
  * fields are only ever appended. Plain C99, no dependency besides

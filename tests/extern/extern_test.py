@@ -14,7 +14,9 @@ and the entry point is called through ctypes:
     otherwise, with the reason in extern_test_problem);
   * a kernel's error status is the entry point's, and nothing after the
     call runs: a failing swish_kernel leaves every output as it was and
-    rowdot_kernel uncalled.
+    rowdot_kernel uncalled; a rowdot_kernel that writes into its outputs
+    (two of the entry point's) and then fails leaves them as they were
+    too (they are computed in the pool and copied out on success only).
 
 Usage: extern_test.py --aotc AOTC --runtime LIB --omp LIBOMP --include DIR
                       [--cc CC] --workdir DIR
@@ -124,7 +126,11 @@ def main():
     status, outputs = run()
     if status != 1234:
         fail("failing rowdot_kernel: status %d, expected 1234" % status)
-    print("PASS failing rowdot_kernel: status %d passed on unchanged" % status)
+    if not untouched(outputs):
+        fail("failing rowdot_kernel (which writes part of its outputs, the "
+             "entry point's, first): an output was written")
+    print("PASS failing rowdot_kernel: status %d passed on unchanged, "
+          "outputs untouched" % status)
     return 0
 
 

@@ -78,8 +78,15 @@ aot_status_t rowdot_kernel(const aot_extern_tensor_t *inputs,
                            void *scratch, size_t scratch_bytes,
                            aot_stream_t stream) {
   ++extern_test_calls[1];
-  if (extern_test_fail_rowdot)
+  /* A kernel that fails after writing part of its outputs (the entry
+   * point's outputs r and q). */
+  if (extern_test_fail_rowdot) {
+    if (num_outputs == 2 && outputs[0].data && outputs[1].data) {
+      ((float *)outputs[0].data)[0] = -1.0f;
+      ((int64_t *)outputs[1].data)[0] = -1;
+    }
     return extern_test_fail_rowdot;
+  }
   if (num_inputs != 2 || num_outputs != 2)
     return problem("rowdot_kernel: operand counts");
   if (!is_tensor(&inputs[0], AOT_DTYPE_F32, 2, 4, 8) ||

@@ -90,6 +90,14 @@ EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
   }
 
   LLVM::LLVMFuncOp maxThreads = getOrDeclare("omp_get_max_threads", i32, {});
+  SmallVector<int64_t> staging;
+  if (auto pool = impl->getAttrOfType<DictionaryAttr>(aotc::kPoolAttrName))
+    if (auto slots = pool.getAs<DenseI64ArrayAttr>("output_staging"))
+      llvm::append_range(staging, slots.asArrayRef());
+  if (!staging.empty() &&
+      (staging.size() != sig.outputs.size() || numSymbols > 0))
+    return impl.emitError("output staging needs one slot per output of a "
+                          "static entry point");
 
   // aot_status_t NAME(int64_t dims..., T *tensors..., void *pool,
   //                   size_t pool_bytes, aot_stream_t stream)
@@ -190,16 +198,47 @@ EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
       LLVM::CallOp::create(b, loc, maxThreads, ValueRange{}).getResult();
   Value numThreads =
       LLVM::SelectOp::create(b, loc, useDefault, defaultThreads, runThreads);
+  // Outputs held in the pool (aotc-stage-extern-outputs) are computed in
+  // their slots.
   SmallVector<Value> callArgs;
-  for (size_t i = 0; i <= numSymbols + numTensors; ++i)
-    callArgs.push_back(wrapper.getArgument(i));
+  size_t firstOutput = numSymbols + sig.inputs.size();
+  for (size_t i = 0; i <= numSymbols + numTensors; ++i) {
+    bool staged =
+        !staging.empty() && i >= firstOutput && i < numSymbols + numTensors;
+    callArgs.push_back(staged ? LLVM::GEPOp::create(
+                                    b, loc, ptrType, b.getI8Type(), pool,
+                                    ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(
+                                        staging[i - firstOutput])})
+                                    .getResult()
+                              : wrapper.getArgument(i));
+  }
   callArgs.push_back(numThreads);
   // A body that calls extern kernels returns their first error, else 0.
   auto callBody = LLVM::CallOp::create(b, loc, impl, callArgs);
   Value bodyStatus = impl.getFunctionType().getReturnType() == i32
                          ? callBody.getResult()
                          : constI32(0);
-  LLVM::BrOp::create(b, loc, ValueRange{bodyStatus}, done);
+  if (staging.empty()) {
+    LLVM::BrOp::create(b, loc, ValueRange{bodyStatus}, done);
+  } else {
+    // Only a run whose kernels all succeeded writes the caller's outputs.
+    Block *copyOut = new Block();
+    body.push_back(copyOut);
+    Value failed = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                        bodyStatus, constI32(0));
+    LLVM::CondBrOp::create(b, loc, failed, done, ValueRange{bodyStatus},
+                           copyOut, ValueRange{});
+    b.setInsertionPointToStart(copyOut);
+    for (auto [i, t] : llvm::enumerate(sig.outputs)) {
+      int64_t bytes = aotc::dtypeBytes(t.dtype);
+      for (int64_t d : t.shape)
+        bytes *= d;
+      size_t arg = firstOutput + i;
+      LLVM::MemcpyOp::create(b, loc, wrapper.getArgument(arg), callArgs[arg],
+                             constI64(bytes), /*isVolatile=*/false);
+    }
+    LLVM::BrOp::create(b, loc, ValueRange{constI32(0)}, done);
+  }
 
   b.setInsertionPointToStart(done);
   LLVM::ReturnOp::create(b, loc, status);

@@ -230,6 +230,9 @@ void buildBufferizePipeline(OpPassManager &pm,
 void buildCPULoweringPipeline(OpPassManager &pm,
                               const CPULoweringOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
+  // Outputs of entry points that call extern kernels: held in the pool
+  // until every kernel succeeded.
+  fpm.addPass(createStageExternOutputs());
   // Register-resident accumulators, then everything left in linalg to loops.
   addPasses(fpm, "canonicalize,cse");
   fpm.addPass(createOptimizeVectorTransfers());

@@ -49,7 +49,11 @@ def EmitEntryPoints : Pass<"aotc-emit-entry-points", "mlir::ModuleOp"> {
     The wrapper checks every pointer (NULL, alignment), the pool (NULL,
     alignment, size) and the stream (`struct_size`) before running, so an
     error never writes an output, then calls the body with the stream's
-    thread count (or `omp_get_max_threads()`).
+    thread count (or `omp_get_max_threads()`). A body that calls extern
+    kernels returns their status; with `aotc.pool` `output_staging`
+    (aotc-stage-extern-outputs) it computes the outputs in those pool slots,
+    which the wrapper copies to the caller's buffers only when the status
+    is 0.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",

@@ -271,6 +271,34 @@ def LowerExternCalls : Pass<"aotc-lower-extern-calls", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def StageExternOutputs : Pass<"aotc-stage-extern-outputs",
+                              "mlir::func::FuncOp"> {
+  let summary = "Pool slots for the outputs of entry points calling extern kernels";
+  let description = [{
+    An extern kernel that fails ends the call with its status, and the
+    caller's outputs must then be as they were. An entry point (with static
+    shapes) that calls extern kernels therefore gets one aligned slot per
+    output after its planned scratch buffers: `aotc.pool` grows (`bytes`,
+    `lower_bound`) and records the offsets as `output_staging`.
+    aotc-emit-entry-points has the body compute the outputs there and
+    copies them to the caller's buffers once the body returned AOT_OK. The
+    planned scratch offsets do not change; entry points without extern
+    calls are left alone.
+
+    Before:
+    ```mlir
+    func.func @f(%x: memref<4x8xf32>, %y: memref<4x8xf32>, %pool: memref<384xi8>)
+        attributes {aotc.pool = {alignment = 64, bytes = 384, lower_bound = 384, ...}}
+      ... call @__aotc_extern_k(...) ...
+    ```
+    After:
+    ```mlir
+        attributes {aotc.pool = {alignment = 64, bytes = 512, lower_bound = 512,
+                                 output_staging = array<i64: 384>, ...}}
+    ```
+  }];
+}
+
 def ReuseResultBuffers : Pass<"aotc-reuse-result-buffers",
                               "mlir::func::FuncOp"> {
   let summary = "Results computed in their out-parameters through reshapes";
