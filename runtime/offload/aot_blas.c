@@ -28,41 +28,27 @@ aot_status_t aot_blas_gemm_f32(const aot_extern_tensor_t *inputs,
                                aot_stream_t stream) {
   (void)scratch;
   (void)scratch_bytes;
-  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 ||
-      !aot_offload_is_f32(&inputs[0], 2) ||
-      !aot_offload_is_f32(&inputs[1], 2) || !aot_offload_is_f32(&outputs[0], 2))
-    return AOT_ERROR_INVALID_ARGUMENT;
-  int trans_a = aot_offload_number(attributes, "transA", 0) != 0;
-  int trans_b = aot_offload_number(attributes, "transB", 0) != 0;
-  float alpha = (float)aot_offload_number(attributes, "alpha", 1);
-  float beta = (float)aot_offload_number(attributes, "beta", 0);
-  const int64_t *a = inputs[0].shape, *b = inputs[1].shape;
-  const int64_t *y = outputs[0].shape;
-  int64_t m = y[0], n = y[1], k = trans_a ? a[0] : a[1];
-  if ((trans_a ? a[1] : a[0]) != m || (trans_b ? b[1] : b[0]) != k ||
-      (trans_b ? b[0] : b[1]) != n)
-    return AOT_ERROR_SHAPE;
+  aot_offload_gemm_t g;
+  aot_status_t status = aot_offload_gemm(inputs, num_inputs, outputs,
+                                         num_outputs, attributes, &g);
+  if (status != AOT_OK)
+    return status;
+  int64_t m = g.m, n = g.n;
   float *out = (float *)outputs[0].data;
   /* Y = beta C first (broadcast rows), then Y += alpha op(A) op(B). */
   float accumulate = 0.0f;
-  if (num_inputs == 3 && beta != 0.0f) {
-    const aot_extern_tensor_t *c = &inputs[2];
-    const float *bias = (const float *)c->data;
-    int64_t elements = 1;
-    for (int32_t d = 0; d < c->rank; ++d)
-      elements *= c->shape[d];
-    if (c->dtype != AOT_DTYPE_F32 || (elements != n && elements != m * n))
-      return AOT_ERROR_SHAPE;
+  if (g.bias_elements) {
+    const float *bias = (const float *)inputs[2].data;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
-        out[i * n + j] = beta * bias[elements == n ? j : i * n + j];
+        out[i * n + j] = g.beta * bias[g.bias_elements == n ? j : i * n + j];
     accumulate = 1.0f;
   }
   use_threads(stream);
-  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
-              trans_b ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
-              alpha, (const float *)inputs[0].data, (int)a[1],
-              (const float *)inputs[1].data, (int)b[1], accumulate, out,
+  cblas_sgemm(CblasRowMajor, g.trans_a ? CblasTrans : CblasNoTrans,
+              g.trans_b ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)g.k,
+              g.alpha, (const float *)inputs[0].data, (int)g.lda,
+              (const float *)inputs[1].data, (int)g.ldb, accumulate, out,
               (int)n);
   return AOT_OK;
 }
@@ -74,14 +60,8 @@ aot_status_t aot_blas_conv2d_f32(const aot_extern_tensor_t *inputs,
                                  void *scratch, size_t scratch_bytes,
                                  aot_stream_t stream) {
   long strides[2], pads[4], dilations[2];
-  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 ||
-      !aot_offload_is_f32(&inputs[0], 4) ||
-      !aot_offload_is_f32(&inputs[1], 4) ||
-      !aot_offload_is_f32(&outputs[0], 4) ||
-      (num_inputs == 3 && !aot_offload_is_f32(&inputs[2], 1)) ||
-      !aot_offload_integers(attributes, "strides", strides, 2) ||
-      !aot_offload_integers(attributes, "pads", pads, 4) ||
-      !aot_offload_integers(attributes, "dilations", dilations, 2))
+  if (!aot_offload_conv2d(inputs, num_inputs, outputs, num_outputs, attributes,
+                          strides, pads, dilations))
     return AOT_ERROR_INVALID_ARGUMENT;
   const int64_t *xs = inputs[0].shape, *ws = inputs[1].shape;
   const int64_t *ys = outputs[0].shape;
@@ -116,10 +96,9 @@ aot_status_t aot_blas_conv2d_f32(const aot_extern_tensor_t *inputs,
               int64_t r = p * strides[0] - pads[0] + i * dilations[0];
               for (int64_t q = 0; q < ow; ++q) {
                 int64_t s = q * strides[1] - pads[1] + j * dilations[1];
-                row[p * ow + q] =
-                    r >= 0 && r < height && s >= 0 && s < width
-                        ? image[(c * height + r) * width + s]
-                        : 0.0f;
+                row[p * ow + q] = r >= 0 && r < height && s >= 0 && s < width
+                                      ? image[(c * height + r) * width + s]
+                                      : 0.0f;
               }
             }
           }

@@ -67,51 +67,37 @@ aot_status_t aot_cublas_gemm_f32(const aot_extern_tensor_t *inputs,
                                  aot_stream_t stream) {
   (void)scratch;
   (void)scratch_bytes;
-  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 ||
-      !aot_offload_is_f32(&inputs[0], 2) ||
-      !aot_offload_is_f32(&inputs[1], 2) || !aot_offload_is_f32(&outputs[0], 2))
-    return AOT_ERROR_INVALID_ARGUMENT;
-  int trans_a = aot_offload_number(attributes, "transA", 0) != 0;
-  int trans_b = aot_offload_number(attributes, "transB", 0) != 0;
-  float alpha = (float)aot_offload_number(attributes, "alpha", 1);
-  float beta = (float)aot_offload_number(attributes, "beta", 0);
-  const int64_t *a = inputs[0].shape, *b = inputs[1].shape;
-  const int64_t *y = outputs[0].shape;
-  int64_t m = y[0], n = y[1], k = trans_a ? a[0] : a[1];
-  if ((trans_a ? a[1] : a[0]) != m || (trans_b ? b[1] : b[0]) != k ||
-      (trans_b ? b[0] : b[1]) != n)
-    return AOT_ERROR_SHAPE;
+  aot_offload_gemm_t g;
+  aot_status_t status = aot_offload_gemm(inputs, num_inputs, outputs,
+                                         num_outputs, attributes, &g);
+  if (status != AOT_OK)
+    return status;
   cublasHandle_t handle = handle_for(stream);
   if (!handle)
     return AOT_ERROR_DEVICE;
+  int64_t m = g.m, n = g.n;
   float *out = (float *)outputs[0].data;
   /* Y = C first (a row copied, then doubled down the rows), then
    * Y = alpha op(A) op(B) + beta Y. */
   float accumulate = 0.0f;
-  if (num_inputs == 3 && beta != 0.0f) {
-    const aot_extern_tensor_t *c = &inputs[2];
-    int64_t elements = 1;
-    for (int32_t d = 0; d < c->rank; ++d)
-      elements *= c->shape[d];
-    if (c->dtype != AOT_DTYPE_F32 || (elements != n && elements != m * n))
-      return AOT_ERROR_SHAPE;
-    if (cublasScopy(handle, (int)elements, (const float *)c->data, 1, out, 1) !=
-        CUBLAS_STATUS_SUCCESS)
+  if (g.bias_elements) {
+    if (cublasScopy(handle, (int)g.bias_elements, (const float *)inputs[2].data,
+                    1, out, 1) != CUBLAS_STATUS_SUCCESS)
       return AOT_ERROR_DEVICE;
-    for (int64_t rows = elements / n; rows < m; rows *= 2) {
+    for (int64_t rows = g.bias_elements / n; rows < m; rows *= 2) {
       int64_t copied = rows < m - rows ? rows : m - rows;
       if (cublasScopy(handle, (int)(copied * n), out, 1, out + rows * n, 1) !=
           CUBLAS_STATUS_SUCCESS)
         return AOT_ERROR_DEVICE;
     }
-    accumulate = beta;
+    accumulate = g.beta;
   }
   /* Row-major Y = op(A) op(B) is column-major Y^T = op(B)^T op(A)^T, and a
    * row-major matrix read column-major is its transpose. */
-  cublasStatus_t status = cublasSgemm(
-      handle, trans_b ? CUBLAS_OP_T : CUBLAS_OP_N,
-      trans_a ? CUBLAS_OP_T : CUBLAS_OP_N, (int)n, (int)m, (int)k, &alpha,
-      (const float *)inputs[1].data, (int)b[1], (const float *)inputs[0].data,
-      (int)a[1], &accumulate, out, (int)n);
-  return status == CUBLAS_STATUS_SUCCESS ? AOT_OK : AOT_ERROR_DEVICE;
+  cublasStatus_t gemm = cublasSgemm(
+      handle, g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N,
+      g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N, (int)n, (int)m, (int)g.k, &g.alpha,
+      (const float *)inputs[1].data, (int)g.ldb, (const float *)inputs[0].data,
+      (int)g.lda, &accumulate, out, (int)n);
+  return gemm == CUBLAS_STATUS_SUCCESS ? AOT_OK : AOT_ERROR_DEVICE;
 }

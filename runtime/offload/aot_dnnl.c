@@ -169,14 +169,9 @@ aot_status_t aot_dnnl_conv2d_f32(const aot_extern_tensor_t *inputs,
   (void)scratch_bytes;
   long strides[2], pads[4], dilations[2];
   long group = (long)aot_offload_number(attributes, "group", 1);
-  if (num_inputs < 2 || num_inputs > 3 || num_outputs != 1 ||
-      !aot_offload_is_f32(&inputs[0], 4) ||
-      !aot_offload_is_f32(&inputs[1], 4) ||
-      !aot_offload_is_f32(&outputs[0], 4) ||
-      (num_inputs == 3 && !aot_offload_is_f32(&inputs[2], 1)) ||
-      !aot_offload_integers(attributes, "strides", strides, 2) ||
-      !aot_offload_integers(attributes, "pads", pads, 4) ||
-      !aot_offload_integers(attributes, "dilations", dilations, 2) || group < 1)
+  if (!aot_offload_conv2d(inputs, num_inputs, outputs, num_outputs, attributes,
+                          strides, pads, dilations) ||
+      group < 1)
     return AOT_ERROR_INVALID_ARGUMENT;
   const int64_t *xs = inputs[0].shape, *ws = inputs[1].shape;
   const int64_t *ys = outputs[0].shape;

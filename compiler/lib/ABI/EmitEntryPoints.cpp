@@ -230,12 +230,10 @@ EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
                            copyOut, ValueRange{});
     b.setInsertionPointToStart(copyOut);
     for (auto [i, t] : llvm::enumerate(sig.outputs)) {
-      int64_t bytes = aotc::dtypeBytes(t.dtype);
-      for (int64_t d : t.shape)
-        bytes *= d;
       size_t arg = firstOutput + i;
       LLVM::MemcpyOp::create(b, loc, wrapper.getArgument(arg), callArgs[arg],
-                             constI64(bytes), /*isVolatile=*/false);
+                             constI64(aotc::tensorBytes(t)),
+                             /*isVolatile=*/false);
     }
     LLVM::BrOp::create(b, loc, ValueRange{constI32(0)}, done);
   }

@@ -339,10 +339,7 @@ GpuHostEmitter::createWrapper(LLVM::LLVMFuncOp impl,
   SmallVector<Value> callArgs;
   SmallVector<int64_t> bytes;
   for (auto [i, t] : llvm::enumerate(tensors)) {
-    int64_t n = aotc::dtypeBytes(t.dtype);
-    for (int64_t d : t.shape)
-      n *= d;
-    bytes.push_back(n);
+    bytes.push_back(aotc::tensorBytes(t));
     if (!hostTensors) {
       callArgs.push_back(wrapper.getArgument(i));
       continue;

@@ -9,8 +9,10 @@
 #include "aotc/Common/Attributes.h"
 #include "aotc/Common/Dialects.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -141,6 +143,35 @@ std::optional<EntryPointSignature> readEntryPoint(Operation *func) {
     }
   }
   return sig;
+}
+
+int64_t tensorBytes(const TensorSignature &tensor) {
+  int64_t bytes = dtypeBytes(tensor.dtype);
+  for (int64_t d : tensor.shape)
+    bytes *= d;
+  return bytes;
+}
+
+DictionaryAttr appendPoolSlots(DictionaryAttr pool,
+                               const EntryPointSignature &sig,
+                               ArrayRef<TensorSignature> tensors,
+                               StringRef key) {
+  uint64_t alignment = sig.poolAlignment;
+  uint64_t end = llvm::alignTo(sig.poolBytes, alignment);
+  uint64_t staged = 0;
+  SmallVector<int64_t> offsets;
+  for (const TensorSignature &t : tensors) {
+    int64_t bytes = tensorBytes(t);
+    offsets.push_back(end);
+    staged += bytes;
+    end = llvm::alignTo(end + bytes, alignment);
+  }
+  Builder b(pool.getContext());
+  NamedAttrList attrs(pool);
+  attrs.set("bytes", b.getI64IntegerAttr(end));
+  attrs.set("lower_bound", b.getI64IntegerAttr(sig.poolLowerBound + staged));
+  attrs.set(key, b.getDenseI64ArrayAttr(offsets));
+  return attrs.getDictionary(pool.getContext());
 }
 
 } // namespace aotc

@@ -15,7 +15,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/Support/MathExtras.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_STAGEEXTERNOUTPUTS
@@ -48,24 +47,9 @@ struct StageExternOutputsPass
       func.emitError("the memory plan has output staging slots already");
       return signalPassFailure();
     }
-    uint64_t alignment = sig->poolAlignment;
-    uint64_t end = llvm::alignTo(sig->poolBytes, alignment);
-    uint64_t staged = 0;
-    SmallVector<int64_t> offsets;
-    for (const aotc::TensorSignature &t : sig->outputs) {
-      int64_t bytes = aotc::dtypeBytes(t.dtype);
-      for (int64_t d : t.shape)
-        bytes *= d;
-      offsets.push_back(end);
-      staged += bytes;
-      end = llvm::alignTo(end + bytes, alignment);
-    }
-    Builder b(&getContext());
-    NamedAttrList attrs(pool);
-    attrs.set("bytes", b.getI64IntegerAttr(end));
-    attrs.set("lower_bound", b.getI64IntegerAttr(sig->poolLowerBound + staged));
-    attrs.set("output_staging", b.getDenseI64ArrayAttr(offsets));
-    func->setAttr(aotc::kPoolAttrName, attrs.getDictionary(&getContext()));
+    func->setAttr(aotc::kPoolAttrName,
+                  aotc::appendPoolSlots(pool, *sig, sig->outputs,
+                                        "output_staging"));
   }
 };
 

@@ -77,6 +77,17 @@ bool isValidCIdentifier(llvm::StringRef name);
 /// Reads `aotc.entry` (and `aotc.pool` when present) from a function-like op.
 std::optional<EntryPointSignature> readEntryPoint(mlir::Operation *func);
 
+/// Size in bytes of the data of a tensor of static shape.
+int64_t tensorBytes(const TensorSignature &tensor);
+/// `sig`'s `aotc.pool` with one slot per tensor of `tensors` appended after
+/// its planned buffers (aligned to the pool's alignment): `bytes` and
+/// `lower_bound` grown (the slots live for the whole call), the slots'
+/// offsets recorded under `key`.
+mlir::DictionaryAttr appendPoolSlots(mlir::DictionaryAttr pool,
+                                     const EntryPointSignature &sig,
+                                     llvm::ArrayRef<TensorSignature> tensors,
+                                     llvm::StringRef key);
+
 } // namespace aotc
 
 #endif // AOTC_TRANSFORMS_ENTRYPOINT_H

@@ -10,7 +10,6 @@
 #include "aotc/ABI/EntryPoint.h"
 #include "aotc/GPU/Common/Passes.h"
 
-#include "llvm/Support/MathExtras.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_RESERVETENSORSTAGING
@@ -33,26 +32,11 @@ struct ReserveTensorStagingPass
       func.emitError("expected a memory plan without staging slots");
       return signalPassFailure();
     }
-    uint64_t alignment = sig->poolAlignment;
-    uint64_t end = llvm::alignTo(sig->poolBytes, alignment);
-    uint64_t staged = 0;
-    SmallVector<int64_t> offsets;
-    for (const aotc::TensorSignature &t :
-         llvm::concat<const aotc::TensorSignature>(sig->inputs, sig->outputs)) {
-      int64_t bytes = aotc::dtypeBytes(t.dtype);
-      for (int64_t d : t.shape)
-        bytes *= d;
-      offsets.push_back(end);
-      staged += bytes;
-      end = llvm::alignTo(end + bytes, alignment);
-    }
-    Builder b(&getContext());
-    NamedAttrList attrs(pool);
-    attrs.set("bytes", b.getI64IntegerAttr(end));
-    attrs.set("lower_bound",
-              b.getI64IntegerAttr(sig->poolLowerBound + staged));
-    attrs.set("staging", b.getDenseI64ArrayAttr(offsets));
-    func->setAttr(aotc::kPoolAttrName, attrs.getDictionary(&getContext()));
+    SmallVector<aotc::TensorSignature> tensors(sig->inputs.begin(),
+                                               sig->inputs.end());
+    llvm::append_range(tensors, sig->outputs);
+    func->setAttr(aotc::kPoolAttrName,
+                  aotc::appendPoolSlots(pool, *sig, tensors, "staging"));
   }
 };
 
