@@ -1,6 +1,7 @@
-"""What the tests of tests/extern share: their failure report, their
-arguments, the link of a compiled object with C kernels into a shared
-library, and an aligned pool."""
+"""What the tests of tests/extern (and tests/gpu/offload_cublas_test.py)
+share: their failure report, their arguments, the link of a compiled
+object with C kernels into a shared library, an aligned pool, the call of
+a one-output entry point and the check of its output."""
 
 import argparse
 import ctypes
@@ -58,3 +59,32 @@ def kernel_library(args, name, kernels):
     info_fn = getattr(lib, name + "_info")
     info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
     return lib, aligned_pool(info_fn().contents.pool_bytes)
+
+
+def call_entry(lib, name, xs, stream=None):
+    """Calls entry point `name` of the loaded library `lib` on the arrays
+    `xs` with a pool of its size; its one output is float32. Returns the
+    status and the output."""
+    info_fn = getattr(lib, name + "_info")
+    info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
+    info = info_fn().contents
+    out = info.outputs[0]
+    y = np.zeros([out.shape[d] for d in range(out.rank)], np.float32)
+    pool = aligned_pool(info.pool_bytes)
+    P = ctypes.c_void_p
+    entry = getattr(lib, name)
+    entry.restype = ctypes.c_int32
+    status = entry(*(x.ctypes.data_as(P) for x in xs), y.ctypes.data_as(P),
+                   pool.ctypes.data_as(P), ctypes.c_size_t(info.pool_bytes),
+                   stream)
+    return status, y
+
+
+def check(label, actual, expected, relative):
+    """Fails unless `actual` is within `relative` of the largest element of
+    `expected`; prints the error otherwise."""
+    error = float(np.abs(actual - expected).max())
+    limit = relative * float(np.abs(expected).max())
+    if not error <= limit:
+        fail("%s: error %g above %g" % (label, error, limit))
+    print("PASS %s: max|error| %.3g (limit %.3g)" % (label, error, limit))

@@ -29,7 +29,7 @@ import sys
 import numpy as np
 import torch
 
-from extern_common import aot_abi, aligned_pool, fail
+from extern_common import aot_abi, call_entry, check, fail
 
 # Per library: aotc's flags and the calls the small network makes (symbol,
 # count).
@@ -72,29 +72,10 @@ def build(args, onnx_path, name, flags):
 
 
 def call(library, xs):
-    lib = ctypes.CDLL(library)
-    info_fn = lib.net_info
-    info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
-    info = info_fn().contents
-    out = info.outputs[0]
-    y = np.zeros([out.shape[d] for d in range(out.rank)], np.float32)
-    pool = aligned_pool(info.pool_bytes)
-    P = ctypes.c_void_p
-    lib.net.restype = ctypes.c_int32
-    status = lib.net(*(x.ctypes.data_as(P) for x in xs), y.ctypes.data_as(P),
-                     pool.ctypes.data_as(P),
-                     ctypes.c_size_t(info.pool_bytes), None)
+    status, y = call_entry(ctypes.CDLL(library), "net", xs)
     if status != aot_abi.AOT_OK:
         fail("%s: status %d" % (library, status))
     return y
-
-
-def check(label, actual, expected, relative):
-    error = float(np.abs(actual - expected).max())
-    limit = relative * float(np.abs(expected).max())
-    if not error <= limit:
-        fail("%s: error %g above %g" % (label, error, limit))
-    print("PASS %s: max|error| %.3g (limit %.3g)" % (label, error, limit))
 
 
 def main():

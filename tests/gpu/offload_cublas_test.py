@@ -28,7 +28,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "extern"))
-from extern_common import aot_abi, aligned_pool, fail  # noqa: E402
+from extern_common import aot_abi, call_entry, check, fail  # noqa: E402
 
 
 class Net(torch.nn.Module):
@@ -83,24 +83,11 @@ def main():
         lib.fake_install()
         lib.fake_stream.restype = ctypes.c_void_p
         lib.fake_events.restype = ctypes.c_char_p
-        info_fn = lib.net_info
-        info_fn.restype = ctypes.POINTER(aot_abi.ModelInfo)
-        info = info_fn().contents
         inputs = [np.ascontiguousarray(x.numpy()) for x in xs]
-        y = np.zeros(expected.shape, np.float32)
-        pool = aligned_pool(info.pool_bytes)
-        P = ctypes.c_void_p
-        lib.net.restype = ctypes.c_int32
-        status = lib.net(*(a.ctypes.data_as(P) for a in inputs),
-                         y.ctypes.data_as(P), pool.ctypes.data_as(P),
-                         ctypes.c_size_t(info.pool_bytes),
-                         P(lib.fake_stream()))
+        status, y = call_entry(lib, "net", inputs,
+                               ctypes.c_void_p(lib.fake_stream()))
         if status != aot_abi.AOT_OK:
             fail("%s tensors: status %d" % (label, status))
-        error = float(np.abs(y - expected).max())
-        limit = 1e-4 * float(np.abs(expected).max())
-        if not error <= limit:
-            fail("%s tensors: error %g above %g" % (label, error, limit))
         events = [e for e in lib.fake_events().decode().split(";") if e]
         cublas = [e for e in events if e.startswith("cublas")]
         # The Linear's bias: 1 row copied, doubled to 2 and 4, 1 more; its
@@ -114,8 +101,8 @@ def main():
                                    events[-2:] != ["dtoh", "sync"]):
             fail("host tensors: expected the inputs copied in first, the "
                  "output copied out and one sync last, got %s" % events)
-        print("PASS %s tensors: 2 cuBLAS GEMMs (%s) match PyTorch, max|error|"
-              " %.3g (limit %.3g)" % (label, ", ".join(events), error, limit))
+        check("%s tensors: 2 cuBLAS GEMMs (%s) vs PyTorch"
+              % (label, ", ".join(events)), y, expected, 1e-4)
     return 0
 
 
