@@ -174,10 +174,11 @@ private:
                                  StringRef nodeName, Location loc,
                                  StringRef symbol);
   /// A call of the C kernel `symbol` (aot_extern.h) on `operands`, through
-  /// a private declaration of its own.
+  /// a private declaration of its own; `attributes` become its JSON.
   SmallVector<Value> externCall(Location loc, StringRef symbol,
-                                StringRef json, int64_t scratchBytes,
-                                ValueRange operands, TypeRange outputTypes);
+                                llvm::json::Object attributes,
+                                int64_t scratchBytes, ValueRange operands,
+                                TypeRange outputTypes);
   /// The node offloaded to a library kernel (--offload), when it is one
   /// such a kernel takes; its results, else an empty vector.
   SmallVector<Value> offload(NodeContext &context,
@@ -771,8 +772,8 @@ const onnx::ValueInfoProto *Importer::valueInfo(StringRef name) const {
 /// The attributes of `node` as a JSON object (aot_extern.h): numbers,
 /// strings and lists of them; nullopt naming the first attribute of another
 /// kind in `unsupported`.
-static std::optional<std::string> attributesJSON(const onnx::NodeProto &node,
-                                                 std::string &unsupported) {
+static std::optional<llvm::json::Object>
+attributesJSON(const onnx::NodeProto &node, std::string &unsupported) {
   llvm::json::Object object;
   for (const onnx::AttributeProto &a : node.attribute()) {
     llvm::json::Array list;
@@ -804,10 +805,7 @@ static std::optional<std::string> attributesJSON(const onnx::NodeProto &node,
     }
     object[a.name()] = std::move(list);
   }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::json::Value(std::move(object));
-  return text;
+  return object;
 }
 
 LogicalResult Importer::importExternNode(const onnx::NodeProto &node,
@@ -858,14 +856,14 @@ LogicalResult Importer::importExternNode(const onnx::NodeProto &node,
     outputTypes.push_back(value->type(&ctx));
   }
   std::string unsupported;
-  std::optional<std::string> json = attributesJSON(node, unsupported);
+  std::optional<llvm::json::Object> json = attributesJSON(node, unsupported);
   if (!json) {
     nodeError() << "attribute '" << unsupported
                 << "' is not a number, a string or a list of them";
     return failure();
   }
-  SmallVector<Value> results =
-      externCall(loc, symbol, *json, /*scratchBytes=*/0, operands, outputTypes);
+  SmallVector<Value> results = externCall(
+      loc, symbol, std::move(*json), /*scratchBytes=*/0, operands, outputTypes);
   for (auto [i, name] : llvm::enumerate(node.output())) {
     if (values.count(name)) {
       nodeError() << "output '" << name << "' is already defined by '"
@@ -880,7 +878,8 @@ LogicalResult Importer::importExternNode(const onnx::NodeProto &node,
 }
 
 SmallVector<Value> Importer::externCall(Location loc, StringRef symbol,
-                                        StringRef json, int64_t scratchBytes,
+                                        llvm::json::Object attributes,
+                                        int64_t scratchBytes,
                                         ValueRange operands,
                                         TypeRange outputTypes) {
   // One declaration per node: its own types, the same C symbol.
@@ -895,6 +894,9 @@ SmallVector<Value> Importer::externCall(Location loc, StringRef symbol,
         builder, loc, declName,
         builder.getFunctionType(operands.getTypes(), outputTypes));
     decl.setPrivate();
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << llvm::json::Value(std::move(attributes));
     SmallVector<NamedAttribute> fields = {
         builder.getNamedAttr("symbol", builder.getStringAttr(symbol)),
         builder.getNamedAttr("attributes", builder.getStringAttr(json))};
@@ -929,12 +931,6 @@ SmallVector<Value> Importer::offload(NodeContext &context,
   auto orDefault = [](SmallVector<int64_t> values, ArrayRef<int64_t> absent) {
     return values.empty() ? SmallVector<int64_t>(absent) : values;
   };
-  auto json = [](llvm::json::Object object) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << llvm::json::Value(std::move(object));
-    return text;
-  };
   Location loc = context.loc();
   Type type = outputs[0].type(&ctx);
   StringRef op = context.opType();
@@ -967,14 +963,14 @@ SmallVector<Value> Importer::offload(NodeContext &context,
                                   {"dilations", llvm::json::Array(dilations)}};
     if (convLibrary == "onednn") {
       attributes["group"] = group;
-      return externCall(loc, "aot_dnnl_conv2d_f32", json(std::move(attributes)),
-                        0, operandsOf(3), type);
+      return externCall(loc, "aot_dnnl_conv2d_f32", std::move(attributes), 0,
+                        operandsOf(3), type);
     }
     bool direct = w[2] == 1 && w[3] == 1 &&
                   llvm::all_of(strides, [](int64_t s) { return s == 1; }) &&
                   llvm::all_of(pads, [](int64_t p) { return p == 0; });
     int64_t scratch = direct ? 0 : x[1] * w[2] * w[3] * y[2] * y[3] * 4;
-    return externCall(loc, "aot_blas_conv2d_f32", json(std::move(attributes)),
+    return externCall(loc, "aot_blas_conv2d_f32", std::move(attributes),
                       scratch, operandsOf(3), type);
   }
   // MatMul of matrices, Gemm with a bias of N, 1 x N or M x N: SGEMM of
@@ -1003,10 +999,10 @@ SmallVector<Value> Importer::offload(NodeContext &context,
     return externCall(loc,
                       matmulLibrary == "cublas" ? "aot_cublas_gemm_f32"
                                                 : "aot_blas_gemm_f32",
-                      json(llvm::json::Object{{"transA", transA},
-                                              {"transB", transB},
-                                              {"alpha", alpha},
-                                              {"beta", beta}}),
+                      llvm::json::Object{{"transA", transA},
+                                         {"transB", transB},
+                                         {"alpha", alpha},
+                                         {"beta", beta}},
                       0, operandsOf(op == "Gemm" ? 3 : 2), type);
   }
   return {};
