@@ -91,7 +91,7 @@ def main():
         try:
             run([args.aotc, source, f"--name={name}", "-o", work,
                  f"--mtriple={gnu}", f"--mcpu={args.mcpu}",
-                 "--emit=obj,header,asm"] + args.aotc_arg)
+                 "--emit=obj,header"] + args.aotc_arg)
             runner = os.path.join(work, "runner")
             run([cc, "-std=c99", "-O2", "-Wall", f"-DAOT_ENTRY={name}",
                  "-I", os.path.join(ROOT, "include"),

@@ -57,10 +57,13 @@ class Net(torch.nn.Module):
         return torch.matmul(self.fc(x.flatten(1)), self.m)
 
 
-def build(args, onnx_path, name, flags):
+def build(args, onnx_path, name, flags, dump=False):
+    """Compiles and links one model; `dump` keeps the stages' IR (a model
+    as large as resnet18 writes about 1 GB of it)."""
     work = os.path.join(args.workdir, name)
-    subprocess.run([args.aotc, onnx_path, "--name=net", "-o", work,
-                    "--dump-dir", work] + flags, check=True)
+    dump_flags = ["--dump-dir", work] if dump else []
+    subprocess.run([args.aotc, onnx_path, "--name=net", "-o", work] +
+                   dump_flags + flags, check=True)
     library = os.path.join(work, "libnet.so")
     libraries = [args.offload_runtime, args.runtime, args.vendor] if flags \
         else [args.runtime]
@@ -97,7 +100,7 @@ def main():
         expected = net(x).numpy()
     path = os.path.join(args.workdir, "small.onnx")
     torch.onnx.export(net, x, path, opset_version=13)
-    work, library = build(args, path, "small", offload)
+    work, library = build(args, path, "small", offload, dump=True)
     ir = open(os.path.join(work, "net.linalg.mlir")).read()
     header = open(os.path.join(work, "net.h")).read()
     for symbol, expected_calls in calls:

@@ -37,6 +37,13 @@ const std::string &modelPath() {
 
 } // namespace
 
+/// The model file is removed when the fuzzer exits normally; after a crash
+/// it is left behind (libFuzzer writes the input as crash-* too).
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  std::atexit([] { std::remove(modelPath().c_str()); });
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   {
     std::error_code ec;
