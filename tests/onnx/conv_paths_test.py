@@ -8,7 +8,7 @@ those models do not have, on the same paths:
 - output channels as lanes (aotc-channel-lane-convolutions) at stride 1 and
   2, with 2 groups and dilation 2 (each group 64 -> 32 channels: 576 reduced
   elements, one block of 32 lanes), on 14 x 14 and 7 x 7 outputs;
-- Winograd F(2x2, 3x3) (64 channels, 14 x 14), im2col (16 input channels
+- Winograd F(2x2, 3x3) (64 channels, 14 x 14; batches of 3 and 2), im2col (16 input channels
   on 20 x 20), the flattened padded grid (16 input channels on 28 x 28: too
   few for Winograd's 32 and for channel lanes, rows wide enough for the
   grid), a depthwise layer reading its padded input in place, a 1x1
@@ -45,9 +45,17 @@ CASES = [
     ("lanes_s1_7x7", (1, 64, 7, 7), (64, 64, 3, 1, 1, 1, 1), "channel-lanes"),
     ("lanes_s2_groups", (1, 128, 14, 14), (128, 64, 3, 2, 1, 1, 2),
      "channel-lanes"),
-    ("lanes_s1_batch2", (2, 64, 7, 7), (64, 32, 3, 1, 1, 1, 1),
+    # (Two 7 x 7 images would be 32 Winograd tiles, enough for Winograd.)
+    ("lanes_s1_batch2", (2, 64, 5, 5), (64, 32, 3, 1, 1, 1, 1),
      "channel-lanes"),
     ("winograd", (1, 64, 14, 14), (64, 64, 3, 1, 1, 1, 1), "winograd"),
+    # Winograd on a batch: the tiles of all images are the contractions'
+    # columns (3 x 7 x 7 = 147 of them), or, with output channels as lanes
+    # (2 x 5 x 5 = 50 tiles would pad to 64 columns), the rows.
+    ("winograd_batch3", (3, 48, 13, 14), (48, 40, 3, 1, 1, 1, 1),
+     "winograd"),
+    ("winograd_batch2_channels_last", (2, 128, 9, 9),
+     (128, 64, 3, 1, 1, 1, 1), "winograd"),
     ("im2col", (1, 16, 20, 20), (16, 24, 3, 1, 1, 1, 1), "im2col"),
     ("flat_grid", (1, 16, 28, 28), (16, 40, 3, 1, 1, 1, 1), "flat-image"),
     ("depthwise", (1, 32, 12, 12), (32, 32, 3, 1, 1, 1, 32),

@@ -61,11 +61,12 @@ constexpr double kG[kAlpha][kWindow] = {
 constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
 
 /// The shape of a convolution this pass rewrites, in the importer's NCHW
-/// form with batch 1 and one group: loops (n, g, k, oh, ow, c, kh, kw),
-/// input (n, g, c, oh + kh, ow + kw), filter (g, k, c, kh, kw), output
-/// (n, g, k, oh, ow).
+/// form with one group: loops (n, g, k, oh, ow, c, kh, kw), input (n, g, c,
+/// oh + kh, ow + kw), filter (g, k, c, kh, kw), output (n, g, k, oh, ow).
+/// The tiles of all `batch` images are the columns of the same 16
+/// contractions.
 struct Shape {
-  int64_t outputChannels, inputChannels, height, width;
+  int64_t batch, outputChannels, inputChannels, height, width;
   DenseFPElementsAttr filter;
 };
 
@@ -93,11 +94,12 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
   auto filter = op.getDpsInputs()[1].getDefiningOp<arith::ConstantOp>();
   auto attr =
       filter ? dyn_cast<DenseFPElementsAttr>(filter.getValue()) : nullptr;
-  Shape shape{ranges[2], ranges[5], ranges[3], ranges[4], attr};
-  if (ranges[0] != 1 || ranges[1] != 1 || ranges[6] != kWindow ||
-      ranges[7] != kWindow || !attr || !attr.getElementType().isF32())
+  Shape shape{ranges[0], ranges[2], ranges[5], ranges[3], ranges[4], attr};
+  if (ShapedType::isDynamic(ranges[0]) || ranges[0] < 1 || ranges[1] != 1 ||
+      ranges[6] != kWindow || ranges[7] != kWindow || !attr ||
+      !attr.getElementType().isF32())
     return std::nullopt;
-  int64_t tiles = llvm::divideCeil(shape.height, kTile) *
+  int64_t tiles = shape.batch * llvm::divideCeil(shape.height, kTile) *
                   llvm::divideCeil(shape.width, kTile);
   if (!aotc::winogradPays(shape.inputChannels, shape.outputChannels, tiles,
                           minChannels))
@@ -152,9 +154,10 @@ Value padHigh(OpBuilder &b, Location loc, Value value,
                                  /*nofold=*/false, loc, b);
 }
 
-/// The convolution's input image `input` ([1, 1, c, h, w]) as [c, h, w],
-/// padded with zeros at the end to `shape`. When the image is itself a zero
-/// padding of one (aotc-decompose-ops: [1, c, h, w] inserted into zeros,
+/// The convolution's input image `input` ([n, 1, c, h, w]) as [c, h, w]
+/// (batch 1) or [n, c, h, w], padded with zeros at the end to `shape` (of
+/// that rank). When the image is itself a zero padding of one
+/// (aotc-decompose-ops: [n, c, h, w] inserted into zeros,
 /// expanded to the convolution's group dims) too small for whole tiles,
 /// that image is inserted into zeros of `shape` directly, both paddings in
 /// one: one fill and one copy after bufferization, not two of each
@@ -173,28 +176,38 @@ Value padImage(OpBuilder &b, Location loc, Value input,
   auto fill =
       insert ? insert.getDest().getDefiningOp<linalg::FillOp>() : nullptr;
   SmallVector<ReassociationIndices> groupDims = {{0}, {1, 2}, {3}, {4}};
-  bool whole = inputShape[3] == shape[1] && inputShape[4] == shape[2];
+  bool batched = shape.size() == 4;
+  bool whole =
+      inputShape[3] == shape[shape.size() - 2] && inputShape[4] == shape.back();
   if (whole || !fill || expand.getReassociationIndices() != groupDims ||
       !matchPattern(fill.value(), m_AnyZeroFloat()) ||
       !insert.hasUnitStride() ||
       insert.getSourceType().getShape() != insert.getStaticSizes() ||
       llvm::is_contained(insert.getStaticOffsets(), ShapedType::kDynamic) ||
       insert.getStaticOffsets()[0] != 0 || insert.getStaticOffsets()[1] != 0)
-    return padHigh(b, loc, collapse(input, {{0, 1, 2}, {3}, {4}}), shape);
-  Value image = collapse(insert.getSource(), {{0, 1}, {2}, {3}});
+    return padHigh(
+        b, loc,
+        collapse(input,
+                 batched
+                     ? groupDims
+                     : SmallVector<ReassociationIndices>{{0, 1, 2}, {3}, {4}}),
+        shape);
+  Value image = batched ? insert.getSource()
+                        : collapse(insert.getSource(), {{0, 1}, {2}, {3}});
   Value zeros =
       linalg::FillOp::create(
           b, loc, fill.value(),
           tensor::EmptyOp::create(b, loc, shape, b.getF32Type()).getResult())
           .getResult(0);
   ArrayRef<int64_t> offsets = insert.getStaticOffsets();
+  SmallVector<OpFoldResult> imageOffsets(shape.size() - 2, b.getIndexAttr(0));
+  imageOffsets.push_back(b.getIndexAttr(offsets[2]));
+  imageOffsets.push_back(b.getIndexAttr(offsets[3]));
   return tensor::InsertSliceOp::create(
-      b, loc, image, zeros,
-      SmallVector<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(offsets[2]),
-                                b.getIndexAttr(offsets[3])},
+      b, loc, image, zeros, imageOffsets,
       getAsIndexOpFoldResult(
           b.getContext(), cast<RankedTensorType>(image.getType()).getShape()),
-      SmallVector<OpFoldResult>(3, b.getIndexAttr(1)));
+      SmallVector<OpFoldResult>(shape.size(), b.getIndexAttr(1)));
 }
 
 /// The convolution's init `init` ([1, 1, k, h, w]) padded at the end to
@@ -260,17 +273,26 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value lhs, Value rhs,
 
 /// sum_a coefficients[a] * taps[a] elementwise (each coefficient +1 or -1;
 /// zero coefficients have no tap), written into `init` (of the taps' shape
-/// after leading unit dims).
+/// after leading unit dims, permuted by `permutation` when it is not empty:
+/// dim j after the leading ones is the taps' dim permutation[j]).
 Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
-                ArrayRef<double> coefficients, Value init) {
+                ArrayRef<double> coefficients, Value init,
+                ArrayRef<int64_t> permutation) {
   auto type = cast<RankedTensorType>(init.getType());
   int64_t rank = type.getRank();
-  int64_t lead =
-      rank - cast<RankedTensorType>(taps.front().getType()).getRank();
+  int64_t tapRank = cast<RankedTensorType>(taps.front().getType()).getRank();
+  int64_t lead = rank - tapRank;
   MLIRContext *ctx = b.getContext();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  SmallVector<AffineMap> maps(taps.size(), identity.dropResults(llvm::to_vector(
-                                               llvm::seq<int64_t>(0, lead))));
+  SmallVector<AffineExpr> tapExprs;
+  for (int64_t t = 0; t < tapRank; ++t)
+    tapExprs.push_back(getAffineDimExpr(
+        lead + (permutation.empty()
+                    ? t
+                    : llvm::find(permutation, t) - permutation.begin()),
+        ctx));
+  SmallVector<AffineMap> maps(taps.size(),
+                              AffineMap::get(rank, 0, tapExprs, ctx));
   maps.push_back(identity);
   auto op = linalg::GenericOp::create(
       b, loc, type, taps, ValueRange{init}, maps,
@@ -301,18 +323,23 @@ Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
 
 /// `matrix` times the `taps` (one per column of `matrix`): row r is the
 /// signed sum of the taps with nonzero coefficients in row r, all rows
-/// stacked along a new leading dimension. Each row is computed in its slice
-/// of the result (extract_slice, compute, insert_slice: in place once
-/// bufferized), one box of it along that dimension: the rows are the parts
-/// of one op, marked as the `group`th (aotc::kSiblingPartsAttrName), to be
-/// computed in one thread loop.
+/// stacked along a new leading dimension (each row the taps' shape, its
+/// dims permuted by `permutation` when it is not empty, see signedSum). Each
+/// row is computed in its slice of the result (extract_slice, compute,
+/// insert_slice: in place once bufferized), one box of it along that dimension:
+/// the rows are the parts of one op, marked as the `group`th
+/// (aotc::kSiblingPartsAttrName), to be computed in one thread loop.
 template <size_t Rows, size_t Columns>
 Value transformRows(OpBuilder &b, Location loc,
                     const double (&matrix)[Rows][Columns], ArrayRef<Value> taps,
-                    int64_t group) {
+                    int64_t group, ArrayRef<int64_t> permutation = {}) {
   auto type = cast<RankedTensorType>(taps.front().getType());
   SmallVector<int64_t> shape = {static_cast<int64_t>(Rows)};
-  llvm::append_range(shape, type.getShape());
+  if (permutation.empty())
+    llvm::append_range(shape, type.getShape());
+  else
+    for (int64_t dim : permutation)
+      shape.push_back(type.getDimSize(dim));
   int64_t rank = static_cast<int64_t>(shape.size());
   SmallVector<OpFoldResult> sizes =
       getAsIndexOpFoldResult(b.getContext(), shape);
@@ -335,7 +362,7 @@ Value transformRows(OpBuilder &b, Location loc,
     rowShape[0] = 1;
     Value slice = tensor::ExtractSliceOp::create(
         b, loc, type.clone(rowShape), result, offsets, sizes, strides);
-    Value row = signedSum(b, loc, used, coefficients, slice);
+    Value row = signedSum(b, loc, used, coefficients, slice, permutation);
     row.getDefiningOp()->setAttr(aotc::kSiblingPartsAttrName,
                                  b.getI64IntegerAttr(group));
     result = tensor::InsertSliceOp::create(b, loc, row, result, offsets, sizes,
@@ -417,7 +444,16 @@ struct WinogradConvolutionsPass
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    int64_t k = shape.outputChannels, c = shape.inputChannels;
+    int64_t n = shape.batch, k = shape.outputChannels, c = shape.inputChannels;
+    // With more than one image, the transformed tiles keep the batch dim
+    // after the channels ([.., c, n, i, j]: the tiles of all images are the
+    // contractions' columns); with one, the IR has no batch dim at all.
+    bool batched = n > 1;
+    auto withBatch = [&](SmallVector<int64_t> dims, size_t at) {
+      if (batched)
+        dims.insert(dims.begin() + at, n);
+      return dims;
+    };
     // Tiles cover an odd image's last row or column too: the input is then
     // padded by one more row or column of zeros, and the output computed
     // one larger and sliced.
@@ -438,6 +474,8 @@ struct WinogradConvolutionsPass
     // group dims): columns first, on every padded row, w[nu, c, h, j] =
     // sum_b BT[nu, b] x[c, h, 2j + b] (stride-2 reads of x), then rows,
     // contiguous, v[xi, nu, c, i, j] = sum_a BT[xi, a] w[nu, c, 2i + a, j].
+    // With a batch, x[n, c, h, w] and w[nu, c, n, h, j] (the column stage
+    // reads x's outer dims transposed), v[xi, nu, c, n, i, j].
     // Each row of B^T has two nonzero coefficients, +1 or -1: one add or
     // subtract per element and stage, vectorized along j. (As contractions
     // over a, with B^T a constant operand, the stages were vectorized as
@@ -445,19 +483,25 @@ struct WinogradConvolutionsPass
     // signed sums.)
     Value input = op.getDpsInputs()[0];
     auto inputShape = cast<RankedTensorType>(input.getType()).getShape();
-    Value x = padImage(rewriter, loc, input,
-                       {c, std::max(inputShape[3], th * kTile + kWindow - 1),
-                        std::max(inputShape[4], paddedWidth)});
+    Value x = padImage(
+        rewriter, loc, input,
+        withBatch({c, std::max(inputShape[3], th * kTile + kWindow - 1),
+                   std::max(inputShape[4], paddedWidth)},
+                  0));
+    int64_t xRank = cast<RankedTensorType>(x.getType()).getRank();
     SmallVector<Value> columnTaps, rowTaps;
     for (int64_t b = 0; b < kAlpha; ++b)
-      columnTaps.push_back(everyOther(rewriter, loc, x, 2, b, tw));
-    Value w = transformRows(rewriter, loc, kBT, columnTaps, nextGroup++);
+      columnTaps.push_back(everyOther(rewriter, loc, x, xRank - 1, b, tw));
+    Value w = transformRows(rewriter, loc, kBT, columnTaps, nextGroup++,
+                            batched ? SmallVector<int64_t>{1, 0, 2, 3}
+                                    : SmallVector<int64_t>{});
     for (int64_t a = 0; a < kAlpha; ++a)
-      rowTaps.push_back(everyOther(rewriter, loc, w, 2, a, th));
+      rowTaps.push_back(everyOther(rewriter, loc, w, xRank - 1, a, th));
     Value tiles = transformRows(rewriter, loc, kBT, rowTaps, nextGroup++);
-    Value v = tensor::CollapseShapeOp::create(
-        rewriter, loc, tiles,
-        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3, 4}});
+    SmallVector<ReassociationIndices> tileGroups = {{0, 1}, {2}, {3, 4}};
+    if (batched)
+      tileGroups.back().push_back(5);
+    Value v = tensor::CollapseShapeOp::create(rewriter, loc, tiles, tileGroups);
     // The tiles are the contractions' lanes, padded with zeros to whole
     // registers: a remainder narrower than a register reads all of u again
     // with partial vectors (49 tiles of a 14 x 14 image on AVX2: a
@@ -467,7 +511,7 @@ struct WinogradConvolutionsPass
     // remainder is a register tile of its own, while padding copies v (784
     // tiles of a 56 x 56 image padded to 800 on AVX-512), and the padded v
     // is then packed too: two copies of the whole transformed input.
-    int64_t count = th * tw;
+    int64_t count = n * th * tw;
     int64_t lanes = aotc::registerLanes(registers.bits, 32);
     int64_t panel = aotc::kContractionRegistersPerRow * lanes;
     int64_t columns = llvm::alignTo(count, lanes);
@@ -478,8 +522,7 @@ struct WinogradConvolutionsPass
     // m[e, t, k] = sum_c v[e, c, t] u[e, c, k], with u laid out [16, C, K]
     // at compile time. The output transform's last stage then reads
     // k-contiguous rows into the image's columns (a transpose).
-    bool channelsLast =
-        aotc::winogradChannelsLast(count, columns, k, panel, c);
+    bool channelsLast = aotc::winogradChannelsLast(count, columns, k, panel, c);
     // The 16 contractions over the input channels: m[e, k, t] = sum_c
     // u[e, k, c] v[e, c, t], or with channels last m[e, t, k] = sum_c
     // v[e, c, t] u[e, c, k]; m's part without the padding, as [4, 4, ...].
@@ -491,13 +534,16 @@ struct WinogradConvolutionsPass
                                         transformFilter(shape, channelsLast));
     Value lhs = u, rhs = v;
     SmallVector<AffineExpr> lhsExprs = {d(0), d(1), d(3)};
-    SmallVector<int64_t> productShape = {kAlpha, kAlpha, k, th, tw};
-    SmallVector<ReassociationIndices> productGroups = {{0, 1}, {2}, {3, 4}};
+    SmallVector<int64_t> productShape =
+        withBatch({kAlpha, kAlpha, k, th, tw}, 3);
+    SmallVector<ReassociationIndices> productGroups = tileGroups;
     if (channelsLast) {
       std::swap(lhs, rhs);
       lhsExprs = {d(0), d(3), d(1)};
-      productShape = {kAlpha, kAlpha, th, tw, k};
-      productGroups = {{0, 1}, {2, 3}, {4}};
+      productShape = withBatch({kAlpha, kAlpha, th, tw, k}, 2);
+      productGroups =
+          batched ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}, {5}}
+                  : SmallVector<ReassociationIndices>{{0, 1}, {2, 3}, {4}};
     }
     auto contractionShape = [&](int64_t tiles) {
       return channelsLast ? SmallVector<int64_t>{kAlpha * kAlpha, tiles, k}
@@ -516,30 +562,35 @@ struct WinogradConvolutionsPass
     // convolution's own init (its bias or zeros): s[p, nu, k, i, j] =
     // sum_xi AT[p, xi] m[xi, nu, k, i, j] (signed sums of three taps; with
     // channels last s[p, nu, i, j, k] from m[xi, nu, i, j, k]), then
-    // y[0, 0, k, i, p, j, q] += sum_nu AT[q, nu] s[p, nu, k, i, j].
+    // y[0, 0, k, i, p, j, q] += sum_nu AT[q, nu] s[p, nu, k, i, j]. With a
+    // batch, s[p, nu, k, n, i, j] (s[p, nu, n, i, j, k]) and y[n, ...].
     SmallVector<Value> productTaps;
     for (int64_t xi = 0; xi < kAlpha; ++xi)
       productTaps.push_back(leadingIndex(rewriter, loc, products, xi));
     Value half = transformRows(rewriter, loc, kAT, productTaps, nextGroup++);
     Value init = padInit(rewriter, loc, op.getDpsInits()[0],
-                         {1, 1, k, th * kTile, tw * kTile});
-    auto tiledType = RankedTensorType::get({1, 1, k, th, kTile, tw, kTile},
+                         {n, 1, k, th * kTile, tw * kTile});
+    auto tiledType = RankedTensorType::get({n, 1, k, th, kTile, tw, kTile},
                                            rewriter.getF32Type());
     SmallVector<ReassociationIndices> imageTiles = {
         {0}, {1}, {2}, {3, 4}, {5, 6}};
     Value tiledInit = tensor::ExpandShapeOp::create(rewriter, loc, tiledType,
                                                     init, imageTiles);
+    SmallVector<AffineExpr> halfExprs =
+        channelsLast ? SmallVector<AffineExpr>{d(4), d(7), d(3), d(5), d(2)}
+                     : SmallVector<AffineExpr>{d(4), d(7), d(2), d(3), d(5)};
+    if (batched)
+      halfExprs.insert(halfExprs.begin() + (channelsLast ? 2 : 3), d(0));
     Value y = multiplyAccumulate(
         rewriter, loc, at, half, tiledInit,
         maps(8, {{d(6), d(7)},
-                 channelsLast
-                     ? SmallVector<AffineExpr>{d(4), d(7), d(3), d(5), d(2)}
-                     : SmallVector<AffineExpr>{d(4), d(7), d(2), d(3), d(5)},
+                 halfExprs,
                  {d(0), d(1), d(2), d(3), d(4), d(5), d(6)}}));
     Value result =
         tensor::CollapseShapeOp::create(rewriter, loc, y, imageTiles);
-    rewriter.replaceOp(op, aotc::leadingSlice(rewriter, loc, result,
-                                        {1, 1, k, shape.height, shape.width}));
+    rewriter.replaceOp(
+        op, aotc::leadingSlice(rewriter, loc, result,
+                               {n, 1, k, shape.height, shape.width}));
   }
 };
 

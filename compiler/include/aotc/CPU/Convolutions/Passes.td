@@ -47,8 +47,8 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
                                 "mlir::func::FuncOp"> {
   let summary = "3x3 stride-1 convolutions as Winograd F(2x2, 3x3)";
   let description = [{
-    A convolution generic in the importer's NCHW form with batch 1, one
-    group, a 3 x 3 window, stride 1, dilation 1, a constant f32 filter, at
+    A convolution generic in the importer's NCHW form with a static batch,
+    one group, a 3 x 3 window, stride 1, dilation 1, a constant f32 filter, at
     least 32 output tiles of 2 x 2 and at least `min-channels` input and
     output channels is computed with Winograd's minimal filtering
     F(2 x 2, 3 x 3): 16 multiplications per 2 x 2 output tile and channel
@@ -71,7 +71,11 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
     tiles padded with zeros to whole register tiles (2 x the vector lanes).
     The output transform A^T m A is signed sums of m's rows again, then one
     generic that accumulates A^T's columns into the convolution's own init
-    (its bias), viewed as [1, 1, K, H / 2, 2, W / 2, 2].
+    (its bias), viewed as [1, 1, K, H / 2, 2, W / 2, 2]. With a batch of N
+    images the stages keep N after the channels (w[4, C, N, H + 2, W / 2],
+    the column stage reading the input's batch and channel dims swapped),
+    and the tiles of all images are the contractions' columns: T = N x
+    H / 2 x W / 2, which counts towards the 32 tiles.
     The results differ from the direct sum by rounding; every output of a
     2 x 2 tile whose 4 x 4 input tile holds an infinity or a NaN can be NaN,
     also where the direct sum is finite.
