@@ -138,6 +138,15 @@ struct VerifyInputPass : aotc::impl::VerifyInputBase<VerifyInputPass> {
         return WalkResult::skip();
       }
       if (auto func = dyn_cast<func::FuncOp>(op)) {
+        // The entry point's signature and memory plan are the compiler's
+        // records, written by its own passes and read back unchecked.
+        for (StringRef name : {aotc::kEntryAttrName, aotc::kPoolAttrName})
+          if (func->hasAttr(name)) {
+            func.emitError() << "attribute '" << name
+                             << "' is set by aotc itself; an input program "
+                                "must not carry it";
+            failed = true;
+          }
         if (func.isPublic() && !func.isExternal())
           ++publicFunctions;
         if (func.isExternal()) {

@@ -202,3 +202,14 @@ func.func @zero_size_boundary(%a: tensor<2x0x3xf32>) -> tensor<2x0x3xf32> {
   %e = tensor.empty() : tensor<2x0x3xf32>
   return %e : tensor<2x0x3xf32>
 }
+
+// -----
+
+// The entry point's signature and memory plan are aotc's own records: an
+// input that carries them (here a plan without its buffers) is rejected
+// before any pass reads them.
+// expected-error @+2 {{attribute 'aotc.pool' is set by aotc itself; an input program must not carry it}}
+// expected-error @+1 {{attribute 'aotc.entry' is set by aotc itself; an input program must not carry it}}
+func.func @compiler_records(%a: tensor<4xf32>) -> tensor<4xf32> attributes {aotc.entry = {name = "f"}, aotc.pool = {bytes = 0 : i64}} {
+  return %a : tensor<4xf32>
+}
