@@ -45,16 +45,17 @@ CASES = [
     ("lanes_s1_7x7", (1, 64, 7, 7), (64, 64, 3, 1, 1, 1, 1), "channel-lanes"),
     ("lanes_s2_groups", (1, 128, 14, 14), (128, 64, 3, 2, 1, 1, 2),
      "channel-lanes"),
-    # (Two 7 x 7 images would be 32 Winograd tiles, enough for Winograd.)
-    ("lanes_s1_batch2", (2, 64, 5, 5), (64, 32, 3, 1, 1, 1, 1),
+    ("lanes_s1_batch2", (2, 64, 7, 7), (64, 32, 3, 1, 1, 1, 1),
      "channel-lanes"),
     ("winograd", (1, 64, 14, 14), (64, 64, 3, 1, 1, 1, 1), "winograd"),
     # Winograd on a batch: the tiles of all images are the contractions'
     # columns (3 x 7 x 7 = 147 of them), or, with output channels as lanes
-    # (2 x 5 x 5 = 50 tiles would pad to 64 columns), the rows.
+    # (one image's 49 tiles would pad to 64 columns), the rows. Whether a
+    # convolution takes Winograd, and how, is decided on one image (the
+    # 7 x 7 images of lanes_s1_batch2 have 16 tiles each: channel lanes).
     ("winograd_batch3", (3, 48, 13, 14), (48, 40, 3, 1, 1, 1, 1),
      "winograd"),
-    ("winograd_batch2_channels_last", (2, 128, 9, 9),
+    ("winograd_batch2_channels_last", (2, 128, 14, 14),
      (128, 64, 3, 1, 1, 1, 1), "winograd"),
     ("im2col", (1, 16, 20, 20), (16, 24, 3, 1, 1, 1, 1), "im2col"),
     ("flat_grid", (1, 16, 28, 28), (16, 40, 3, 1, 1, 1, 1), "flat-image"),

@@ -63,7 +63,7 @@ constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
 /// The shape of a convolution this pass rewrites, in the importer's NCHW
 /// form with one group: loops (n, g, k, oh, ow, c, kh, kw), input (n, g, c,
 /// oh + kh, ow + kw), filter (g, k, c, kh, kw), output (n, g, k, oh, ow).
-/// The tiles of all `batch` images are the columns of the same 16
+/// The tiles of all `batch` images are the columns (or rows) of the same 16
 /// contractions.
 struct Shape {
   int64_t batch, outputChannels, inputChannels, height, width;
@@ -99,7 +99,10 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
       ranges[6] != kWindow || ranges[7] != kWindow || !attr ||
       !attr.getElementType().isF32())
     return std::nullopt;
-  int64_t tiles = shape.batch * llvm::divideCeil(shape.height, kTile) *
+  // Per image, as the filter's layout below: the path and the transformed
+  // filter do not depend on the batch, so that the variants of one model at
+  // several batch sizes (aotc --variant) share their constants.
+  int64_t tiles = llvm::divideCeil(shape.height, kTile) *
                   llvm::divideCeil(shape.width, kTile);
   if (!aotc::winogradPays(shape.inputChannels, shape.outputChannels, tiles,
                           minChannels))
@@ -522,7 +525,11 @@ struct WinogradConvolutionsPass
     // m[e, t, k] = sum_c v[e, c, t] u[e, c, k], with u laid out [16, C, K]
     // at compile time. The output transform's last stage then reads
     // k-contiguous rows into the image's columns (a transpose).
-    bool channelsLast = aotc::winogradChannelsLast(count, columns, k, panel, c);
+    // Decided on one image's tiles (the filter's layout must not depend on
+    // the batch, see matchConvolution).
+    int64_t tilesPerImage = th * tw;
+    bool channelsLast = aotc::winogradChannelsLast(
+        tilesPerImage, llvm::alignTo(tilesPerImage, lanes), k, panel, c);
     // The 16 contractions over the input channels: m[e, k, t] = sum_c
     // u[e, k, c] v[e, c, t], or with channels last m[e, t, k] = sum_c
     // v[e, c, t] u[e, c, k]; m's part without the padding, as [4, 4, ...].

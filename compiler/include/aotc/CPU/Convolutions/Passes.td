@@ -75,7 +75,10 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
     images the stages keep N after the channels (w[4, C, N, H + 2, W / 2],
     the column stage reading the input's batch and channel dims swapped),
     and the tiles of all images are the contractions' columns: T = N x
-    H / 2 x W / 2, which counts towards the 32 tiles.
+    H / 2 x W / 2. The 32 tiles, and whether the output channels are the
+    lanes, are counted on one image: the path and the transformed filter do
+    not depend on the batch, so the variants of one model at several batch
+    sizes (`aotc --variant`) share their constants.
     The results differ from the direct sum by rounding; every output of a
     2 x 2 tile whose 4 x 4 input tile holds an infinity or a NaN can be NaN,
     also where the direct sum is finite.
