@@ -213,7 +213,7 @@ Value padImage(OpBuilder &b, Location loc, Value input,
       SmallVector<OpFoldResult>(shape.size(), b.getIndexAttr(1)));
 }
 
-/// The convolution's init `init` ([1, 1, k, h, w]) padded at the end to
+/// The convolution's init `init` ([n, 1, k, h, w]) padded at the end to
 /// `shape` (whole tiles). What the padding holds is sliced off with the
 /// result: an init a fill or broadcast computes (isTileableInitProducer)
 /// from inputs that do not vary along the image is computed on `shape`
