@@ -13,7 +13,8 @@ those models do not have, on the same paths:
   few for Winograd's 32 and for channel lanes, rows wide enough for the
   grid), a depthwise layer reading its padded input in place, a 1x1
   convolution as a contraction;
-- depthwise convolutions on flattened images, and with channels as lanes.
+- depthwise convolutions on flattened images, and with channels as lanes;
+- average pools, padded and on rows that are not whole registers.
 
 Each case is exported with torch.onnx.export (opset 13), compiled by aotc,
 linked with the runtime into a shared library, called through ctypes and
@@ -111,6 +112,14 @@ CASES = [
     # a padded input read in place, not as a gather fused into the pool.
     ("avg_pool_pad_node", (1, 32, 17, 17),
      lambda: torch.nn.AvgPool2d(3, stride=1, padding=1), "peeled-windows"),
+    # Unpadded average pools whose output rows are not a whole number of
+    # registers (17 wide: prime; 35 wide: a largest divisor of 7): split
+    # into whole registers and a part, each with its own division by the
+    # window.
+    ("avg_pool_prime_rows", (1, 48, 19, 19),
+     lambda: torch.nn.AvgPool2d(3, stride=1), "direct"),
+    ("avg_pool_odd_rows", (1, 24, 37, 37),
+     lambda: torch.nn.AvgPool2d(3, stride=1), "direct"),
 ]
 
 # The kinds the strategy table gives ops that no convolution path concerns.

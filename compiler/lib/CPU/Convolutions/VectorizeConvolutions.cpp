@@ -14,6 +14,7 @@
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
+#include "aotc/CPU/Strategy/ConvolutionRules.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -430,6 +431,32 @@ struct VectorizeConvolutionsPass
     for (linalg::LinalgOp op : aligned)
       splitAlignedRows(rewriter, op);
 
+    // Partial rows of ops whose activation or init is fused into their
+    // register tiles: split with an activation and an init per part.
+    SmallVector<linalg::LinalgOp> partial;
+    {
+      DominanceInfo dominance(getOperation());
+      getOperation().walk([&](linalg::LinalgOp op) {
+        if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+            !isWindowed(op))
+          return;
+        linalg::LinalgOp producer = aotc::fusableInitProducer(op);
+        if ((aotc::registerTileConsumer(op, dominance) ||
+             (producer && !isa<linalg::FillOp>(producer))) &&
+            hasPartialRow(op, /*ownInits=*/true))
+          partial.push_back(op);
+      });
+    }
+    for (linalg::LinalgOp op : partial) {
+      unsigned laneDim = outputLaneLoop(op);
+      int64_t range = op.getStaticLoopRanges()[laneDim];
+      int64_t lanes =
+          aotc::registerLanes(registers.bits, aotc::widestElementBits(op));
+      auto [head, tail] = aotc::splitWithOwnInits(rewriter, op, laneDim,
+                                                  range / lanes * lanes);
+      aotc::splitElementwiseConsumer(rewriter, {head, tail});
+    }
+
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
@@ -527,27 +554,42 @@ struct VectorizeConvolutionsPass
     return partFill;
   }
 
-  /// A windowed op without channel rows (a pool, an im2col) whose output
-  /// rows are more than one register and not a whole number of them is
-  /// split at the last whole register (a 111-wide im2col: 96 + 15 lanes,
-  /// instead of 37 vectors of 3, its largest divisor up to 16). Ops with an
-  /// elementwise consumer or an init producer other than a fill, both fused
-  /// into their register tiles, stay whole.
+  /// The loop of `op`'s output's innermost dimension: the lanes.
+  static unsigned outputLaneLoop(linalg::LinalgOp op) {
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    return outMap.getDimPosition(outMap.getNumResults() - 1);
+  }
+
+  /// True when `op`, a windowed op without channel rows (a pool, an
+  /// im2col), has output rows that are split at their last whole register
+  /// (aotc::partialRowSplitPays; `ownInits`: its activation or init is
+  /// fused into its register tiles).
+  bool hasPartialRow(linalg::LinalgOp op, bool ownInits) {
+    unsigned bits = aotc::widestElementBits(op);
+    if (bits == 0 || aotc::convolutionChannelRowLoop(op) ||
+        op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getNumResults() ==
+            0)
+      return false;
+    return aotc::partialRowSplitPays(
+        op.getStaticLoopRanges()[outputLaneLoop(op)],
+        aotc::registerLanes(registers.bits, bits), ownInits);
+  }
+
+  /// A windowed op with a partial row (hasPartialRow) is split at the last
+  /// whole register (a 111-wide im2col: 96 + 15 lanes, instead of 37
+  /// vectors of 3, its largest divisor up to 16). Ops with an elementwise
+  /// consumer or an init producer other than a fill, both fused into their
+  /// register tiles, were split before (each part with its own).
   SmallVector<linalg::LinalgOp> splitPartialRow(RewriterBase &rewriter,
                                                 linalg::LinalgOp op,
                                                 int64_t lanes,
                                                 linalg::LinalgOp producer,
                                                 linalg::GenericOp consumer) {
     if (consumer || (producer && !isa<linalg::FillOp>(producer)) ||
-        aotc::convolutionChannelRowLoop(op))
+        !hasPartialRow(op, /*ownInits=*/false))
       return {op};
-    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    if (outMap.getNumResults() == 0)
-      return {op};
-    unsigned laneDim = outMap.getDimPosition(outMap.getNumResults() - 1);
+    unsigned laneDim = outputLaneLoop(op);
     int64_t range = op.getStaticLoopRanges()[laneDim];
-    if (range <= lanes || range % lanes == 0)
-      return {op};
     rewriter.setInsertionPoint(op);
     auto [head, tail] = linalg::splitOp(
         rewriter, cast<TilingInterface>(op.getOperation()), laneDim,

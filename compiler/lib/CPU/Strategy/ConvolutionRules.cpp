@@ -214,6 +214,23 @@ bool aotc::depthwiseLanesPay(ArrayRef<int64_t> window,
 
 
 //===----------------------------------------------------------------------===//
+// aotc-vectorize-convolutions
+//===----------------------------------------------------------------------===//
+
+bool aotc::partialRowSplitPays(int64_t width, int64_t lanes, bool ownInits) {
+  if (width <= lanes || width % lanes == 0)
+    return false;
+  // Whole, the row's vectors are its largest divisor up to a register (a
+  // 17-wide row: one lane; 35: seven). Split, a row is whole registers and
+  // one part register; an op with its own init and activation is split
+  // only when its vectors whole would hold less than half a register (as
+  // kMinDirectRowLanesDivisor), since each part computes them apart.
+  return !ownInits ||
+         largestDivisorAtMost(width, lanes) * kMinDirectRowLanesDivisor <
+             lanes;
+}
+
+//===----------------------------------------------------------------------===//
 // aotc-winograd-convolutions
 //===----------------------------------------------------------------------===//
 

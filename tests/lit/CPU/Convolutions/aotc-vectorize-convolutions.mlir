@@ -326,6 +326,49 @@ func.func @maxpool_partial_row(%x: tensor<1x4x17x55xf32>) -> tensor<1x4x8x27xf32
 
 // -----
 
+// An average pool whose activation (the division by the window) is fused
+// into its register tiles, on 17-wide rows (prime: whole, its vectors would
+// be one lane wide): split at the last whole register as well, 16 + 1
+// lanes, each part with its own fill and its own activation.
+
+// CHECK-LABEL: func.func @avgpool_partial_row_activation
+// CHECK-DAG:     %[[NINTH16:.*]] = arith.constant dense<0.111111112> : vector<1x4x1x16xf32>
+// CHECK-DAG:     %[[NINTH1:.*]] = arith.constant dense<0.111111112> : vector<1x4x1x1xf32>
+// CHECK-NOT:     linalg.
+// CHECK:         scf.for
+// CHECK:           arith.addf %{{.*}} : vector<1x4x1x16xf32>
+// CHECK:           arith.mulf %{{.*}}, %[[NINTH16]] : vector<1x4x1x16xf32>
+// CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 0] [1, 4, 17, 16]
+// CHECK:         scf.for
+// CHECK:           arith.addf %{{.*}} : vector<1x4x1x1xf32>
+// CHECK:           arith.mulf %{{.*}}, %[[NINTH1]] : vector<1x4x1x1xf32>
+// CHECK:         tensor.insert_slice %{{.*}}[0, 0, 0, 16] [1, 4, 17, 1]
+// CHECK-NOT:     linalg.
+#axmap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#awmap = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#aomap = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+#aid = affine_map<(n, c, h, w) -> (n, c, h, w)>
+func.func @avgpool_partial_row_activation(%x: tensor<1x4x19x19xf32>) -> tensor<1x4x17x17xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninth = arith.constant 0.111111112 : f32
+  %e = tensor.empty() : tensor<1x4x17x17xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x17x17xf32>) -> tensor<1x4x17x17xf32>
+  %w = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.generic {indexing_maps = [#axmap, #awmap, #aomap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x19x19xf32>, tensor<3x3xf32>) outs(%o : tensor<1x4x17x17xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x17x17xf32>
+  %avg = linalg.generic {indexing_maps = [#aid, #aid], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%r : tensor<1x4x17x17xf32>) outs(%e : tensor<1x4x17x17xf32>) {
+  ^bb0(%v: f32, %out: f32):
+    %m = arith.mulf %v, %ninth : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x17x17xf32>
+  return %avg : tensor<1x4x17x17xf32>
+}
+
+// -----
+
 // The same pool in a thread tile (aotc-distribute-to-forall: its fill on
 // the tile's slice of the shared output): each part fills its slice of the
 // tile, not a tensor of its own, which would not depend on the tile (it

@@ -75,6 +75,13 @@ bool winogradChannelsLast(int64_t tiles, int64_t paddedTiles,
 bool flatDepthwisePays(int64_t channels, int64_t height, int64_t width,
                        int64_t vectorBits);
 
+/// aotc-vectorize-convolutions: true when a windowed op without channel
+/// rows (a pool, an im2col, a depthwise convolution) whose output rows are
+/// `width` wide is split at the row's last whole register of `lanes`.
+/// `ownInits`: the op has an activation or an init other than a fill fused
+/// into its register tiles, which each part then computes too.
+bool partialRowSplitPays(int64_t width, int64_t lanes, bool ownInits);
+
 /// aotc-peel-padded-windows: true when windows cut to their taps make few
 /// enough parts (`parts`) to compute them so, rather than strips reading
 /// padded copies.
