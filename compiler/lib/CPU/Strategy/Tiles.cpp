@@ -929,6 +929,17 @@ bool splitsOnlyReduction(linalg::LinalgOp op, ArrayRef<int64_t> cacheSizes) {
   return !cacheSizes.empty() && cacheSizes[depth] != 0;
 }
 
+bool splitsOnlyParallelLoops(linalg::LinalgOp op,
+                             ArrayRef<int64_t> cacheSizes) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto [dim, size] : llvm::enumerate(cacheSizes))
+    if (size != 0 && size < ranges[dim] &&
+        iterators[dim] != utils::IteratorType::parallel)
+      return false;
+  return true;
+}
+
 int64_t vectorLanesOf(linalg::LinalgOp op, int64_t vectorBits) {
   unsigned bits = widestElementBits(op);
   // No loop, no lanes: a rank-0 op computes one element (and upstream

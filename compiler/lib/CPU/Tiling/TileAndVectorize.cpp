@@ -95,6 +95,7 @@ struct TileAndVectorizePass
     // block), register tiles within each block.
     auto [sizes, cacheSizes] = tilesOf(op, lanes);
     if (!cacheSizes.empty()) {
+      bool columnBlocks = aotc::splitsOnlyParallelLoops(op, cacheSizes);
       FailureOr<Operation *> blocked = aotc::tileAndReplace(
           rewriter, op, cacheSizes, scf::SCFTilingOptions::LoopType::ForOp);
       if (failed(blocked))
@@ -104,8 +105,10 @@ struct TileAndVectorizePass
       // (runOnOperation): the first reduction block is peeled off and
       // starts its accumulators from the producer in its register tiles,
       // the other blocks from the tile the first one wrote (no pass of the
-      // producer over the whole output, and one read of it less).
-      if (initProducer) {
+      // producer over the whole output, and one read of it less). A fill
+      // of a contraction split into column blocks only is computed in the
+      // register tiles of every block (below).
+      if (initProducer && !columnBlocks) {
         if (failed(peelFirstBlock(rewriter, op, lanes, initProducer)))
           return failure();
         initProducer = {};
@@ -227,6 +230,13 @@ struct TileAndVectorizePass
           consumer = aotc::registerTileConsumer(op, dominance);
         } else if (aotc::splitsOnlyReduction(op, cacheSizes)) {
           producer = aotc::fusableInitProducer(op);
+        } else if (aotc::splitsOnlyParallelLoops(op, cacheSizes)) {
+          // Column blocks: every register tile still starts its whole
+          // reduction, from a fill (its value the same at every offset;
+          // a broadcast would be tiled at offsets within the block).
+          producer = aotc::fusableInitProducer(op);
+          if (producer && !isa<linalg::FillOp>(producer))
+            producer = {};
         }
       }
       if (producer && aotc::vectorLanesOf(producer, registers.bits))

@@ -164,6 +164,34 @@ func.func @shallow_wide(%a: tensor<16x64xf32>, %b: tensor<64x1024xf32>) -> tenso
 
 // -----
 
+// A shallow reduction (32 steps) over 8192 columns: cache blocks split the
+// columns only (2 x 4096), so every register tile still runs the whole
+// reduction and starts its accumulators from the zero fill, in every block:
+// no pass of the fill over the whole output before the blocks, and no read
+// of it (Winograd's contractions over thousands of tiles, 32 channels).
+
+// CHECK-LABEL: func.func @shallow_column_blocks
+// CHECK-NOT:     vector.transfer_write
+// CHECK:         %[[C4096:.*]] = arith.constant 4096 : index
+// CHECK-NOT:     vector.transfer_write
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C4096]]
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK:               %[[TILE:.*]] = vector.transfer_write %[[ZERO]], %{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK:               scf.for {{.*}} iter_args(%{{.*}} = %[[TILE]]) -> (tensor<8x32xf32>)
+// CHECK:                 arith.mulf {{.*}} : vector<8x32x1xf32>
+// CHECK-NOT:     linalg.
+func.func @shallow_column_blocks(%a: tensor<16x32xf32>, %b: tensor<32x8192xf32>) -> tensor<16x8192xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8192xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8192xf32>) -> tensor<16x8192xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x8192xf32>) outs(%f : tensor<16x8192xf32>) -> tensor<16x8192xf32>
+  return %0 : tensor<16x8192xf32>
+}
+
+// -----
+
 // A deep reduction (768 steps) over 256 columns: cache blocks split the
 // reduction only (2 x 384 steps). The first block is peeled off and starts
 // its accumulators from the bias in each register tile; the other block

@@ -255,6 +255,12 @@ llvm::SmallVector<int64_t> cacheTileSizes(mlir::linalg::LinalgOp op,
 bool splitsOnlyReduction(mlir::linalg::LinalgOp op,
                          llvm::ArrayRef<int64_t> cacheSizes);
 
+/// True when a contraction's cache blocks split none of its reduction
+/// loops (column blocks only): each register tile still accumulates its
+/// whole reduction, so a fill can start its accumulators in registers.
+bool splitsOnlyParallelLoops(mlir::linalg::LinalgOp op,
+                             llvm::ArrayRef<int64_t> cacheSizes);
+
 /// Vector lanes of `op` when aotc-tile-and-vectorize vectorizes it with
 /// `vectorBits`-wide registers, 0 otherwise: convolutions and pooling are
 /// aotc-vectorize-convolutions' (those left are lowered to loops), as is
