@@ -15,8 +15,6 @@ torch.nn.functional.max_pool2d / avg_pool2d (ceil_mode=True).
 Usage: ceil_mode_pools_test.py WORKDIR AOTC RUNTIME
 """
 
-import ctypes
-import json
 import os
 import subprocess
 import sys
@@ -26,6 +24,8 @@ import onnx
 import torch
 import torch.nn.functional as F
 from onnx import TensorProto, helper
+
+from compiled_model import CompiledModel
 
 CASES = [
     # op, input shape, kernel, strides, pads (h, w), count_include_pad
@@ -73,22 +73,8 @@ def main():
         onnx.save(model, path)
         subprocess.run([aotc, path, "--name=pool", "--emit=obj,header,json",
                         "-o", d], check=True)
-        so = os.path.join(d, "pool.so")
-        subprocess.run(["clang-22", "-shared", "-o", so,
-                        os.path.join(d, "pool.o"), runtime,
-                        "-L/usr/lib/llvm-22/lib", "-lomp",
-                        "-Wl,-rpath,/usr/lib/llvm-22/lib"], check=True)
-        with open(os.path.join(d, "pool.json")) as f:
-            pool_bytes = json.load(f)["entry_points"][0]["pool_bytes"]
-        lib = ctypes.CDLL(so)
-        lib.pool.restype = ctypes.c_int32
         got = np.full(want.shape, np.nan, np.float32)
-        raw = np.zeros(pool_bytes + 64, np.uint8)
-        offset = (-raw.ctypes.data) % 64
-        P = ctypes.c_void_p
-        status = lib.pool(P(x.ctypes.data), P(got.ctypes.data),
-                          P(raw.ctypes.data + offset),
-                          ctypes.c_size_t(pool_bytes), None)
+        status = CompiledModel(d, "pool", runtime)([x, got])
         err = float(np.abs(got - want).max()) if status == 0 else np.inf
         ok = err <= 1e-5
         failures += not ok

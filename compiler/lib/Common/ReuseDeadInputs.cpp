@@ -24,6 +24,12 @@ bool isDeadTemporaryAt(Value v, Operation *user) {
   if (!def || def->hasTrait<OpTrait::ConstantLike>() ||
       isa<tensor::EmptyOp>(def))
     return false;
+  // A slice of a tensor that is read elsewhere too (a concatenation grown
+  // in place, aotc-grow-concats-in-place) does not die with the slice:
+  // writing into it would make bufferization copy it first.
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
+    if (!slice.getSource().hasOneUse())
+      return false;
   if (!v.hasOneUse() || *v.getUsers().begin() != user)
     return false;
   return true;

@@ -67,6 +67,9 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   addPasses(fpm, "canonicalize,cse");
   // Divisions by a per-row value (softmax's sum): one reciprocal per row.
   fpm.addPass(createMultiplyByReciprocal());
+  // Concatenations that extend each other (DenseNet) as slices of one
+  // tensor, each part inserted once.
+  fpm.addPass(createGrowConcatsInPlace());
   // One destination per consumer (CSE merges identical fills), and in-place
   // elementwise updates of dead temporaries.
   fpm.addPass(createPrivatizeInits());

@@ -235,3 +235,35 @@ func.func @accumulate(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
   } -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+// A slice of a tensor that is read again later (a concatenation grown in
+// place by aotc-grow-concats-in-place) does not die with the slice: the op
+// keeps its own destination, so that bufferization need not copy the
+// tensor to update the slice in place.
+
+#sid = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @slice_of_live_tensor
+// CHECK:         %[[S:.*]] = tensor.extract_slice
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[S]] : tensor<8xf32>) outs(%[[E]] : tensor<8xf32>)
+func.func @slice_of_live_tensor(%a: tensor<16xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<16xf32>) {
+  %e0 = tensor.empty() : tensor<16xf32>
+  %t = linalg.generic {indexing_maps = [#sid, #sid], iterator_types = ["parallel"]}
+      ins(%a : tensor<16xf32>) outs(%e0 : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %x = math.exp %in : f32
+    linalg.yield %x : f32
+  } -> tensor<16xf32>
+  %s = tensor.extract_slice %t[0] [8] [1] : tensor<16xf32> to tensor<8xf32>
+  %e1 = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#sid, #sid], iterator_types = ["parallel"]}
+      ins(%s : tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<8xf32>
+  %g = tensor.insert_slice %b into %t[8] [8] [1] : tensor<8xf32> into tensor<16xf32>
+  return %r, %g : tensor<8xf32>, tensor<16xf32>
+}

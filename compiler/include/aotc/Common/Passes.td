@@ -124,6 +124,40 @@ def PrivatizeInits : Pass<"aotc-privatize-inits", "mlir::func::FuncOp"> {
   }];
 }
 
+def GrowConcatsInPlace : Pass<"aotc-grow-concats-in-place", "mlir::func::FuncOp"> {
+  let summary = "Concatenations that extend each other as slices of one tensor";
+  let description = [{
+    A concatenation (a chain of `tensor.insert_slice`s into a `tensor.empty`
+    along one dimension, covering it) whose parts begin with all the parts
+    of an earlier one in the same block, every use of which comes before
+    it (DenseNet: `[x]`, `[x, f1]`, `[x, f1, f2]`, ...), is built by
+    inserting only its new parts into the tensor the earlier one was built
+    in; all of them are inserts into one `tensor.empty` of the last one's
+    size, and each concatenation is an `extract_slice` of its first
+    elements. Bufferization then writes each part once, in place, where
+    every concatenation used to copy all the parts before it.
+
+    Before:
+    ```mlir
+    %a0 = tensor.insert_slice %x into %e0[0, 0] [1, 64] [1, 1]
+    %a = tensor.insert_slice %f1 into %a0[0, 64] [1, 32] [1, 1]    // 1x96
+    ... uses of %a ...
+    %b0 = tensor.insert_slice %x into %e1[0, 0] [1, 64] [1, 1]
+    %b1 = tensor.insert_slice %f1 into %b0[0, 64] [1, 32] [1, 1]
+    %b = tensor.insert_slice %f2 into %b1[0, 96] [1, 32] [1, 1]    // 1x128
+    ```
+    After:
+    ```mlir
+    %e = tensor.empty() : tensor<1x128xf32>
+    %t0 = tensor.insert_slice %x into %e[0, 0] [1, 64] [1, 1]
+    %t1 = tensor.insert_slice %f1 into %t0[0, 64] [1, 32] [1, 1]
+    %a = tensor.extract_slice %t1[0, 0] [1, 96] [1, 1]
+    ... uses of %a ...
+    %b = tensor.insert_slice %f2 into %t1[0, 96] [1, 32] [1, 1]
+    ```
+  }];
+}
+
 def ReuseDeadInputs : Pass<"aotc-reuse-dead-inputs", "mlir::func::FuncOp"> {
   let summary = "Let elementwise ops write into an input that dies there";
   let description = [{
