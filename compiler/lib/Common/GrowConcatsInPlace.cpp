@@ -13,7 +13,6 @@
 #include "aotc/Common/Passes.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Dominance.h"
 
 namespace aotc {
 #define GEN_PASS_DEF_GROWCONCATSINPLACE

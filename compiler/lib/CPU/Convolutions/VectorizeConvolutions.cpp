@@ -15,6 +15,7 @@
 #include "aotc/CPU/Convolutions/Passes.h"
 #include "aotc/CPU/Convolutions/Paths.h"
 #include "aotc/CPU/Strategy/ConvolutionRules.h"
+#include "aotc/CPU/Strategy/Tiles.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
 
@@ -443,17 +444,14 @@ struct VectorizeConvolutionsPass
         linalg::LinalgOp producer = aotc::fusableInitProducer(op);
         if ((aotc::registerTileConsumer(op, dominance) ||
              (producer && !isa<linalg::FillOp>(producer))) &&
-            hasPartialRow(op, /*ownInits=*/true))
+            partialRowSplit(op, /*ownInits=*/true))
           partial.push_back(op);
       });
     }
     for (linalg::LinalgOp op : partial) {
-      unsigned laneDim = outputLaneLoop(op);
-      int64_t range = op.getStaticLoopRanges()[laneDim];
-      int64_t lanes =
-          aotc::registerLanes(registers.bits, aotc::widestElementBits(op));
-      auto [head, tail] = aotc::splitWithOwnInits(rewriter, op, laneDim,
-                                                  range / lanes * lanes);
+      aotc::LoopSplit split = *partialRowSplit(op, /*ownInits=*/true);
+      auto [head, tail] =
+          aotc::splitWithOwnInits(rewriter, op, split.dim, split.at);
       aotc::splitElementwiseConsumer(rewriter, {head, tail});
     }
 
@@ -495,7 +493,7 @@ struct VectorizeConvolutionsPass
       }
       int64_t lanes = aotc::registerLanes(registers.bits, bits);
       SmallVector<linalg::LinalgOp> parts =
-          splitPartialRow(rewriter, op, lanes, producer, consumer);
+          splitPartialRow(rewriter, op, producer, consumer);
       for (linalg::LinalgOp part : parts) {
         linalg::LinalgOp partProducer = producer;
         if (parts.size() > 1)
@@ -554,46 +552,45 @@ struct VectorizeConvolutionsPass
     return partFill;
   }
 
-  /// The loop of `op`'s output's innermost dimension: the lanes.
-  static unsigned outputLaneLoop(linalg::LinalgOp op) {
-    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    return outMap.getDimPosition(outMap.getNumResults() - 1);
-  }
-
-  /// True when `op`, a windowed op without channel rows (a pool, an
-  /// im2col), has output rows that are split at their last whole register
-  /// (aotc::partialRowSplitPays; `ownInits`: its activation or init is
-  /// fused into its register tiles).
-  bool hasPartialRow(linalg::LinalgOp op, bool ownInits) {
+  /// Where `op`, a windowed op without channel rows (a pool, an im2col),
+  /// splits its output rows: along the loop of the output's innermost
+  /// dimension (the lanes), at the last whole register, when
+  /// aotc::partialRowSplitPays (`ownInits`: its activation or init is fused
+  /// into its register tiles).
+  std::optional<aotc::LoopSplit> partialRowSplit(linalg::LinalgOp op,
+                                                 bool ownInits) {
     unsigned bits = aotc::widestElementBits(op);
+    AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     if (bits == 0 || aotc::convolutionChannelRowLoop(op) ||
-        op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getNumResults() ==
-            0)
-      return false;
-    return aotc::partialRowSplitPays(
-        op.getStaticLoopRanges()[outputLaneLoop(op)],
-        aotc::registerLanes(registers.bits, bits), ownInits);
+        outMap.getNumResults() == 0)
+      return std::nullopt;
+    unsigned laneDim = outMap.getDimPosition(outMap.getNumResults() - 1);
+    int64_t range = op.getStaticLoopRanges()[laneDim];
+    int64_t lanes = aotc::registerLanes(registers.bits, bits);
+    if (!aotc::partialRowSplitPays(range, lanes, ownInits))
+      return std::nullopt;
+    return aotc::LoopSplit{laneDim, range / lanes * lanes};
   }
 
-  /// A windowed op with a partial row (hasPartialRow) is split at the last
+  /// A windowed op with a partial row (partialRowSplit) is split at the last
   /// whole register (a 111-wide im2col: 96 + 15 lanes, instead of 37
   /// vectors of 3, its largest divisor up to 16). Ops with an elementwise
   /// consumer or an init producer other than a fill, both fused into their
   /// register tiles, were split before (each part with its own).
   SmallVector<linalg::LinalgOp> splitPartialRow(RewriterBase &rewriter,
                                                 linalg::LinalgOp op,
-                                                int64_t lanes,
                                                 linalg::LinalgOp producer,
                                                 linalg::GenericOp consumer) {
-    if (consumer || (producer && !isa<linalg::FillOp>(producer)) ||
-        !hasPartialRow(op, /*ownInits=*/false))
+    if (consumer || (producer && !isa<linalg::FillOp>(producer)))
       return {op};
-    unsigned laneDim = outputLaneLoop(op);
-    int64_t range = op.getStaticLoopRanges()[laneDim];
+    std::optional<aotc::LoopSplit> split =
+        partialRowSplit(op, /*ownInits=*/false);
+    if (!split)
+      return {op};
     rewriter.setInsertionPoint(op);
     auto [head, tail] = linalg::splitOp(
-        rewriter, cast<TilingInterface>(op.getOperation()), laneDim,
-        rewriter.getIndexAttr(range / lanes * lanes));
+        rewriter, cast<TilingInterface>(op.getOperation()), split->dim,
+        rewriter.getIndexAttr(split->at));
     return {cast<linalg::LinalgOp>(head.getOperation()),
             cast<linalg::LinalgOp>(tail.getOperation())};
   }

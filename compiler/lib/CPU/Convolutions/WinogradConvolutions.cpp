@@ -36,6 +36,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
 namespace aotc {
@@ -287,13 +288,13 @@ Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
   int64_t lead = rank - tapRank;
   MLIRContext *ctx = b.getContext();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  // Tap dim t is the init's dim `lead + inverse[t]`.
+  SmallVector<int64_t> inverse =
+      permutation.empty() ? llvm::to_vector(llvm::seq<int64_t>(0, tapRank))
+                          : invertPermutationVector(permutation);
   SmallVector<AffineExpr> tapExprs;
   for (int64_t t = 0; t < tapRank; ++t)
-    tapExprs.push_back(getAffineDimExpr(
-        lead + (permutation.empty()
-                    ? t
-                    : llvm::find(permutation, t) - permutation.begin()),
-        ctx));
+    tapExprs.push_back(getAffineDimExpr(lead + inverse[t], ctx));
   SmallVector<AffineMap> maps(taps.size(),
                               AffineMap::get(rank, 0, tapExprs, ctx));
   maps.push_back(identity);
@@ -338,11 +339,10 @@ Value transformRows(OpBuilder &b, Location loc,
                     int64_t group, ArrayRef<int64_t> permutation = {}) {
   auto type = cast<RankedTensorType>(taps.front().getType());
   SmallVector<int64_t> shape = {static_cast<int64_t>(Rows)};
-  if (permutation.empty())
-    llvm::append_range(shape, type.getShape());
-  else
-    for (int64_t dim : permutation)
-      shape.push_back(type.getDimSize(dim));
+  llvm::append_range(shape, permutation.empty()
+                                ? llvm::to_vector(type.getShape())
+                                : applyPermutation(type.getShape(),
+                                                   permutation));
   int64_t rank = static_cast<int64_t>(shape.size());
   SmallVector<OpFoldResult> sizes =
       getAsIndexOpFoldResult(b.getContext(), shape);
