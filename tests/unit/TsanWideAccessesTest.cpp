@@ -111,6 +111,28 @@ TEST(TsanWideAccesses, MaskedLoadAndGatherLaneByLane) {
   EXPECT_EQ(calls, expected);
 }
 
+TEST(TsanWideAccesses, LeadingConstantMaskAsOneRange) {
+  // A row's part register (aotc-mask-partial-vectors): the 14 leading lanes
+  // of 16 as one range. A constant mask with a gap, and a gather, stay lane
+  // by lane (each lane's size folded: 4 bytes or none).
+  auto calls = rangeCalls(R"(
+    declare <16 x float> @llvm.masked.load.v16f32.p0(ptr, <16 x i1>, <16 x float>)
+    declare <4 x float> @llvm.masked.load.v4f32.p0(ptr, <4 x i1>, <4 x float>)
+    declare <2 x float> @llvm.masked.gather.v2f32.v2p0(<2 x ptr>, <2 x i1>, <2 x float>)
+    define void @f(ptr %p, <2 x ptr> %ps) sanitize_thread {
+      %a = call <16 x float> @llvm.masked.load.v16f32.p0(ptr align 4 %p, <16 x i1> <i1 1, i1 1, i1 1, i1 1, i1 1, i1 1, i1 1, i1 1, i1 1, i1 1, i1 1, i1 1, i1 1, i1 1, i1 0, i1 0>, <16 x float> poison)
+      %b = call <4 x float> @llvm.masked.load.v4f32.p0(ptr align 4 %p, <4 x i1> <i1 1, i1 0, i1 1, i1 0>, <4 x float> poison)
+      %c = call <2 x float> @llvm.masked.gather.v2f32.v2p0(<2 x ptr> align 4 %ps, <2 x i1> <i1 1, i1 0>, <2 x float> poison)
+      ret void
+    })");
+  std::vector<RangeCall> expected = {
+      {"__tsan_read_range", 56, -1}, {"__tsan_read_range", 4, -1},
+      {"__tsan_read_range", 0, -1},  {"__tsan_read_range", 4, -1},
+      {"__tsan_read_range", 0, -1},  {"__tsan_read_range", 4, -1},
+      {"__tsan_read_range", 0, -1}};
+  EXPECT_EQ(calls, expected);
+}
+
 TEST(TsanWideAccesses, FunctionsWithoutTsanUntouched) {
   auto calls = rangeCalls(R"(
     define void @f(ptr %p, ptr %q) {

@@ -256,6 +256,9 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   addPasses(fpm, "arith-expand{include-bf16=1}");
   // Outputs larger than the caches: non-temporal stores where aligned.
   fpm.addPass(createStreamingStores());
+  // Loads of a partial register (14 of 16 floats) as one masked load
+  // instead of power-of-two pieces, where the target has them.
+  fpm.addPass(createMaskPartialVectors());
   // Threads: scf.forall -> scf.parallel -> omp.parallel + omp.wsloop, with
   // the caller's thread count.
   addPasses(fpm, "scf-forall-to-parallel");

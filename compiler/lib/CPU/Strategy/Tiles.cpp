@@ -1163,4 +1163,20 @@ std::optional<PackingPlan> recordedPackingPlan(linalg::LinalgOp op) {
   return plan;
 }
 
+int64_t maskedAccessLanes(int64_t lanes, int64_t elementBits,
+                          const CpuTarget &target) {
+  // LLVM splits a vector whose lanes past the last whole register are not
+  // a power of two into power-of-two pieces: a load of 14 floats is loads
+  // of 8, 4 and 2 plus two inserts (MnasNet's 5x5 depthwise convolutions on
+  // 28-wide rows, vectors of 14). AVX-512 loads any lanes of a register
+  // under a mask in one instruction, for 32- and 64-bit elements (AVX2's
+  // vmaskmov is slower than a load on AMD cores; Neon has none).
+  if (!target.has("avx512f") || (elementBits != 32 && elementBits != 64))
+    return 0;
+  int64_t rest = lanes % std::max<int64_t>(1, target.vectorBits / elementBits);
+  if (rest == 0 || llvm::isPowerOf2_64(rest))
+    return 0;
+  return lanes - rest + static_cast<int64_t>(llvm::PowerOf2Ceil(rest));
+}
+
 } // namespace aotc

@@ -17,6 +17,9 @@
 //                                          call @__tsan_write_range(%p, %n0)
 //                                          ... one per lane, then the store
 //
+// unless its mask is a constant that sets the leading lanes only (a row's
+// part register, aotc-mask-partial-vectors): one range of those lanes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "aotc/CPU/Target/TsanWideAccesses.h"
@@ -76,6 +79,24 @@ std::optional<Access> wideAccess(llvm::Instruction &inst,
   }
 }
 
+/// The lanes a contiguous masked access's constant `mask` sets when they
+/// are its leading ones (the others clear); none otherwise.
+std::optional<unsigned> leadingLanes(llvm::Value *mask) {
+  auto *constant = llvm::dyn_cast<llvm::Constant>(mask);
+  auto *type = llvm::dyn_cast<llvm::FixedVectorType>(mask->getType());
+  if (!constant || !type)
+    return std::nullopt;
+  unsigned lanes = 0;
+  for (unsigned lane = 0; lane < type->getNumElements(); ++lane) {
+    auto *bit = llvm::dyn_cast_or_null<llvm::ConstantInt>(
+        constant->getAggregateElement(lane));
+    if (!bit || (bit->isOne() && lanes != lane))
+      return std::nullopt;
+    lanes += bit->isOne();
+  }
+  return lanes;
+}
+
 } // namespace
 
 llvm::PreservedAnalyses
@@ -116,8 +137,15 @@ TsanWideAccessesPass::run(llvm::Function &function,
     }
     auto *vector = llvm::cast<llvm::FixedVectorType>(access.type);
     llvm::Type *element = vector->getElementType();
-    llvm::Value *laneBytes =
-        llvm::ConstantInt::get(sizeType, layout.getTypeStoreSize(element));
+    uint64_t elementBytes = layout.getTypeStoreSize(element);
+    std::optional<unsigned> leading = leadingLanes(access.mask);
+    if (leading && !access.pointer->getType()->isVectorTy()) {
+      builder.CreateCall(
+          report, {access.pointer,
+                   llvm::ConstantInt::get(sizeType, *leading * elementBytes)});
+      continue;
+    }
+    llvm::Value *laneBytes = llvm::ConstantInt::get(sizeType, elementBytes);
     llvm::Value *none = llvm::ConstantInt::get(sizeType, 0);
     for (unsigned lane = 0; lane < vector->getNumElements(); ++lane) {
       llvm::Value *pointer =

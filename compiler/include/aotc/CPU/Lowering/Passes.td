@@ -209,4 +209,37 @@ def StreamingStores : Pass<"aotc-streaming-stores", "mlir::func::FuncOp"> {
                            "mlir::scf::SCFDialect"];
 }
 
+def MaskPartialVectors : Pass<"aotc-mask-partial-vectors",
+                              "mlir::func::FuncOp"> {
+  let summary = "Loads of a partial register as masked ones";
+  let description = [{
+    Runs on the CPU after vector lowering. A 1-D `vector.load` whose lanes
+    past its last whole register are not a power of two (14 of 16 floats:
+    an image row of 28 in vectors of 14) would be split by LLVM into
+    power-of-two pieces (loads of 8, 4 and 2 floats and two inserts). When
+    the target's rule (aotc::maskedAccessLanes: AVX-512, 32- and 64-bit
+    elements) says so, it becomes a `vector.maskedload` of the next power of
+    two of lanes past the whole registers, the extra lanes masked off (never
+    read), one instruction per register. Stores stay as they are: a loop
+    that loads the row after one it stored with a mask waits for that store
+    to retire.
+
+    Before (AVX-512):
+    ```mlir
+    %v = vector.load %m[%i, %j] : memref<28x28xf32>, vector<14xf32>
+    ```
+    After:
+    ```mlir
+    %mask = vector.constant_mask [14] : vector<16xi1>
+    %w = vector.maskedload %m[%i, %j], %mask, %zero
+        : memref<28x28xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+    %v = vector.extract_strided_slice %w
+        {offsets = [0], sizes = [14], strides = [1]}
+        : vector<16xf32> to vector<14xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 #endif // AOTC_CPU_LOWERING_PASSES

@@ -366,6 +366,15 @@ void recordPackingPlan(mlir::Operation *op, const PackingPlan &plan);
 /// ranges.
 std::optional<PackingPlan> recordedPackingPlan(mlir::linalg::LinalgOp op);
 
+//===----------------------------------------------------------------------===//
+// Vector loads (aotc-mask-partial-vectors)
+//===----------------------------------------------------------------------===//
+
+/// The lanes a contiguous load of `lanes` elements of `elementBits` bits is
+/// widened to, the lanes past `lanes` masked off; 0 when it stays as it is.
+int64_t maskedAccessLanes(int64_t lanes, int64_t elementBits,
+                          const CpuTarget &target);
+
 } // namespace aotc
 
 #endif // AOTC_CPU_STRATEGY_TILES_H
