@@ -11,8 +11,10 @@ those models do not have, on the same paths:
 - Winograd F(2x2, 3x3) (64 channels, 14 x 14; batches of 3 and 2), im2col (16 input channels
   on 20 x 20), the flattened padded grid (16 input channels on 28 x 28: too
   few for Winograd's 32 and for channel lanes, rows wide enough for the
-  grid), a depthwise layer reading its padded input in place, a 1x1
-  convolution as a contraction;
+  grid), a depthwise layer reading its padded input in place, depthwise
+  layers whose border strips would be too large a part of them, reading
+  their input padded in each thread tile, a 1x1 convolution as a
+  contraction;
 - depthwise convolutions on flattened images, and with channels as lanes;
 - average pools, padded and on rows that are not whole registers.
 
@@ -60,7 +62,7 @@ CASES = [
      (128, 64, 3, 1, 1, 1, 1), "winograd"),
     ("im2col", (1, 16, 20, 20), (16, 24, 3, 1, 1, 1, 1), "im2col"),
     ("flat_grid", (1, 16, 28, 28), (16, 40, 3, 1, 1, 1, 1), "flat-image"),
-    ("depthwise", (1, 32, 12, 12), (32, 32, 3, 1, 1, 1, 32),
+    ("depthwise", (1, 32, 24, 24), (32, 32, 3, 1, 1, 1, 32),
      "peeled-windows"),
     ("pointwise", (1, 24, 10, 10), (24, 40, 1, 1, 0, 1, 1),
      "pointwise-matmul"),
@@ -97,6 +99,17 @@ CASES = [
     ("depthwise_flat_inf", (1, 8, 7, 7), (8, 8, 3, 1, 1, 1, 8),
      "flat-depthwise"),
     ("depthwise_valid", (1, 16, 9, 9), (16, 16, 3, 1, 0, 1, 16), "direct"),
+    # Padded depthwise layers with a tenth or more of each row's outputs
+    # reading the padding: not peeled (their border strips would be computed
+    # a lane at a time) but direct, each thread tile padding its own
+    # channels' planes: 5x5 on 28 x 28 (4 of 28 columns), 5x5 stride 2 to
+    # 7 x 7 (2 of 7), 3x3 on 12 x 12 (2 of 12).
+    ("depthwise_direct_5x5", (1, 40, 28, 28), (40, 40, 5, 1, 2, 1, 40),
+     "direct"),
+    ("depthwise_direct_s2", (1, 48, 14, 14), (48, 48, 5, 2, 2, 1, 48),
+     "direct"),
+    ("depthwise_direct_3x3", (1, 32, 12, 12), (32, 32, 3, 1, 1, 1, 32),
+     "direct"),
     # Depthwise with channels as lanes (blocks of 16, the input transposed
     # into them): stride 1, a 5x5 window, rows narrower than a register; a
     # batch of 2; infinities at the image's corners (the padding the blocked
@@ -109,9 +122,13 @@ CASES = [
      "channel-lanes"),
     # An average pool with count_include_pad (Inception's branch pools):
     # PyTorch exports an explicit Pad node, which must reach the strategy as
-    # a padded input read in place, not as a gather fused into the pool.
-    ("avg_pool_pad_node", (1, 32, 17, 17),
+    # a padded input read in place, not as a gather fused into the pool; on
+    # 17 x 17 (2 of 17 outputs per row read the padding) the input is
+    # padded in each thread tile.
+    ("avg_pool_pad_node", (1, 32, 35, 35),
      lambda: torch.nn.AvgPool2d(3, stride=1, padding=1), "peeled-windows"),
+    ("avg_pool_pad_node_17", (1, 32, 17, 17),
+     lambda: torch.nn.AvgPool2d(3, stride=1, padding=1), "direct"),
     # Unpadded average pools whose output rows are not a whole number of
     # registers (17 wide: prime; 35 wide: a largest divisor of 7): split
     # into whole registers and a part, each with its own division by the

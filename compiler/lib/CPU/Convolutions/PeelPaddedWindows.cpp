@@ -184,7 +184,7 @@ std::optional<Candidate> matchPaddedWindows(linalg::LinalgOp op) {
 /// `op` as a candidate of aotc-peel-padded-windows: padded windows
 /// (matchPaddedWindows) whose every reduction loop is a window loop of its
 /// input 0 or has one iteration, with some outputs reading the padding and
-/// some not.
+/// some not, and few of them along its rows of lanes (aotc::peeledRowsPay).
 std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
                                         int64_t vectorBits) {
   std::optional<Candidate> c = matchPaddedWindows(op);
@@ -206,6 +206,9 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
       1, vectorBits / getElementTypeOrSelf(op->getResult(0).getType())
                           .getIntOrFloatBitWidth());
   for (PaddedDim &d : c->dims) {
+    if (d.image == laneLoop &&
+        !aotc::peeledRowsPay(d.begin + d.extent - d.end, d.extent))
+      return std::nullopt;
     int64_t excess = (d.end - d.begin) % lanes;
     if (d.image != laneLoop || d.end - d.begin < lanes || excess == 0)
       continue;

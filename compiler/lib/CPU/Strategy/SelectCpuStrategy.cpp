@@ -53,7 +53,8 @@ llvm::StringRef reasonOf(ConvolutionPath path) {
     return "padded windows: the interior reads the input in place, border "
            "strips apart";
   case ConvolutionPath::Direct:
-    return "no path above applies: direct register tiles of the window";
+    return "no path above applies: direct register tiles of the window, "
+           "a padded input padded in each thread tile";
   case ConvolutionPath::Generic:
     return "--strategy=generic";
   }

@@ -10,6 +10,7 @@
 
 #include "aotc/Analysis/BufferLifetimes.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
+#include "aotc/CPU/Convolutions/Paths.h"
 #include "aotc/CPU/Strategy/Tiles.h"
 #include "aotc/CPU/Tiling/Passes.h"
 #include "aotc/Common/CpuTarget.h"
@@ -697,16 +698,19 @@ LogicalResult fuseBoxedParts(RewriterBase &rewriter,
 constexpr int64_t kTilePadOverlapNumerator = 3;
 constexpr int64_t kTilePadOverlapDenominator = 2;
 
-/// The input of a convolution with output channels as lanes that
-/// aotc-decompose-ops made a padded copy of (a constant fill of an empty
-/// tensor with the source inserted at static offsets, unit strides; read
-/// through an expand_shape that splits no padded dimension, or directly,
-/// by the convolution alone) becomes one tensor.pad of the (expanded)
-/// source, for padInThreadTiles. Otherwise the copy of the whole padded
-/// input is a pass of its own, a good part of a stem's time (MobileNetV2's:
-/// 612 KB).
+/// The input of a convolution with output channels as lanes, or of a
+/// windowed op on the direct path (a depthwise convolution or a pool that
+/// aotc::peeledRowsPay left unpeeled), that aotc-decompose-ops made a
+/// padded copy of (a constant fill of an empty tensor with the source
+/// inserted at static offsets, unit strides; read through an expand_shape
+/// that splits no padded dimension, or directly, by the op alone) becomes
+/// one tensor.pad of the (expanded) source, for padInThreadTiles.
+/// Otherwise the copy of the whole padded input is a pass of its own, a
+/// good part of a stem's time (MobileNetV2's: 612 KB).
 void recomposeTilePad(RewriterBase &rewriter, linalg::LinalgOp op) {
-  if (!aotc::convolutionChannelLaneLoop(op) || op.getNumDpsInputs() != 2)
+  if ((!aotc::convolutionChannelLaneLoop(op) &&
+       aotc::recordedPath(op) != aotc::ConvolutionPath::Direct) ||
+      op.getNumDpsInputs() != 2)
     return;
   OpOperand &operand = op->getOpOperand(0);
   Value x = operand.get();
@@ -946,7 +950,8 @@ struct DistributeToForallPass
     tiling = aotc::ThreadTiling::forOps(
         topLevelOps(), minWork, maxTiles,
         aotc::vectorRegistersOf(getOperation(), vectorBitsOption));
-    // Padded inputs of convolutions with channel lanes: padded per tile.
+    // Padded inputs of convolutions with channel lanes and of windowed ops
+    // on the direct path: padded per tile.
     for (linalg::LinalgOp op : topLevelOps())
       recomposeTilePad(rewriter, op);
     // Contractions that would have a few thread tiles in an odd count are

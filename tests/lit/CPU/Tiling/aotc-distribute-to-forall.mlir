@@ -1690,3 +1690,61 @@ func.func @stem_7x7_whole_pad(%x: tensor<1x3x64x64xf32>, %w: tensor<1x1x3x7x7x32
   } -> tensor<1x1x1x32x32x32xf32>
   return %r : tensor<1x1x1x32x32x32xf32>
 }
+
+// -----
+
+// A depthwise convolution on the direct path (aotc.strategy, as
+// aotc-select-cpu-strategy records it when aotc::peeledRowsPay declines a
+// peel) reading a padded copy of its input: each thread tile of channels
+// pads its own planes in a buffer of its own. The same op without a
+// recorded path keeps the one padded copy.
+
+#xd = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#wd = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#od = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @depthwise_direct_tile_pad
+// CHECK-NOT:     tensor<1x120x32x32xf32>
+// CHECK:         scf.forall
+// CHECK:           %[[BUF:.*]] = tensor.empty() : tensor<1x[[C:[0-9]+]]x1x32x32xf32>
+// CHECK:           %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[BUF]] : tensor<1x[[C]]x1x32x32xf32>)
+// CHECK:           %[[WIN:.*]] = tensor.insert_slice %{{.*}} into %[[FILL]][0, %{{.*}}, 0, 2, 2] [1, %{{.*}}, 1, 28, 28] [1, 1, 1, 1, 1]
+// CHECK:           linalg.generic
+// CHECK-SAME:          ins(%[[WIN]], %{{.*}} : tensor<1x[[C]]x1x32x32xf32>, tensor<[[C]]x1x1x5x5xf32>)
+// CHECK-LABEL: func.func @depthwise_unrecorded_whole_pad
+// CHECK:         %[[PAD:.*]] = scf.forall {{.*}} -> (tensor<1x120x32x32xf32>)
+// CHECK:         %[[PADE:.*]] = tensor.expand_shape %[[PAD]]
+// CHECK:         scf.forall
+// CHECK:           tensor.extract_slice %[[PADE]]
+// CHECK:           linalg.generic
+func.func @depthwise_direct_tile_pad(%x: tensor<1x120x28x28xf32>, %w: tensor<120x1x1x5x5xf32>) -> tensor<1x120x1x28x28xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x120x32x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x120x32x32xf32>) -> tensor<1x120x32x32xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 2, 2] [1, 120, 28, 28] [1, 1, 1, 1] : tensor<1x120x28x28xf32> into tensor<1x120x32x32xf32>
+  %pe = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 120, 1, 32, 32] : tensor<1x120x32x32xf32> into tensor<1x120x1x32x32xf32>
+  %oe = tensor.empty() : tensor<1x120x1x28x28xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x120x1x28x28xf32>) -> tensor<1x120x1x28x28xf32>
+  %r = linalg.generic {indexing_maps = [#xd, #wd, #od], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%pe, %w : tensor<1x120x1x32x32xf32>, tensor<120x1x1x5x5xf32>) outs(%o0 : tensor<1x120x1x28x28xf32>) attrs = {aotc.strategy = "direct"} {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x120x1x28x28xf32>
+  return %r : tensor<1x120x1x28x28xf32>
+}
+func.func @depthwise_unrecorded_whole_pad(%x: tensor<1x120x28x28xf32>, %w: tensor<120x1x1x5x5xf32>) -> tensor<1x120x1x28x28xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x120x32x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x120x32x32xf32>) -> tensor<1x120x32x32xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 2, 2] [1, 120, 28, 28] [1, 1, 1, 1] : tensor<1x120x28x28xf32> into tensor<1x120x32x32xf32>
+  %pe = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 120, 1, 32, 32] : tensor<1x120x32x32xf32> into tensor<1x120x1x32x32xf32>
+  %oe = tensor.empty() : tensor<1x120x1x28x28xf32>
+  %o0 = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x120x1x28x28xf32>) -> tensor<1x120x1x28x28xf32>
+  %r = linalg.generic {indexing_maps = [#xd, #wd, #od], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%pe, %w : tensor<1x120x1x32x32xf32>, tensor<120x1x1x5x5xf32>) outs(%o0 : tensor<1x120x1x28x28xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x120x1x28x28xf32>
+  return %r : tensor<1x120x1x28x28xf32>
+}

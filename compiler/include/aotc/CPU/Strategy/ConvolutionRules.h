@@ -87,6 +87,12 @@ bool partialRowSplitPays(int64_t width, int64_t lanes, bool ownInits);
 /// padded copies.
 bool clipsWindowsInto(size_t parts);
 
+/// aotc-peel-padded-windows: true when a peel pays for an op whose rows of
+/// lanes hold `rowOutputs`, `borderOutputs` of them in the border strips
+/// (their windows read the padding); else the op takes the direct path on
+/// an input padded in each thread tile.
+bool peeledRowsPay(int64_t borderOutputs, int64_t rowOutputs);
+
 /// aotc-clip-padded-taps: true when computing a windowed op tap run by tap
 /// run, in `parts` parts, pays: only `reading` of its `products` (outputs
 /// x taps) read the unpadded input, the others padding.
