@@ -244,9 +244,11 @@ EntryPointEmitter::createWrapper(LLVM::LLVMFuncOp impl,
 }
 
 LogicalResult EntryPointEmitter::emit(LLVM::LLVMFuncOp impl) {
-  std::optional<aotc::EntryPointSignature> sig = aotc::readEntryPoint(impl);
-  if (!sig)
+  FailureOr<std::optional<aotc::EntryPointSignature>> read =
+      aotc::readEntryPoint(impl);
+  if (failed(read) || !*read)
     return failure();
+  std::optional<aotc::EntryPointSignature> &sig = *read;
   if (!impl->hasAttr(aotc::kPoolAttrName))
     return impl.emitError("entry point has no memory plan (aotc.pool)");
   auto entryAttr = impl->getAttrOfType<DictionaryAttr>(aotc::kEntryAttrName);

@@ -405,7 +405,11 @@ struct EmitGpuEntryPointsPass
 
   LogicalResult emit(GpuHostEmitter &emitter,
                      aotc::ExternCallEmitter &externs, LLVM::LLVMFuncOp impl) {
-    std::optional<aotc::EntryPointSignature> sig = aotc::readEntryPoint(impl);
+    FailureOr<std::optional<aotc::EntryPointSignature>> read =
+        aotc::readEntryPoint(impl);
+    if (failed(read))
+      return failure();
+    std::optional<aotc::EntryPointSignature> &sig = *read;
     auto pool = impl->getAttrOfType<DictionaryAttr>(aotc::kPoolAttrName);
     if (!sig || !pool)
       return impl.emitError("entry point has no memory plan (aotc.pool)");

@@ -91,58 +91,168 @@ bool isValidCIdentifier(StringRef name) {
   return llvm::all_of(name, [](char c) { return isalnum(c) || c == '_'; });
 }
 
-/// Reads the `[{name, dtype, shape}]` array of an `aotc.entry` dictionary.
-static std::vector<TensorSignature> readTensors(ArrayAttr array) {
-  std::vector<TensorSignature> result;
-  for (Attribute a : array) {
-    auto dict = cast<DictionaryAttr>(a);
-    TensorSignature t;
-    t.name = cast<StringAttr>(dict.get("name")).str();
-    t.dtype = cast<StringAttr>(dict.get("dtype")).str();
-    llvm::append_range(t.shape,
-                       cast<DenseI64ArrayAttr>(dict.get("shape")).asArrayRef());
-    t.dims.assign(t.shape.size(), "");
-    if (auto dims = dict.getAs<ArrayAttr>("dims"))
-      for (auto [i, d] : llvm::enumerate(dims.getAsValueRange<StringAttr>()))
-        t.dims[i] = d.str();
-    result.push_back(std::move(t));
-  }
-  return result;
-}
+namespace {
 
-std::optional<EntryPointSignature> readEntryPoint(Operation *func) {
-  auto entry = func->getAttrOfType<DictionaryAttr>(kEntryAttrName);
-  if (!entry)
-    return std::nullopt;
-  EntryPointSignature sig;
-  sig.name = cast<StringAttr>(entry.get("name")).str();
-  sig.inputs = readTensors(cast<ArrayAttr>(entry.get("inputs")));
-  sig.outputs = readTensors(cast<ArrayAttr>(entry.get("outputs")));
-  if (auto symbols = entry.getAs<ArrayAttr>("symbols"))
-    for (Attribute a : symbols) {
-      auto dict = cast<DictionaryAttr>(a);
-      sig.symbols.push_back({cast<StringAttr>(dict.get("name")).str(),
-                             cast<IntegerAttr>(dict.get("max")).getInt()});
+/// Reads the records of `aotc.entry` and `aotc.pool`, each field checked:
+/// a malformed one (hand-written IR given to aotc-opt; aotc-verify-input
+/// rejects aotc's own input when it carries either) is an error on the
+/// function, not a crash.
+class EntryPointReader {
+public:
+  explicit EntryPointReader(Operation *func) : func(func) {}
+
+  FailureOr<std::optional<EntryPointSignature>> read() {
+    auto entry = func->getAttrOfType<DictionaryAttr>(kEntryAttrName);
+    if (!entry) {
+      if (func->hasAttr(kEntryAttrName))
+        return fail(kEntryAttrName, "is not a dictionary");
+      return std::optional<EntryPointSignature>();
     }
-  if (auto guards = entry.getAs<ArrayAttr>("guards"))
-    for (Attribute a : guards) {
-      auto pair = cast<ArrayAttr>(a).getAsValueRange<StringAttr>();
-      sig.guards.push_back({(*pair.begin()).str(),
-                            (*std::next(pair.begin())).str()});
+    EntryPointSignature sig;
+    auto name = field<StringAttr>(entry, "name");
+    auto inputs = name ? field<ArrayAttr>(entry, "inputs") : nullptr;
+    auto outputs = inputs ? field<ArrayAttr>(entry, "outputs") : nullptr;
+    if (!outputs || failed(readTensors(inputs, sig.inputs)) ||
+        failed(readTensors(outputs, sig.outputs)))
+      return failure();
+    sig.name = name.str();
+    if (auto symbols = optionalField<ArrayAttr>(entry, "symbols")) {
+      if (!*symbols)
+        return failure();
+      for (Attribute a : *symbols) {
+        auto dict = element<DictionaryAttr>(a, "symbols");
+        auto symbol = dict ? field<StringAttr>(dict, "name") : nullptr;
+        auto max = symbol ? field<IntegerAttr>(dict, "max") : nullptr;
+        if (!max)
+          return failure();
+        sig.symbols.push_back({symbol.str(), max.getInt()});
+      }
     }
-  if (auto bound = entry.getAs<ArrayAttr>("bound_inputs"))
-    for (StringRef text : bound.getAsValueRange<StringAttr>())
-      sig.boundInputs.push_back(text.str());
-  if (auto pool = func->getAttrOfType<DictionaryAttr>(kPoolAttrName)) {
-    sig.poolBytes = cast<IntegerAttr>(pool.get("bytes")).getInt();
-    sig.poolLowerBound = cast<IntegerAttr>(pool.get("lower_bound")).getInt();
-    sig.poolAlignment = cast<IntegerAttr>(pool.get("alignment")).getInt();
-    for (Attribute b : cast<ArrayAttr>(pool.get("buffers"))) {
-      ArrayRef<int64_t> v = cast<DenseI64ArrayAttr>(b).asArrayRef();
+    if (auto guards = optionalField<ArrayAttr>(entry, "guards")) {
+      if (!*guards)
+        return failure();
+      for (Attribute a : *guards) {
+        auto pair = element<ArrayAttr>(a, "guards");
+        if (!pair)
+          return failure();
+        if (pair.size() != 2 || !isa<StringAttr>(pair[0]) ||
+            !isa<StringAttr>(pair[1]))
+          return fail("guards", "holds a guard that is not two strings");
+        sig.guards.push_back(
+            {cast<StringAttr>(pair[0]).str(), cast<StringAttr>(pair[1]).str()});
+      }
+    }
+    if (auto bound = optionalField<ArrayAttr>(entry, "bound_inputs")) {
+      if (!*bound)
+        return failure();
+      for (Attribute a : *bound) {
+        auto text = element<StringAttr>(a, "bound_inputs");
+        if (!text)
+          return failure();
+        sig.boundInputs.push_back(text.str());
+      }
+    }
+    if (failed(readPool(sig)))
+      return failure();
+    return std::optional<EntryPointSignature>(std::move(sig));
+  }
+
+private:
+  Operation *func;
+
+  LogicalResult fail(StringRef what, StringRef problem) {
+    return func->emitError() << "malformed " << what << ": " << problem;
+  }
+
+  /// `dict`'s field `key` as a T; null (an error emitted) when it is
+  /// missing or of another type.
+  template <typename T> T field(DictionaryAttr dict, StringRef key) {
+    Attribute a = dict.get(key);
+    if (auto typed = dyn_cast_or_null<T>(a))
+      return typed;
+    (void)fail(key, a ? "has an unexpected type" : "is missing");
+    return nullptr;
+  }
+  /// The same for a field that may be absent: none when it is, null (an
+  /// error emitted) when it is of another type.
+  template <typename T>
+  std::optional<T> optionalField(DictionaryAttr dict, StringRef key) {
+    if (!dict.get(key))
+      return std::nullopt;
+    return field<T>(dict, key);
+  }
+  /// An element of the array `key` as a T; null (an error emitted) when it
+  /// is of another type.
+  template <typename T> T element(Attribute a, StringRef key) {
+    if (auto typed = dyn_cast<T>(a))
+      return typed;
+    (void)fail(key, "holds an element of an unexpected type");
+    return nullptr;
+  }
+
+  /// The `[{name, dtype, shape, dims?}]` array of an `aotc.entry`.
+  LogicalResult readTensors(ArrayAttr array,
+                            std::vector<TensorSignature> &result) {
+    for (Attribute a : array) {
+      auto dict = element<DictionaryAttr>(a, "tensors");
+      auto name = dict ? field<StringAttr>(dict, "name") : nullptr;
+      auto dtype = name ? field<StringAttr>(dict, "dtype") : nullptr;
+      auto shape = dtype ? field<DenseI64ArrayAttr>(dict, "shape") : nullptr;
+      if (!shape)
+        return failure();
+      TensorSignature t;
+      t.name = name.str();
+      t.dtype = dtype.str();
+      llvm::append_range(t.shape, shape.asArrayRef());
+      t.dims.assign(t.shape.size(), "");
+      if (auto dims = optionalField<ArrayAttr>(dict, "dims")) {
+        if (!*dims)
+          return failure();
+        if (dims->size() != t.shape.size() ||
+            !llvm::all_of(*dims, llvm::IsaPred<StringAttr>))
+          return fail("dims", "is not one string per dimension");
+        for (auto [i, d] : llvm::enumerate(dims->getAsValueRange<StringAttr>()))
+          t.dims[i] = d.str();
+      }
+      result.push_back(std::move(t));
+    }
+    return success();
+  }
+
+  /// `aotc.pool`, when present: bytes, lower_bound, alignment and buffers
+  /// of four integers each.
+  LogicalResult readPool(EntryPointSignature &sig) {
+    if (!func->hasAttr(kPoolAttrName))
+      return success();
+    auto pool = func->getAttrOfType<DictionaryAttr>(kPoolAttrName);
+    if (!pool)
+      return fail(kPoolAttrName, "is not a dictionary");
+    auto bytes = field<IntegerAttr>(pool, "bytes");
+    auto lowerBound = bytes ? field<IntegerAttr>(pool, "lower_bound") : nullptr;
+    auto alignment =
+        lowerBound ? field<IntegerAttr>(pool, "alignment") : nullptr;
+    auto buffers = alignment ? field<ArrayAttr>(pool, "buffers") : nullptr;
+    if (!buffers)
+      return failure();
+    sig.poolBytes = bytes.getInt();
+    sig.poolLowerBound = lowerBound.getInt();
+    sig.poolAlignment = alignment.getInt();
+    for (Attribute b : buffers) {
+      auto v = element<DenseI64ArrayAttr>(b, "buffers");
+      if (!v)
+        return failure();
+      if (v.size() != 4)
+        return fail("buffers", "holds a buffer that is not four integers");
       sig.buffers.push_back({v[0], v[1], v[2], v[3]});
     }
+    return success();
   }
-  return sig;
+};
+
+} // namespace
+
+FailureOr<std::optional<EntryPointSignature>> readEntryPoint(Operation *func) {
+  return EntryPointReader(func).read();
 }
 
 int64_t tensorBytes(const TensorSignature &tensor) {

@@ -174,8 +174,11 @@ struct OutlinePoolBytesPass
       if (func->hasAttr(aotc::kPoolAttrName))
         entries.push_back(func);
     for (func::FuncOp func : entries) {
-      std::optional<aotc::EntryPointSignature> sig =
+      FailureOr<std::optional<aotc::EntryPointSignature>> read =
           aotc::readEntryPoint(func);
+      if (failed(read))
+        return signalPassFailure();
+      std::optional<aotc::EntryPointSignature> &sig = *read;
       if (!sig || sig->symbols.empty())
         continue;
       if (failed(PoolBytesBuilder(func, *sig).build()))

@@ -50,7 +50,11 @@ struct BindSymbolicDimsPass
     : aotc::impl::BindSymbolicDimsBase<BindSymbolicDimsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    std::optional<aotc::EntryPointSignature> sig = aotc::readEntryPoint(func);
+    FailureOr<std::optional<aotc::EntryPointSignature>> read =
+        aotc::readEntryPoint(func);
+    if (failed(read))
+      return signalPassFailure();
+    std::optional<aotc::EntryPointSignature> &sig = *read;
     if (!sig || sig->symbols.empty() || func.isExternal())
       return;
     std::vector<aotc::TensorSignature> tensors = sig->inputs;

@@ -29,7 +29,11 @@ struct StageExternOutputsPass
     : aotc::impl::StageExternOutputsBase<StageExternOutputsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    std::optional<aotc::EntryPointSignature> sig = aotc::readEntryPoint(func);
+    FailureOr<std::optional<aotc::EntryPointSignature>> read =
+        aotc::readEntryPoint(func);
+    if (failed(read))
+      return signalPassFailure();
+    std::optional<aotc::EntryPointSignature> &sig = *read;
     auto pool = func->getAttrOfType<DictionaryAttr>(aotc::kPoolAttrName);
     if (!sig || func.isExternal() || !pool || sig->outputs.empty())
       return;

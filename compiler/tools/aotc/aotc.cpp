@@ -787,9 +787,14 @@ int compile() {
   // The ABI view of every entry point, with its memory plan, and the
   // extern kernels the object calls.
   std::vector<aotc::EntryPointSignature> entries;
-  for (Operation &op : module->getBody()->getOperations())
-    if (auto sig = aotc::readEntryPoint(&op))
-      entries.push_back(std::move(*sig));
+  for (Operation &op : module->getBody()->getOperations()) {
+    FailureOr<std::optional<aotc::EntryPointSignature>> sig =
+        aotc::readEntryPoint(&op);
+    if (failed(sig))
+      return 1;
+    if (*sig)
+      entries.push_back(std::move(**sig));
+  }
   std::vector<std::string> externSymbols = externKernels(*module);
 
   if (failed(compiler.runStage(*module, "llvm.mlir", [&](OpPassManager &pm) {

@@ -202,3 +202,51 @@ module {
     llvm.return
   }
 }
+
+// -----
+
+// Malformed records (hand-written IR; aotc-verify-input rejects both
+// attributes in aotc's input): one error each, no crash.
+module {
+  // expected-error @+1 {{malformed name: is missing}}
+  llvm.func @no_name(%x: !llvm.ptr, %y: !llvm.ptr, %pool: !llvm.ptr, %n: i32) attributes {
+      aotc.entry = {inputs = [{dtype = "f32", name = "x", shape = array<i64: 4>}],
+                    outputs = [{dtype = "f32", name = "y", shape = array<i64: 4>}]},
+      aotc.pool = {alignment = 64 : i64, buffers = [], bytes = 0 : i64, lower_bound = 0 : i64}} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{malformed shape: has an unexpected type}}
+  llvm.func @bad_shape(%x: !llvm.ptr, %y: !llvm.ptr, %pool: !llvm.ptr, %n: i32) attributes {
+      aotc.entry = {inputs = [{dtype = "f32", name = "x", shape = [4]}], name = "bad_shape",
+                    outputs = [{dtype = "f32", name = "y", shape = array<i64: 4>}]},
+      aotc.pool = {alignment = 64 : i64, buffers = [], bytes = 0 : i64, lower_bound = 0 : i64}} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{malformed buffers: holds a buffer that is not four integers}}
+  llvm.func @short_buffer(%x: !llvm.ptr, %y: !llvm.ptr, %pool: !llvm.ptr, %n: i32) attributes {
+      aotc.entry = {inputs = [{dtype = "f32", name = "x", shape = array<i64: 4>}], name = "short_buffer",
+                    outputs = [{dtype = "f32", name = "y", shape = array<i64: 4>}]},
+      aotc.pool = {alignment = 64 : i64, buffers = [array<i64: 0, 64>], bytes = 64 : i64, lower_bound = 64 : i64}} {
+    llvm.return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{malformed aotc.entry: is not a dictionary}}
+  llvm.func @not_dictionary(%x: !llvm.ptr, %y: !llvm.ptr, %pool: !llvm.ptr, %n: i32) attributes {
+      aotc.entry = "model"} {
+    llvm.return
+  }
+}

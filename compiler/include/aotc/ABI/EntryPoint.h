@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Types.h"
+#include "mlir/Support/LogicalResult.h"
 
 #include <cstdint>
 #include <optional>
@@ -74,8 +75,11 @@ int64_t dtypeBytes(llvm::StringRef dtype);
 /// True when `name` can be used as a C identifier.
 bool isValidCIdentifier(llvm::StringRef name);
 
-/// Reads `aotc.entry` (and `aotc.pool` when present) from a function-like op.
-std::optional<EntryPointSignature> readEntryPoint(mlir::Operation *func);
+/// Reads `aotc.entry` (and `aotc.pool` when present) from a function-like
+/// op: none when it has no `aotc.entry`, failure (an error emitted on the
+/// op) when either record is malformed.
+mlir::FailureOr<std::optional<EntryPointSignature>>
+readEntryPoint(mlir::Operation *func);
 
 /// Size in bytes of the data of a tensor of static shape.
 int64_t tensorBytes(const TensorSignature &tensor);

@@ -24,7 +24,11 @@ struct ReserveTensorStagingPass
     : aotc::impl::ReserveTensorStagingBase<ReserveTensorStagingPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    std::optional<aotc::EntryPointSignature> sig = aotc::readEntryPoint(func);
+    FailureOr<std::optional<aotc::EntryPointSignature>> read =
+        aotc::readEntryPoint(func);
+    if (failed(read))
+      return signalPassFailure();
+    std::optional<aotc::EntryPointSignature> &sig = *read;
     if (!sig || func.isExternal())
       return;
     auto pool = func->getAttrOfType<DictionaryAttr>(aotc::kPoolAttrName);
