@@ -438,12 +438,8 @@ struct VectorizeConvolutionsPass
     {
       DominanceInfo dominance(getOperation());
       getOperation().walk([&](linalg::LinalgOp op) {
-        if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-            !isWindowed(op))
-          return;
-        linalg::LinalgOp producer = aotc::fusableInitProducer(op);
-        if ((aotc::registerTileConsumer(op, dominance) ||
-             (producer && !isa<linalg::FillOp>(producer))) &&
+        if (op.hasPureTensorSemantics() && !op.hasDynamicShape() &&
+            isWindowed(op) && fusedOps(op, dominance).ownedByParts() &&
             partialRowSplit(op, /*ownInits=*/true))
           partial.push_back(op);
       });
@@ -467,21 +463,9 @@ struct VectorizeConvolutionsPass
       unsigned bits = aotc::widestElementBits(op);
       if (bits == 0)
         continue;
-      // An elementwise consumer (the activation fused into the thread tile
-      // by aotc-distribute-to-forall) is computed on each register tile of
-      // output, right after its window loops: on the accumulators.
-      linalg::GenericOp consumer = aotc::registerTileConsumer(op, dominance);
-      if (consumer && (aotc::widestElementBits(consumer) != bits ||
-                       failed(linalg::vectorizeOpPrecondition(consumer))))
-        consumer = {};
-      // The init (bias broadcast or fill, computed in the thread tile by
-      // aotc-distribute-to-forall) is computed on each register tile too:
-      // the accumulators start from it in registers instead of reading a
-      // tile of output it wrote in a pass of its own.
-      linalg::LinalgOp producer = aotc::fusableInitProducer(op);
-      if (producer && (aotc::widestElementBits(producer) != bits ||
-                       failed(linalg::vectorizeOpPrecondition(producer))))
-        producer = {};
+      FusedOps fused = fusedOps(op, dominance);
+      linalg::LinalgOp producer = fused.producer;
+      linalg::GenericOp consumer = fused.consumer;
       // Named convolutions and pools carry the same maps as generics.
       if (!isa<linalg::GenericOp>(op)) {
         rewriter.setInsertionPoint(op);
@@ -493,7 +477,7 @@ struct VectorizeConvolutionsPass
       }
       int64_t lanes = aotc::registerLanes(registers.bits, bits);
       SmallVector<linalg::LinalgOp> parts =
-          splitPartialRow(rewriter, op, producer, consumer);
+          splitPartialRow(rewriter, op, fused);
       for (linalg::LinalgOp part : parts) {
         linalg::LinalgOp partProducer = producer;
         if (parts.size() > 1)
@@ -512,6 +496,45 @@ struct VectorizeConvolutionsPass
         rewriter.eraseOp(producer);
       }
     }
+  }
+
+  /// The ops computed in a windowed op's register tiles besides its
+  /// window loops, each when it has the op's element width and the
+  /// vectorizer takes it (null otherwise).
+  struct FusedOps {
+    /// The init (bias broadcast or fill, computed in the thread tile by
+    /// aotc-distribute-to-forall): the accumulators start from it in
+    /// registers instead of reading a tile of output it wrote in a pass of
+    /// its own.
+    linalg::LinalgOp producer;
+    /// An elementwise consumer (the activation fused into the thread tile
+    /// by aotc-distribute-to-forall), computed right after the window loops
+    /// on the accumulators.
+    linalg::GenericOp consumer;
+
+    /// True when each part of a split op computes them too: an activation,
+    /// or an init other than a fill (a fill is made again for each part).
+    bool ownedByParts() const {
+      return consumer || (producer && !isa<linalg::FillOp>(producer));
+    }
+  };
+  FusedOps fusedOps(linalg::LinalgOp op, DominanceInfo &dominance) {
+    unsigned bits = aotc::widestElementBits(op);
+    auto takes = [&](auto fused) {
+      return fused &&
+             aotc::widestElementBits(
+                 cast<linalg::LinalgOp>(fused.getOperation())) ==
+                 bits &&
+             succeeded(linalg::vectorizeOpPrecondition(fused));
+    };
+    FusedOps fused;
+    if (linalg::GenericOp consumer = aotc::registerTileConsumer(op, dominance);
+        takes(consumer))
+      fused.consumer = consumer;
+    if (linalg::LinalgOp producer = aotc::fusableInitProducer(op);
+        takes(producer))
+      fused.producer = producer;
+    return fused;
   }
 
   /// A convolution on a row-aligned grid (aotc::isRowAlignedConvolution:
@@ -579,9 +602,8 @@ struct VectorizeConvolutionsPass
   /// register tiles, were split before (each part with its own).
   SmallVector<linalg::LinalgOp> splitPartialRow(RewriterBase &rewriter,
                                                 linalg::LinalgOp op,
-                                                linalg::LinalgOp producer,
-                                                linalg::GenericOp consumer) {
-    if (consumer || (producer && !isa<linalg::FillOp>(producer)))
+                                                const FusedOps &fused) {
+    if (fused.ownedByParts())
       return {op};
     std::optional<aotc::LoopSplit> split =
         partialRowSplit(op, /*ownInits=*/false);
