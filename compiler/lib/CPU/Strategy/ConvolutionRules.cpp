@@ -317,13 +317,12 @@ constexpr int64_t kMinPaddedProductsDenominator = 2;
 
 /// Most outputs per row, in tenths, in the border strips along a row of
 /// lanes for a peel to pay: those strips are computed a lane at a time
-/// (each lane a load of its own), the interior in whole vectors. One-node
-/// times of MnasNet's depthwise layers, peeled against the direct path on
-/// an input padded in each thread tile (1 thread): 5x5 on 28 x 28 (4 of 28
-/// border columns) 73 against 47 us; stride 2 to 14 x 14 (2 of 14) 68
-/// against 64, to 7 x 7 (2 of 7) 54 against 46; peeled took 57 against 70
-/// to 28 x 28 (2 of 28), and 3x3 windows on 56 x 56 (2 of 56) 33 against
-/// 46.
+/// (each lane a load of its own), the interior in whole vectors. Times of
+/// MnasNet's depthwise layers in the model (1 thread), peeled against the
+/// direct path on an input padded in each thread tile: 5x5 on 28 x 28 (4
+/// of 28 border columns) 71 against 47 us; stride 2 to 7 x 7 (2 of 7) 48
+/// against 46, to 14 x 14 (2 of 14) 60 against 64; to 28 x 28 (2 of 28)
+/// 53 against 70, 3x3 windows on 56 x 56 (2 of 56) 32 against 46.
 constexpr int64_t kMaxPeeledBorderTenths = 1;
 
 } // namespace
