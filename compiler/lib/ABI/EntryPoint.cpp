@@ -116,42 +116,33 @@ public:
         failed(readTensors(outputs, sig.outputs)))
       return failure();
     sig.name = name.str();
-    if (auto symbols = optionalField<ArrayAttr>(entry, "symbols")) {
-      if (!*symbols)
-        return failure();
-      for (Attribute a : *symbols) {
-        auto dict = element<DictionaryAttr>(a, "symbols");
-        auto symbol = dict ? field<StringAttr>(dict, "name") : nullptr;
-        auto max = symbol ? field<IntegerAttr>(dict, "max") : nullptr;
-        if (!max)
-          return failure();
-        sig.symbols.push_back({symbol.str(), max.getInt()});
-      }
-    }
-    if (auto guards = optionalField<ArrayAttr>(entry, "guards")) {
-      if (!*guards)
-        return failure();
-      for (Attribute a : *guards) {
-        auto pair = element<ArrayAttr>(a, "guards");
-        if (!pair)
-          return failure();
-        if (pair.size() != 2 || !isa<StringAttr>(pair[0]) ||
-            !isa<StringAttr>(pair[1]))
-          return fail("guards", "holds a guard that is not two strings");
-        sig.guards.push_back(
-            {cast<StringAttr>(pair[0]).str(), cast<StringAttr>(pair[1]).str()});
-      }
-    }
-    if (auto bound = optionalField<ArrayAttr>(entry, "bound_inputs")) {
-      if (!*bound)
-        return failure();
-      for (Attribute a : *bound) {
-        auto text = element<StringAttr>(a, "bound_inputs");
-        if (!text)
-          return failure();
-        sig.boundInputs.push_back(text.str());
-      }
-    }
+    if (failed(forEach<DictionaryAttr>(
+            optionalArray(entry, "symbols"), "symbols",
+            [&](DictionaryAttr dict) -> LogicalResult {
+              auto symbol = field<StringAttr>(dict, "name");
+              auto max = symbol ? field<IntegerAttr>(dict, "max") : nullptr;
+              if (!max)
+                return failure();
+              sig.symbols.push_back({symbol.str(), max.getInt()});
+              return success();
+            })) ||
+        failed(forEach<ArrayAttr>(
+            optionalArray(entry, "guards"), "guards",
+            [&](ArrayAttr pair) -> LogicalResult {
+              if (pair.size() != 2 || !isa<StringAttr>(pair[0]) ||
+                  !isa<StringAttr>(pair[1]))
+                return fail("guards", "holds a guard that is not two strings");
+              sig.guards.push_back({cast<StringAttr>(pair[0]).str(),
+                                    cast<StringAttr>(pair[1]).str()});
+              return success();
+            })) ||
+        failed(forEach<StringAttr>(optionalArray(entry, "bound_inputs"),
+                                   "bound_inputs",
+                                   [&](StringAttr text) -> LogicalResult {
+                                     sig.boundInputs.push_back(text.str());
+                                     return success();
+                                   })))
+      return failure();
     if (failed(readPool(sig)))
       return failure();
     return std::optional<EntryPointSignature>(std::move(sig));
@@ -173,50 +164,60 @@ private:
     (void)fail(key, a ? "has an unexpected type" : "is missing");
     return nullptr;
   }
-  /// The same for a field that may be absent: none when it is, null (an
-  /// error emitted) when it is of another type.
-  template <typename T>
-  std::optional<T> optionalField(DictionaryAttr dict, StringRef key) {
+  /// `dict`'s array field `key`, empty when it is absent; null (an error
+  /// emitted) when it is of another type.
+  ArrayAttr optionalArray(DictionaryAttr dict, StringRef key) {
     if (!dict.get(key))
-      return std::nullopt;
-    return field<T>(dict, key);
+      return ArrayAttr::get(func->getContext(), {});
+    return field<ArrayAttr>(dict, key);
   }
-  /// An element of the array `key` as a T; null (an error emitted) when it
-  /// is of another type.
-  template <typename T> T element(Attribute a, StringRef key) {
-    if (auto typed = dyn_cast<T>(a))
-      return typed;
-    (void)fail(key, "holds an element of an unexpected type");
-    return nullptr;
+  /// Calls `read` on each element of `array` (null: an error emitted
+  /// already) as a T; failure (an error emitted, naming the array `key`) at
+  /// an element of another type or the first `read` that fails.
+  template <typename T, typename Read>
+  LogicalResult forEach(ArrayAttr array, StringRef key, Read read) {
+    if (!array)
+      return failure();
+    for (Attribute a : array) {
+      auto typed = dyn_cast<T>(a);
+      if (!typed)
+        return fail(key, "holds an element of an unexpected type");
+      if (failed(read(typed)))
+        return failure();
+    }
+    return success();
   }
 
   /// The `[{name, dtype, shape, dims?}]` array of an `aotc.entry`.
   LogicalResult readTensors(ArrayAttr array,
                             std::vector<TensorSignature> &result) {
-    for (Attribute a : array) {
-      auto dict = element<DictionaryAttr>(a, "tensors");
-      auto name = dict ? field<StringAttr>(dict, "name") : nullptr;
-      auto dtype = name ? field<StringAttr>(dict, "dtype") : nullptr;
-      auto shape = dtype ? field<DenseI64ArrayAttr>(dict, "shape") : nullptr;
-      if (!shape)
-        return failure();
-      TensorSignature t;
-      t.name = name.str();
-      t.dtype = dtype.str();
-      llvm::append_range(t.shape, shape.asArrayRef());
-      t.dims.assign(t.shape.size(), "");
-      if (auto dims = optionalField<ArrayAttr>(dict, "dims")) {
-        if (!*dims)
-          return failure();
-        if (dims->size() != t.shape.size() ||
-            !llvm::all_of(*dims, llvm::IsaPred<StringAttr>))
-          return fail("dims", "is not one string per dimension");
-        for (auto [i, d] : llvm::enumerate(dims->getAsValueRange<StringAttr>()))
-          t.dims[i] = d.str();
-      }
-      result.push_back(std::move(t));
-    }
-    return success();
+    return forEach<DictionaryAttr>(
+        array, "tensors", [&](DictionaryAttr dict) -> LogicalResult {
+          auto name = field<StringAttr>(dict, "name");
+          auto dtype = name ? field<StringAttr>(dict, "dtype") : nullptr;
+          auto shape =
+              dtype ? field<DenseI64ArrayAttr>(dict, "shape") : nullptr;
+          if (!shape)
+            return failure();
+          TensorSignature t;
+          t.name = name.str();
+          t.dtype = dtype.str();
+          llvm::append_range(t.shape, shape.asArrayRef());
+          t.dims.assign(t.shape.size(), "");
+          if (dict.get("dims")) {
+            auto dims = field<ArrayAttr>(dict, "dims");
+            if (!dims)
+              return failure();
+            if (dims.size() != t.shape.size() ||
+                !llvm::all_of(dims, llvm::IsaPred<StringAttr>))
+              return fail("dims", "is not one string per dimension");
+            for (auto [i, d] :
+                 llvm::enumerate(dims.getAsValueRange<StringAttr>()))
+              t.dims[i] = d.str();
+          }
+          result.push_back(std::move(t));
+          return success();
+        });
   }
 
   /// `aotc.pool`, when present: bytes, lower_bound, alignment and buffers
@@ -237,15 +238,13 @@ private:
     sig.poolBytes = bytes.getInt();
     sig.poolLowerBound = lowerBound.getInt();
     sig.poolAlignment = alignment.getInt();
-    for (Attribute b : buffers) {
-      auto v = element<DenseI64ArrayAttr>(b, "buffers");
-      if (!v)
-        return failure();
-      if (v.size() != 4)
-        return fail("buffers", "holds a buffer that is not four integers");
-      sig.buffers.push_back({v[0], v[1], v[2], v[3]});
-    }
-    return success();
+    return forEach<DenseI64ArrayAttr>(
+        buffers, "buffers", [&](DenseI64ArrayAttr v) -> LogicalResult {
+          if (v.size() != 4)
+            return fail("buffers", "holds a buffer that is not four integers");
+          sig.buffers.push_back({v[0], v[1], v[2], v[3]});
+          return success();
+        });
   }
 };
 
