@@ -110,6 +110,21 @@ CASES = [
      "direct"),
     ("depthwise_direct_3x3", (1, 32, 12, 12), (32, 32, 3, 1, 1, 1, 32),
      "direct"),
+    # Stride 2 along the columns on the direct path: each thread tile's
+    # padded planes are written as their even and odd columns, the window's
+    # taps split between them (aotc-split-tile-phases). A 5x5 window stays
+    # direct at any size (peeled, each tap would gather); odd padded rows
+    # (21 + 4 columns); a max pool (-inf padding, 1 of 10 outputs per row on
+    # the border); an average pool counting the padding (its Pad node) on
+    # an odd image. Each with enough work for thread tiles.
+    ("depthwise_phases_5x5", (1, 24, 56, 56), (24, 24, 5, 2, 2, 1, 24),
+     "direct"),
+    ("depthwise_phases_odd", (1, 16, 21, 21), (16, 16, 5, 2, 2, 1, 16),
+     "direct"),
+    ("max_pool_phases", (1, 48, 20, 20),
+     lambda: torch.nn.MaxPool2d(3, stride=2, padding=1), "direct"),
+    ("avg_pool_phases", (1, 48, 19, 19),
+     lambda: torch.nn.AvgPool2d(3, stride=2, padding=1), "direct"),
     # Depthwise with channels as lanes (blocks of 16, the input transposed
     # into them): stride 1, a 5x5 window, rows narrower than a register; a
     # batch of 2; infinities at the image's corners (the padding the blocked

@@ -161,6 +161,11 @@ void buildConvolutionAndTilingPipeline(OpPassManager &pm,
   distribute.maxTiles = options.maxParallelTiles;
   distribute.vectorBitsOption = options.vectorBits;
   threads.addPass(createDistributeToForall(distribute));
+  // Stride-2 windows of the thread tiles on the column phases of their
+  // tile buffers.
+  SplitTilePhasesOptions phases;
+  phases.vectorBitsOption = options.vectorBits;
+  threads.addPass(createSplitTilePhases(phases));
   // Registers: convolutions and pools as direct vectorized convolutions
   // (rows x lanes of output, window loops unit), then every other op as
   // static register tiles, vectorized.

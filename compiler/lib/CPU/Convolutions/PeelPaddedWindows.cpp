@@ -205,16 +205,17 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
   int64_t lanes = std::max<int64_t>(
       1, vectorBits / getElementTypeOrSelf(op->getResult(0).getType())
                           .getIntOrFloatBitWidth());
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (PaddedDim &d : c->dims) {
     if (d.image == laneLoop &&
-        !aotc::peeledRowsPay(d.begin + d.extent - d.end, d.extent))
+        !aotc::peeledRowsPay(d.begin + d.extent - d.end, d.extent, d.stride,
+                             d.dilation, ranges[d.window]))
       return std::nullopt;
     int64_t excess = (d.end - d.begin) % lanes;
     if (d.image != laneLoop || d.end - d.begin < lanes || excess == 0)
       continue;
     d.end -= excess;
   }
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::reduction && !c->windows.test(loop) &&
         ranges[loop] != 1)

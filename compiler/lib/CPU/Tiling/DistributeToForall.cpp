@@ -786,6 +786,15 @@ LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
       int64_t n = slice.getResultType().getDimSize(d);
       int64_t size = pad.getSourceType().getDimSize(d);
       int64_t lo = (*low)[d];
+      ones.push_back(rewriter.getIndexAttr(1));
+      // A dimension the pad leaves alone: the slice of the pad is one of
+      // the source (a depthwise tile's channels), whole and static.
+      if (size == pad.getResultType().getDimSize(d)) {
+        srcOffsets.push_back(offset);
+        sizes.push_back(rewriter.getIndexAttr(n));
+        dstOffsets.push_back(rewriter.getIndexAttr(0));
+        continue;
+      }
       // The window [offset - lo, offset - lo + n) of the source, clamped
       // to [0, size), and where it lands in the tile's buffer.
       AffineExpr start = o - lo;
@@ -809,7 +818,6 @@ LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
       dstOffsets.push_back(affine::makeComposedFoldedAffineApply(
           rewriter, loc, AffineMap::get(0, 2, o - l + lo, ctx),
           {first, offset}));
-      ones.push_back(rewriter.getIndexAttr(1));
     }
     RankedTensorType type = slice.getResultType();
     Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),

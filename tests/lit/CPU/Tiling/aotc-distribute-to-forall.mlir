@@ -1696,8 +1696,9 @@ func.func @stem_7x7_whole_pad(%x: tensor<1x3x64x64xf32>, %w: tensor<1x1x3x7x7x32
 // A depthwise convolution on the direct path (aotc.strategy, as
 // aotc-select-cpu-strategy records it when aotc::peeledRowsPay declines a
 // peel) reading a padded copy of its input: each thread tile of channels
-// pads its own planes in a buffer of its own. The same op without a
-// recorded path keeps the one padded copy.
+// pads its own planes in a buffer of its own (the whole tile's channels:
+// the pad leaves that dimension alone). The same op without a recorded
+// path keeps the one padded copy.
 
 #xd = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
 #wd = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
@@ -1707,7 +1708,8 @@ func.func @stem_7x7_whole_pad(%x: tensor<1x3x64x64xf32>, %w: tensor<1x1x3x7x7x32
 // CHECK:         scf.forall
 // CHECK:           %[[BUF:.*]] = tensor.empty() : tensor<1x[[C:[0-9]+]]x1x32x32xf32>
 // CHECK:           %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[BUF]] : tensor<1x[[C]]x1x32x32xf32>)
-// CHECK:           %[[WIN:.*]] = tensor.insert_slice %{{.*}} into %[[FILL]][0, %{{.*}}, 0, 2, 2] [1, %{{.*}}, 1, 28, 28] [1, 1, 1, 1, 1]
+// CHECK:           %[[PART:.*]] = tensor.extract_slice %{{.*}}[0, %{{.*}}, 0, 0, 0] [1, [[C]], 1, 28, 28] [1, 1, 1, 1, 1] : tensor<1x120x1x28x28xf32> to tensor<1x[[C]]x1x28x28xf32>
+// CHECK:           %[[WIN:.*]] = tensor.insert_slice %[[PART]] into %[[FILL]][0, 0, 0, 2, 2] [1, [[C]], 1, 28, 28] [1, 1, 1, 1, 1]
 // CHECK:           linalg.generic
 // CHECK-SAME:          ins(%[[WIN]], %{{.*}} : tensor<1x[[C]]x1x32x32xf32>, tensor<[[C]]x1x1x5x5xf32>)
 // CHECK-LABEL: func.func @depthwise_unrecorded_whole_pad

@@ -483,4 +483,50 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
                            "mlir::affine::AffineDialect"];
 }
 
+def SplitTilePhases : Pass<"aotc-split-tile-phases", "mlir::func::FuncOp"> {
+  let summary = "Stride-2 windowed ops of thread tiles on the column phases of their tile buffer";
+  let description = [{
+    A windowed op in a thread tile (a depthwise convolution or a pool on
+    the direct path, whose input aotc-distribute-to-forall padded in the
+    tile: a part inserted into a fill of the pad value) with stride 2 and
+    dilation 1 along the columns and a window of at least two columns
+    (aotc::tileColumnPhasesPay) gathers every other column into each
+    register of output lanes: two loads and a shuffle per tap. The tile
+    buffer is written as its column phases instead, x'[..., h, p, j] =
+    x[..., h, 2 * j + p]: each row of the part read two registers at a
+    time, deinterleaved (vector.deinterleave), its even and odd elements
+    written to their phases. The op becomes two with stride 1 along the
+    columns: window column kw = 2 * q + p reads phase p at column ow + q
+    (one contiguous register), with its filter's or window's columns p,
+    p + 2, ...; the odd phase accumulates into the even one's result. Only
+    ops whose body folds each product into the output with one associative
+    and commutative combiner (sum, max, min) are split.
+
+    Before (5x5 depthwise, stride 2, in a tile of 8 channels):
+    ```mlir
+    %buf = tensor.insert_slice %part into %fill[0, 0, 0, 2, 2] [1, 8, 1, 28, 28] [1, 1, 1, 1, 1]
+    linalg.generic {maps = [(.., oh, ow, c, kh, kw) -> (.., oh * 2 + kh, ow * 2 + kw), ...]}
+        ins(%buf, %w : tensor<1x8x1x31x31xf32>, tensor<8x1x1x5x5xf32>) outs(%init)
+    ```
+    After:
+    ```mlir
+    %phases = scf.for ... vector.deinterleave ... : tensor<1x8x1x31x2x16xf32>
+    %even = linalg.generic {maps = [(.., oh, ow, c, kh, q) -> (.., oh * 2 + kh, ow + q), ...]}
+        ins(%phases[.., 0, :], %w[.., 0:3:2] : tensor<1x8x1x31x16xf32>, tensor<8x1x1x5x3xf32>) outs(%init)
+    %r = linalg.generic {same maps}
+        ins(%phases[.., 1, :], %w[.., 1:2:2] : tensor<1x8x1x31x16xf32>, tensor<8x1x1x5x2xf32>) outs(%even)
+    ```
+  }];
+  let options = [
+    Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of one vector register in bits (0: the module's "
+           "aotc.cpu_target)">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 #endif // AOTC_CPU_CONVOLUTIONS_PASSES

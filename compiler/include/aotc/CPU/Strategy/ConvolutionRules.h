@@ -89,9 +89,17 @@ bool clipsWindowsInto(size_t parts);
 
 /// aotc-peel-padded-windows: true when a peel pays for an op whose rows of
 /// lanes hold `rowOutputs`, `borderOutputs` of them in the border strips
-/// (their windows read the padding); else the op takes the direct path on
-/// an input padded in each thread tile.
-bool peeledRowsPay(int64_t borderOutputs, int64_t rowOutputs);
+/// (their windows read the padding), its window `taps` wide along them
+/// with `stride` and `dilation`; else the op takes the direct path on an
+/// input padded in each thread tile.
+bool peeledRowsPay(int64_t borderOutputs, int64_t rowOutputs, int64_t stride,
+                   int64_t dilation, int64_t taps);
+
+/// aotc-split-tile-phases: true when a windowed op of a thread tile whose
+/// window reads the columns of its tile buffer at `stride` with
+/// `dilation`, `taps` columns wide, is computed on the buffer's column
+/// phases.
+bool tileColumnPhasesPay(int64_t stride, int64_t dilation, int64_t taps);
 
 /// aotc-clip-padded-taps: true when computing a windowed op tap run by tap
 /// run, in `parts` parts, pays: only `reading` of its `products` (outputs
