@@ -37,13 +37,6 @@ const std::string &modelPath() {
 
 } // namespace
 
-/// The model file is removed when the fuzzer exits normally; after a crash
-/// it is left behind (libFuzzer writes the input as crash-* too).
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  std::atexit([] { std::remove(modelPath().c_str()); });
-  return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   {
     std::error_code ec;
@@ -59,6 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.functionName = "fuzz";
   mlir::OwningOpRef<mlir::ModuleOp> module =
       aotc::importONNXModel(context, modelPath(), options);
+  // Removed after each input: libFuzzer's exits (-runs, -max_total_time)
+  // skip atexit handlers. After a crash the file is left behind (libFuzzer
+  // writes the input as crash-* too).
+  std::remove(modelPath().c_str());
   if (module && mlir::failed(mlir::verify(*module))) {
     std::fprintf(stderr, "the importer built a module that does not "
                          "verify\n");

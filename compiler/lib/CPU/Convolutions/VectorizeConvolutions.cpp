@@ -137,8 +137,32 @@ SmallVector<int64_t> computeTileSizes(linalg::LinalgOp op, int64_t lanes,
                                            std::min(channels, kRows));
     return sizes;
   }
+  // Not a loop that a windowed input reads in one result with the lanes,
+  // stepping less than they do (an im2col copy's window column kw of
+  // x[ow * 2 + kw]): a register row per step of it would read no one
+  // strided range. Rows further apart than the lanes (a flattened image's
+  // x[r * 16 + l]) are read as pitched rows.
+  auto readWithLanes = [&](unsigned dim) {
+    for (OpOperand *input : op.getDpsInputOperands())
+      for (AffineExpr e : op.getMatchingIndexingMap(input).getResults()) {
+        LinearExpr linear;
+        if (isa<AffineDimExpr>(e) || failed(decompose(e, 1, linear)))
+          continue;
+        auto coefficient = [&](unsigned d) {
+          auto term = llvm::find_if(
+              linear.terms, [&](auto term) { return term.first == d; });
+          return term == linear.terms.end() ? 0 : term->second;
+        };
+        int64_t step = coefficient(dim), laneStep = coefficient(laneDim);
+        if (step != 0 && laneStep != 0 && step < laneStep)
+          return true;
+      }
+    return false;
+  };
   for (AffineExpr expr : llvm::reverse(results.drop_back())) {
     unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+    if (readWithLanes(dim))
+      continue;
     int64_t rows = largestDivisorAtMost(ranges[dim], kRows);
     if (rows > 1) {
       sizes[dim] = rows;

@@ -1,4 +1,4 @@
-//===- MaskPartialVectors.cpp - Odd vectors as masked accesses -*- C++ -*-===//
+//===- MaskPartialVectors.cpp - Odd loads as masked loads -----*- C++ -*-===//
 //
 // This file implements the aotc-mask-partial-vectors pass: a 1-D load
 // whose lanes past its last whole register are not a power of two (a row

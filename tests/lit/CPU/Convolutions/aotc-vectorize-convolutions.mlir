@@ -432,6 +432,28 @@ func.func @subsample_partial_row(%x: tensor<1x4x16x54xf32>, %o: tensor<1x4x8x27x
 
 // -----
 
+// An im2col copy of a stride-2 window, its window loops parallel (x[c, oh *
+// 2 + kh, ow * 2 + kw] -> cols[c, kh, kw, oh, ow]) on 11 output rows (no
+// divisor up to 8): the register rows step along kh (3), not kw, which the
+// lanes' column reads too (a row per kw would read no one strided range,
+// and the copy stayed scalar); each row is one register of ow read with
+// stride 2.
+
+#cxmap = affine_map<(c, kh, kw, oh, ow) -> (c, oh * 2 + kh, ow * 2 + kw)>
+#comap = affine_map<(c, kh, kw, oh, ow) -> (c, kh, kw, oh, ow)>
+// CHECK-LABEL: func.func @im2col_stride2
+// CHECK:         vector.transfer_read %{{.*}} : tensor<1x3x16xf32>, vector<1x3x1x1x16xf32>
+// CHECK:         tensor.insert_slice %{{.*}} [1, 3, 1, 1, 16] [1, 1, 1, 1, 1]
+func.func @im2col_stride2(%x: tensor<2x23x34xf32>, %o: tensor<2x3x3x11x16xf32>) -> tensor<2x3x3x11x16xf32> {
+  %r = linalg.generic {indexing_maps = [#cxmap, #comap], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<2x23x34xf32>) outs(%o : tensor<2x3x3x11x16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x3x3x11x16xf32>
+  return %r : tensor<2x3x3x11x16xf32>
+}
+
+// -----
+
 // A convolution over input channels on a row-aligned grid
 // (aotc-flatten-convolution-images: 7 rows of 8 lanes, rows 9 apart in the
 // flat input), with a fill init and a ReLU. It is split at 6 rows, each
