@@ -102,29 +102,33 @@ CASES = [
     # Padded depthwise layers with a tenth or more of each row's outputs
     # reading the padding: not peeled (their border strips would be computed
     # a lane at a time) but direct, each thread tile padding its own
-    # channels' planes: 5x5 on 28 x 28 (4 of 28 columns), 5x5 stride 2 to
-    # 7 x 7 (2 of 7), 3x3 on 12 x 12 (2 of 12).
+    # channels' planes: 5x5 on 28 x 28 (4 of 28 columns), 3x3 on 12 x 12
+    # (2 of 12). A 5x5 stride-2 layer to 7 x 7 with too little work for
+    # thread tiles (16 channels): direct on one padded copy.
     ("depthwise_direct_5x5", (1, 40, 28, 28), (40, 40, 5, 1, 2, 1, 40),
      "direct"),
-    ("depthwise_direct_s2", (1, 48, 14, 14), (48, 48, 5, 2, 2, 1, 48),
+    ("depthwise_direct_s2", (1, 16, 14, 14), (16, 16, 5, 2, 2, 1, 16),
      "direct"),
     ("depthwise_direct_3x3", (1, 32, 12, 12), (32, 32, 3, 1, 1, 1, 32),
      "direct"),
-    # Stride 2 along the columns on the direct path: each thread tile's
+    # Stride 2 along the columns, padded in each thread tile: the tile's
     # padded planes are written as their even and odd columns, the window's
-    # taps split between them (aotc-split-tile-phases). A 5x5 window stays
-    # direct at any size (peeled, each tap would gather); odd padded rows
-    # (21 + 4 columns); a max pool (-inf padding, 1 of 10 outputs per row on
-    # the border); an average pool counting the padding (its Pad node) on
-    # an odd image. Each with enough work for thread tiles.
+    # taps split between them (aotc-split-tile-phases; the test checks the
+    # deinterleaved buffer in the dump). A 5x5 window is never peeled when
+    # it can take them (peeled, each tap would gather): on 56 x 56 and to
+    # 7 x 7; odd padded rows (21 + 4 columns); a max pool (-inf padding, 1
+    # of 10 outputs per row on the border); an average pool counting the
+    # padding (its Pad node) on an odd image.
     ("depthwise_phases_5x5", (1, 24, 56, 56), (24, 24, 5, 2, 2, 1, 24),
-     "direct"),
+     "column-phases"),
+    ("depthwise_phases_7x7", (1, 48, 14, 14), (48, 48, 5, 2, 2, 1, 48),
+     "column-phases"),
     ("depthwise_phases_odd", (1, 16, 21, 21), (16, 16, 5, 2, 2, 1, 16),
-     "direct"),
+     "column-phases"),
     ("max_pool_phases", (1, 48, 20, 20),
-     lambda: torch.nn.MaxPool2d(3, stride=2, padding=1), "direct"),
+     lambda: torch.nn.MaxPool2d(3, stride=2, padding=1), "column-phases"),
     ("avg_pool_phases", (1, 48, 19, 19),
-     lambda: torch.nn.AvgPool2d(3, stride=2, padding=1), "direct"),
+     lambda: torch.nn.AvgPool2d(3, stride=2, padding=1), "column-phases"),
     # Depthwise with channels as lanes (blocks of 16, the input transposed
     # into them): stride 1, a 5x5 window, rows narrower than a register; a
     # batch of 2; infinities at the image's corners (the padding the blocked
@@ -251,6 +255,13 @@ def main():
                          else [expected]):
                 print("FAIL %s: strategy %s, expected [%s]" % (
                     name, paths, expected))
+                ok = False
+            # The column phases carried out: the tile buffer deinterleaved.
+            with open(os.path.join(dump, "conv.tiled.mlir")) as f:
+                phased = "vector.deinterleave" in f.read()
+            if phased != ("column-phases" in paths):
+                print("FAIL %s: column phases %s in the dump" % (
+                    name, "made" if phased else "not made"))
                 ok = False
         generic = compile_case(work, name + "_generic", path, aotc, runtime,
                                ["--strategy=generic"])

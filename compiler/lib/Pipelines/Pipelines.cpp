@@ -86,6 +86,8 @@ void buildTensorPipeline(OpPassManager &pm, const TensorOptions &options) {
   select.vectorBitsOption = options.vectorBits;
   select.winograd = options.winograd;
   select.generic = options.genericStrategy;
+  select.minWork = options.minParallelWork;
+  select.maxTiles = options.maxParallelTiles;
   select.table = options.strategyTable;
   pm.addPass(createSelectCpuStrategy(select));
   buildConvolutionAndTilingPipeline(pm, options);

@@ -337,6 +337,25 @@ std::optional<Padding> matchPadding(Value padded) {
   return padding;
 }
 
+std::optional<PaddedCopy> matchPaddedCopy(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() < 1)
+    return std::nullopt;
+  Value x = op.getDpsInputs()[0];
+  auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
+  Value padded = expand ? expand.getSrc() : x;
+  auto insert = padded.getDefiningOp<tensor::InsertSliceOp>();
+  if (!x.hasOneUse() || (expand && !padded.hasOneUse()) || !insert)
+    return std::nullopt;
+  std::optional<Padding> padding = matchPadding(padded);
+  std::optional<SmallVector<std::pair<int64_t, int64_t>>> lowHigh =
+      padding ? paddingOfInput(*padding, expand) : std::nullopt;
+  auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
+  if (!lowHigh || !fill || !fill.getResult(0).hasOneUse() ||
+      !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+    return std::nullopt;
+  return PaddedCopy{*padding, expand, insert, fill, std::move(*lowHigh)};
+}
+
 std::optional<SmallVector<std::pair<int64_t, int64_t>>>
 paddingOfInput(const Padding &padding, tensor::ExpandShapeOp expand) {
   SmallVector<std::pair<int64_t, int64_t>> result;

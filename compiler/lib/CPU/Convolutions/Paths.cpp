@@ -27,6 +27,7 @@ constexpr std::pair<ConvolutionPath, llvm::StringLiteral> kPathNames[] = {
     {ConvolutionPath::FlatImage, "flat-image"},
     {ConvolutionPath::FlatDepthwise, "flat-depthwise"},
     {ConvolutionPath::PeeledWindows, "peeled-windows"},
+    {ConvolutionPath::ColumnPhases, "column-phases"},
     {ConvolutionPath::Direct, "direct"},
     {ConvolutionPath::Generic, "generic"},
 };

@@ -184,9 +184,11 @@ std::optional<Candidate> matchPaddedWindows(linalg::LinalgOp op) {
 /// `op` as a candidate of aotc-peel-padded-windows: padded windows
 /// (matchPaddedWindows) whose every reduction loop is a window loop of its
 /// input 0 or has one iteration, with some outputs reading the padding and
-/// some not, and few of them along its rows of lanes (aotc::peeledRowsPay).
+/// some not, and few of them along its rows of lanes (aotc::peeledRowsPay;
+/// `columnPhases`: `op` can take the column phases of its thread tiles).
 std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
-                                        int64_t vectorBits) {
+                                        int64_t vectorBits,
+                                        bool columnPhases = false) {
   std::optional<Candidate> c = matchPaddedWindows(op);
   if (!c || llvm::any_of(c->dims, [](const PaddedDim &d) {
         return d.begin >= d.end;
@@ -208,8 +210,8 @@ std::optional<Candidate> matchCandidate(linalg::LinalgOp op,
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (PaddedDim &d : c->dims) {
     if (d.image == laneLoop &&
-        !aotc::peeledRowsPay(d.begin + d.extent - d.end, d.extent, d.stride,
-                             d.dilation, ranges[d.window]))
+        !aotc::peeledRowsPay(d.begin + d.extent - d.end, d.extent,
+                             ranges[d.window], columnPhases))
       return std::nullopt;
     int64_t excess = (d.end - d.begin) % lanes;
     if (d.image != laneLoop || d.end - d.begin < lanes || excess == 0)
@@ -600,6 +602,7 @@ struct ClipPaddedTapsPass
 
 } // namespace
 
-bool aotc::canUsePeeledWindows(linalg::LinalgOp op, int64_t vectorBits) {
-  return matchCandidate(op, vectorBits).has_value();
+bool aotc::canUsePeeledWindows(linalg::LinalgOp op, int64_t vectorBits,
+                               bool columnPhases) {
+  return matchCandidate(op, vectorBits, columnPhases).has_value();
 }

@@ -14,8 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "aotc/Analysis/BufferLifetimes.h"
 #include "aotc/CPU/Convolutions/ConvolutionUtils.h"
 #include "aotc/CPU/Convolutions/Passes.h"
+#include "aotc/CPU/Convolutions/Paths.h"
 #include "aotc/CPU/Strategy/ConvolutionRules.h"
 #include "aotc/Common/CpuTarget.h"
 #include "aotc/Common/TilingUtils.h"
@@ -83,43 +85,33 @@ std::optional<unsigned> plainResult(AffineMap map, unsigned dim) {
   return position;
 }
 
-std::optional<Candidate> matchCandidate(linalg::GenericOp op) {
+/// The column window of a windowed op that this pass can split: input 0
+/// read at column ow * stride + kw * dilation, ow the loop of the output's
+/// lanes, kw a reduction loop of `taps` that every other operand reads as
+/// one plain result or not at all; an op without channel rows or lanes
+/// whose body accumulates its products (accumulatesOutput), on static
+/// tensors of whole bytes.
+struct ColumnWindow {
+  unsigned ow, kw;
+  int64_t stride, dilation, taps;
+};
+
+std::optional<ColumnWindow> matchColumnWindow(linalg::GenericOp op) {
   if (op.getNumDpsInputs() < 2)
     return std::nullopt;
   Type element = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
-  if (!op->getParentOfType<scf::ForallOp>() || op.getNumDpsInits() != 1 ||
-      !op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      aotc::convolutionChannelRowLoop(op) ||
+  if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+      op.hasDynamicShape() || aotc::convolutionChannelRowLoop(op) ||
       aotc::convolutionChannelLaneLoop(op) || !accumulatesOutput(op) ||
       !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-    return std::nullopt;
-  // The tile buffer: a static part inserted with unit strides at a static
-  // column into a fill of the pad value, read by this op alone.
-  Value x = op.getDpsInputs()[0];
-  auto insert = x.getDefiningOp<tensor::InsertSliceOp>();
-  if (!insert || !x.hasOneUse() || !insert.hasUnitStride() ||
-      insert.getSourceType().getRank() != insert.getType().getRank() ||
-      ShapedType::isDynamic(insert.getSourceType().getShape().back()) ||
-      !getConstantIntValue(insert.getMixedOffsets().back()))
-    return std::nullopt;
-  // Whole along every dimension but its rows and columns.
-  RankedTensorType partType = insert.getSourceType();
-  int64_t rank = partType.getRank();
-  if (rank < 2)
-    return std::nullopt;
-  for (int64_t d = 0; d + 2 < rank; ++d)
-    if (!isZeroInteger(insert.getMixedOffsets()[d]) ||
-        partType.isDynamicDim(d) ||
-        partType.getDimSize(d) != insert.getType().getDimSize(d))
-      return std::nullopt;
-  auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
-  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
     return std::nullopt;
   // Read at column ow * 2 + kw: ow the output's lanes, kw a reduction loop
   // that no other result of the input's map reads, and every other operand
   // reads kw (a filter, a window) as one plain result or not at all, and
   // ow not at all.
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0].getNumResults() < 2)
+    return std::nullopt;
   std::optional<aotc::WindowAccess> column =
       aotc::matchWindow(maps[0].getResults().back());
   AffineMap outMap = maps.back();
@@ -149,11 +141,40 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op) {
       return std::nullopt;
     taps = cast<ShapedType>(op->getOperand(i).getType()).getDimSize(*position);
   }
-  if (!taps ||
-      !aotc::tileColumnPhasesPay(column->stride, column->dilation, *taps))
+  if (!taps)
     return std::nullopt;
-  return Candidate{
-      op, insert, fill.getInputs()[0], column->image, column->window, *taps};
+  return ColumnWindow{column->image, column->window, column->stride,
+                      column->dilation, *taps};
+}
+
+std::optional<Candidate> matchCandidate(linalg::GenericOp op) {
+  std::optional<ColumnWindow> column = matchColumnWindow(op);
+  if (!column || !op->getParentOfType<scf::ForallOp>() ||
+      !aotc::tileColumnPhasesPay(column->stride, column->dilation,
+                                 column->taps))
+    return std::nullopt;
+  // The tile buffer: a static part inserted with unit strides at a static
+  // column into a fill of the pad value, read by this op alone.
+  Value x = op.getDpsInputs()[0];
+  auto insert = x.getDefiningOp<tensor::InsertSliceOp>();
+  if (!insert || !x.hasOneUse() || !insert.hasUnitStride() ||
+      insert.getSourceType().getRank() != insert.getType().getRank() ||
+      ShapedType::isDynamic(insert.getSourceType().getShape().back()) ||
+      !getConstantIntValue(insert.getMixedOffsets().back()))
+    return std::nullopt;
+  // Whole along every dimension but its rows and columns.
+  RankedTensorType partType = insert.getSourceType();
+  int64_t rank = partType.getRank();
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    if (!isZeroInteger(insert.getMixedOffsets()[d]) ||
+        partType.isDynamicDim(d) ||
+        partType.getDimSize(d) != insert.getType().getDimSize(d))
+      return std::nullopt;
+  auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+    return std::nullopt;
+  return Candidate{op,         insert,     fill.getInputs()[0],
+                   column->ow, column->kw, column->taps};
 }
 
 struct SplitTilePhasesPass
@@ -165,8 +186,13 @@ struct SplitTilePhasesPass
         aotc::vectorRegistersOf(getOperation(), vectorBitsOption).bits;
     SmallVector<Candidate> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
+      if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::ColumnPhases))
+        return;
       if (std::optional<Candidate> candidate = matchCandidate(op))
         candidates.push_back(*candidate);
+      else if (aotc::recordedPath(op) == aotc::ConvolutionPath::ColumnPhases)
+        aotc::revertPath(op, aotc::ConvolutionPath::ColumnPhases,
+                         "no thread tile pads its input");
     });
     IRRewriter rewriter(&getContext());
     for (Candidate candidate : candidates)
@@ -358,3 +384,33 @@ struct SplitTilePhasesPass
 };
 
 } // namespace
+
+bool aotc::canUseColumnPhases(linalg::LinalgOp op, const ThreadTiling &tiling) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  std::optional<ColumnWindow> column =
+      generic ? matchColumnWindow(generic) : std::nullopt;
+  if (!column || op.getNumDpsInputs() != 2 ||
+      !tileColumnPhasesPay(column->stride, column->dilation, column->taps))
+    return false;
+  // A padded copy (of rows and columns only) that each thread tile pads
+  // its window of in a buffer of its own (aotc-distribute-to-forall), the
+  // tiles whole along the columns (the buffer's part at a static column).
+  std::optional<PaddedCopy> copy = matchPaddedCopy(op);
+  if (!copy || copy->lowHigh.size() < 2 ||
+      llvm::any_of(ArrayRef(copy->lowHigh).drop_back(2),
+                   [](std::pair<int64_t, int64_t> lh) {
+                     return lh.first != 0 || lh.second != 0;
+                   }))
+    return false;
+  ThreadPlan plan = tiling.plan(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (plan.kind != ThreadPlan::Kind::Tiles ||
+      (plan.sizes[column->ow] != 0 &&
+       plan.sizes[column->ow] < ranges[column->ow]))
+    return false;
+  std::optional<SmallVector<int64_t>> shape = tileSliceShape(op, 0, plan.sizes);
+  auto type = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  return shape &&
+         tilePadPays(ShapedType::getNumElements(*shape), elementBytes(type),
+                     tileCount(op, plan.sizes), type.getNumElements());
+}

@@ -330,14 +330,15 @@ constexpr int64_t kMaxPeeledBorderTenths = 1;
 bool aotc::clipsWindowsInto(size_t parts) { return parts <= kMaxClippedParts; }
 
 bool aotc::peeledRowsPay(int64_t borderOutputs, int64_t rowOutputs,
-                         int64_t stride, int64_t dilation, int64_t taps) {
-  // A window wider than kMaxRowWindow with column phases on the direct path
-  // (aotc-split-tile-phases): the peeled interior gathers each of its taps
+                         int64_t taps, bool columnPhases) {
+  // A window wider than kMaxRowWindow that can take the column phases of
+  // its thread tiles (aotc-split-tile-phases): the peeled interior gathers
+  // each of its taps
   // from strided input; one depthwise layer alone, 1 thread, peeled against
   // direct on phases: 5x5 stride 2 on 72 x 56 x 56 61 against 36 us, on
   // 144 x 56 x 56 122 against 86. 3x3 windows stay peeled (96 x 112 x 112:
   // 83 against 147 us, 144 x 56 x 56: 42 against 57).
-  if (taps > kMaxRowWindow && tileColumnPhasesPay(stride, dilation, taps))
+  if (taps > kMaxRowWindow && columnPhases)
     return false;
   return borderOutputs * 10 < rowOutputs * kMaxPeeledBorderTenths;
 }

@@ -10,6 +10,7 @@
 #include "aotc/CPU/Convolutions/Paths.h"
 #include "aotc/CPU/Strategy/Passes.h"
 #include "aotc/CPU/Strategy/Table.h"
+#include "aotc/CPU/Strategy/Tiles.h"
 #include "aotc/Common/CpuTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,6 +53,9 @@ llvm::StringRef reasonOf(ConvolutionPath path) {
   case ConvolutionPath::PeeledWindows:
     return "padded windows: the interior reads the input in place, border "
            "strips apart";
+  case ConvolutionPath::ColumnPhases:
+    return "column stride 2, padded in each thread tile: the tile's buffer "
+           "as even and odd columns, each tap one register";
   case ConvolutionPath::Direct:
     return "no path above applies: direct register tiles of the window, "
            "a padded input padded in each thread tile";
@@ -84,8 +88,10 @@ struct SelectCpuStrategyPass
     std::string rows;
     llvm::raw_string_ostream out(rows);
     getOperation().walk([&](func::FuncOp func) {
+      aotc::ThreadTiling tiling = aotc::ThreadTiling::forOps(
+          aotc::distributableOps(func), minWork, maxTiles, registers);
       func.walk([&](linalg::LinalgOp op) {
-        std::optional<ConvolutionPath> path = select(op);
+        std::optional<ConvolutionPath> path = select(op, tiling);
         if (path)
           aotc::recordPath(op, *path);
         printRow(out, func, op, path);
@@ -100,8 +106,10 @@ struct SelectCpuStrategyPass
 
   /// The first path whose precondition holds, in the order of preference
   /// (the order the passes carrying them out run in); Direct for other
-  /// windowed ops; none for ops no convolution path concerns.
-  std::optional<ConvolutionPath> select(linalg::LinalgOp op) {
+  /// windowed ops; none for ops no convolution path concerns. `tiling`:
+  /// the thread tiles the ops will get.
+  std::optional<ConvolutionPath> select(linalg::LinalgOp op,
+                                        const aotc::ThreadTiling &tiling) {
     bool windowed = aotc::isWindowedOp(op);
     auto first = [&]() -> std::optional<ConvolutionPath> {
       if (aotc::canUsePointwiseMatmul(op))
@@ -118,8 +126,11 @@ struct SelectCpuStrategyPass
         return ConvolutionPath::FlatImage;
       if (aotc::canUseFlatDepthwise(op, registers.bits))
         return ConvolutionPath::FlatDepthwise;
-      if (aotc::canUsePeeledWindows(op, registers.bits))
+      bool phases = aotc::canUseColumnPhases(op, tiling);
+      if (aotc::canUsePeeledWindows(op, registers.bits, phases))
         return ConvolutionPath::PeeledWindows;
+      if (phases)
+        return ConvolutionPath::ColumnPhases;
       if (windowed)
         return ConvolutionPath::Direct;
       return std::nullopt;

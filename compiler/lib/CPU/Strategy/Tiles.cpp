@@ -58,6 +58,76 @@ int64_t tileCount(linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
   return count;
 }
 
+std::optional<SmallVector<int64_t>>
+tileSliceShape(linalg::LinalgOp op, unsigned input, ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  OpOperand *operand = op.getDpsInputOperand(input);
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  auto type = dyn_cast<RankedTensorType>(operand->get().getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  SmallVector<int64_t> shape;
+  for (auto [dimension, expr] : llvm::enumerate(map.getResults())) {
+    // The extent of sum(f_d * d) + c over the tile: sum(f_d * (size_d - 1))
+    // + 1; the whole dimension when no loop of the sum is tiled.
+    int64_t extent = 1;
+    bool linear = true, tiled = false;
+    auto addTerm = [&](AffineExpr term) {
+      auto mul = dyn_cast<AffineBinaryOpExpr>(term);
+      int64_t factor = 1;
+      if (mul && mul.getKind() == AffineExprKind::Mul) {
+        auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
+        term = mul.getLHS();
+        factor = c ? c.getValue() : 0;
+      }
+      if (isa<AffineConstantExpr>(term))
+        return;
+      auto dim = dyn_cast<AffineDimExpr>(term);
+      if (!dim || factor <= 0 || ranges[dim.getPosition()] < 1) {
+        linear = false;
+        return;
+      }
+      int64_t size = sizes[dim.getPosition()];
+      if (size == 0 || size > ranges[dim.getPosition()])
+        size = ranges[dim.getPosition()];
+      tiled |= size < ranges[dim.getPosition()];
+      extent += factor * (size - 1);
+    };
+    SmallVector<AffineExpr> terms = {expr};
+    while (!terms.empty()) {
+      AffineExpr term = terms.pop_back_val();
+      auto add = dyn_cast<AffineBinaryOpExpr>(term);
+      if (add && add.getKind() == AffineExprKind::Add)
+        terms.append({add.getLHS(), add.getRHS()});
+      else
+        addTerm(term);
+    }
+    if (!linear)
+      return std::nullopt;
+    shape.push_back(tiled ? extent : type.getDimSize(dimension));
+  }
+  return shape;
+}
+
+namespace {
+
+/// Most elements the thread tiles' padded windows may copy together, per
+/// kTilePadOverlapDenominator elements of the whole padded input (windows
+/// overlap: MobileNetV2's 3x3 stride-2 stem reads 5 rows for 4, 1.23 times
+/// the input; ResNet's 7x7 one 9 rows for 4, 2.2 times, more than its one
+/// padded copy costs, which stays).
+constexpr int64_t kTilePadOverlapNumerator = 3;
+constexpr int64_t kTilePadOverlapDenominator = 2;
+
+} // namespace
+
+bool tilePadPays(int64_t tileElements, int64_t elementBytes, int64_t tiles,
+                 int64_t paddedElements) {
+  return tileElements * elementBytes <= kMaxTileScratchBytes &&
+         tiles * tileElements * kTilePadOverlapDenominator <=
+             paddedElements * kTilePadOverlapNumerator;
+}
+
 SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
                                             int64_t targetTiles,
                                             RegisterTile registerTile,

@@ -690,17 +690,9 @@ LogicalResult fuseBoxedParts(RewriterBase &rewriter,
   return success();
 }
 
-/// Most elements the thread tiles' padded windows may copy together, per
-/// kTilePadOverlapDenominator elements of the whole padded input (windows
-/// overlap: MobileNetV2's 3x3 stride-2 stem reads 5 rows for 4, 1.23 times
-/// the input; ResNet's 7x7 one 9 rows for 4, 2.2 times, more than its one
-/// padded copy costs, which stays).
-constexpr int64_t kTilePadOverlapNumerator = 3;
-constexpr int64_t kTilePadOverlapDenominator = 2;
-
 /// The input of a convolution with output channels as lanes, or of a
-/// windowed op on the direct path (a depthwise convolution or a pool that
-/// aotc::peeledRowsPay left unpeeled), that aotc-decompose-ops made a
+/// windowed op on the direct or column-phases path (a depthwise convolution
+/// or a pool the strategy left unpeeled), that aotc-decompose-ops made a
 /// padded copy of (a constant fill of an empty tensor with the source
 /// inserted at static offsets, unit strides; read through an expand_shape
 /// that splits no padded dimension, or directly, by the op alone) becomes
@@ -708,33 +700,27 @@ constexpr int64_t kTilePadOverlapDenominator = 2;
 /// Otherwise the copy of the whole padded input is a pass of its own, a
 /// good part of a stem's time (MobileNetV2's: 612 KB).
 void recomposeTilePad(RewriterBase &rewriter, linalg::LinalgOp op) {
+  std::optional<aotc::ConvolutionPath> path = aotc::recordedPath(op);
   if ((!aotc::convolutionChannelLaneLoop(op) &&
-       aotc::recordedPath(op) != aotc::ConvolutionPath::Direct) ||
+       path != aotc::ConvolutionPath::Direct &&
+       path != aotc::ConvolutionPath::ColumnPhases) ||
       op.getNumDpsInputs() != 2)
+    return;
+  std::optional<aotc::PaddedCopy> copy = aotc::matchPaddedCopy(op);
+  if (!copy)
     return;
   OpOperand &operand = op->getOpOperand(0);
   Value x = operand.get();
-  auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
-  Value padded = expand ? expand.getSrc() : x;
-  auto insert = padded.getDefiningOp<tensor::InsertSliceOp>();
-  if (!x.hasOneUse() || (expand && !padded.hasOneUse()) || !insert)
-    return;
-  std::optional<aotc::Padding> padding = aotc::matchPadding(padded);
-  std::optional<SmallVector<std::pair<int64_t, int64_t>>> lowHigh =
-      padding ? aotc::paddingOfInput(*padding, expand) : std::nullopt;
-  auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
-  if (!lowHigh || !fill.getResult(0).hasOneUse() ||
-      !fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
-    return;
+  auto [padding, expand, insert, fill, lowHigh] = *copy;
   // The (expanded) source: x's shape without the padding.
   auto xType = cast<RankedTensorType>(x.getType());
   rewriter.setInsertionPoint(op);
   Location loc = insert.getLoc();
   SmallVector<OpFoldResult> low, high;
-  Value src = aotc::unpaddedSource(rewriter, loc, *padding, expand, xType,
-                                   *lowHigh, low, high);
+  Value src = aotc::unpaddedSource(rewriter, loc, padding, expand, xType,
+                                   lowHigh, low, high);
   auto pad = tensor::PadOp::create(rewriter, loc, xType, src, low, high,
-                                   padding->value, /*nofold=*/false);
+                                   padding.value, /*nofold=*/false);
   rewriter.modifyOpInPlace(op, [&] { operand.set(pad.getResult()); });
   // The copy it replaces, now unused.
   Operation *empty = fill.getOutputs()[0].getDefiningOp();
@@ -746,9 +732,9 @@ void recomposeTilePad(RewriterBase &rewriter, linalg::LinalgOp op) {
 
 /// Each slice that a thread tile takes of a tensor.pad made outside its
 /// thread loop (recomposeTilePad) becomes a padded copy of the source's
-/// part that the window covers, in a buffer of the tile's own (static, at
-/// most aotc::kMaxTileScratchBytes: aotc-plan-memory puts it on the
-/// thread's stack): the pad value filled, the part (clamped to the source;
+/// part that the window covers, in a buffer of the tile's own (static,
+/// when aotc::tilePadPays: aotc-plan-memory puts it on the thread's
+/// stack): the pad value filled, the part (clamped to the source;
 /// empty where the window lies in the padding) inserted. The pads left are
 /// then decomposed as aotc-decompose-ops does (fill and insert_slice).
 LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
@@ -760,14 +746,12 @@ LogicalResult padInThreadTiles(RewriterBase &rewriter, func::FuncOp func) {
     if (!pad || !loop || loop->isAncestor(pad) || !slice.hasUnitStride() ||
         !type.hasStaticShape() || !pad.getConstantPaddingValue() ||
         !pad.getResultType().hasStaticShape() ||
-        type.getRank() != pad.getResultType().getRank() ||
-        type.getNumElements() * aotc::elementBytes(type) >
-            aotc::kMaxTileScratchBytes)
+        type.getRank() != pad.getResultType().getRank())
       return;
     std::optional<int64_t> tiles = aotc::staticTripCount(loop);
-    if (tiles && *tiles * type.getNumElements() * kTilePadOverlapDenominator <=
-                     pad.getResultType().getNumElements() *
-                         kTilePadOverlapNumerator)
+    if (tiles && aotc::tilePadPays(type.getNumElements(),
+                                   aotc::elementBytes(type), *tiles,
+                                   pad.getResultType().getNumElements()))
       slices.push_back(slice);
   });
   for (tensor::ExtractSliceOp slice : slices) {

@@ -2,6 +2,7 @@
 // RUN: aotc-opt %s -aotc-select-cpu-strategy=vector-bits=256 | FileCheck %s --check-prefix=AVX2
 // RUN: aotc-opt %s -aotc-select-cpu-strategy=generic=1 | FileCheck %s --check-prefix=GENERIC
 // RUN: aotc-opt %s -aotc-select-cpu-strategy=table=- -o /dev/null | FileCheck %s --check-prefix=TABLE
+// RUN: aotc-opt %s -aotc-select-cpu-strategy=min-work=1000000 | FileCheck %s --check-prefix=FEWTILES
 
 // One path per op, in the importer's NCHW form (groups as a dimension),
 // with 512-bit registers unless stated (docs/architecture.md's table):
@@ -19,6 +20,11 @@
 //   block (960 x 9 x 32 lanes, 1.1 MB) would not stay in L2 for the rows of
 //   the direct paths, so the column copy's contraction blocks the
 //   reduction;
+// - a padded 5x5 stride-2 depthwise convolution with enough work for
+//   thread tiles, each padding its channels' planes (64 x 64 floats each)
+//   in a buffer of its own, takes the column phases of those buffers; with
+//   too little work (4 channels to 7 x 7) it stays on one thread and
+//   direct, as with min-work raised above its work;
 // - a max pool without padding is computed directly;
 // - a matmul is no convolution: no record (the table calls it a
 //   contraction).
@@ -137,6 +143,46 @@ func.func @wide_window_prime_rows(%x: tensor<1x1x3x223x223xf32>, %w: tensor<1x96
   return %r : tensor<1x1x96x109x109xf32>
 }
 
+#dx = affine_map<(n, c, m, oh, ow, k, kh, kw) -> (n, c, k, oh * 2 + kh, ow * 2 + kw)>
+#dw = affine_map<(n, c, m, oh, ow, k, kh, kw) -> (c, m, k, kh, kw)>
+#do = affine_map<(n, c, m, oh, ow, k, kh, kw) -> (n, c, m, oh, ow)>
+
+// CHECK-LABEL: func.func @depthwise_stride2
+// CHECK:         linalg.generic {{.*}}aotc.strategy = "column-phases"
+// FEWTILES-LABEL: func.func @depthwise_stride2
+// FEWTILES:        linalg.generic {{.*}}aotc.strategy = "direct"
+func.func @depthwise_stride2(%x: tensor<1x24x1x60x60xf32>, %w: tensor<24x1x1x5x5xf32>, %o: tensor<1x24x1x30x30xf32>) -> tensor<1x24x1x30x30xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x24x1x64x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x24x1x64x64xf32>) -> tensor<1x24x1x64x64xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 0, 2, 2] [1, 24, 1, 60, 60] [1, 1, 1, 1, 1] : tensor<1x24x1x60x60xf32> into tensor<1x24x1x64x64xf32>
+  %r = linalg.generic {indexing_maps = [#dx, #dw, #do], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%p, %w : tensor<1x24x1x64x64xf32>, tensor<24x1x1x5x5xf32>) outs(%o : tensor<1x24x1x30x30xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x24x1x30x30xf32>
+  return %r : tensor<1x24x1x30x30xf32>
+}
+
+// CHECK-LABEL: func.func @depthwise_stride2_small
+// CHECK:         linalg.generic {{.*}}aotc.strategy = "direct"
+func.func @depthwise_stride2_small(%x: tensor<1x4x1x14x14xf32>, %w: tensor<4x1x1x5x5xf32>, %o: tensor<1x4x1x7x7xf32>) -> tensor<1x4x1x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x1x18x18xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x1x18x18xf32>) -> tensor<1x4x1x18x18xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 0, 2, 2] [1, 4, 1, 14, 14] [1, 1, 1, 1, 1] : tensor<1x4x1x14x14xf32> into tensor<1x4x1x18x18xf32>
+  %r = linalg.generic {indexing_maps = [#dx, #dw, #do], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%p, %w : tensor<1x4x1x18x18xf32>, tensor<4x1x1x5x5xf32>) outs(%o : tensor<1x4x1x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x1x7x7xf32>
+  return %r : tensor<1x4x1x7x7xf32>
+}
+
 // CHECK-LABEL: func.func @pool
 // CHECK:         linalg.pooling_nchw_max {{.*}}aotc.strategy = "direct"
 func.func @pool(%x: tensor<1x2x9x9xf32>, %o: tensor<1x2x7x7xf32>) -> tensor<1x2x7x7xf32> {
@@ -161,5 +207,7 @@ func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %c: tensor<8x32xf
 // TABLE: @wasteful_grid	{{.*}}	im2col
 // TABLE: @grid	{{.*}}	flat-image
 // TABLE: @grid_14x14	{{.*}}	im2col
+// TABLE: @depthwise_stride2	{{.*}}	linalg.generic	[1,24,1,30,30,1,5,5]	column-phases	column stride 2, padded in each thread tile
+// TABLE: @depthwise_stride2_small	{{.*}}	linalg.generic	[1,4,1,7,7,1,5,5]	direct
 // TABLE: @pool	{{.*}}	linalg.pooling_nchw_max	[1,2,7,7,3,3]	direct
 // TABLE: @matmul	{{.*}}	linalg.matmul	[8,32,16]	contraction	-

@@ -182,6 +182,23 @@ mlir::Value unpaddedSource(mlir::OpBuilder &b, mlir::Location loc,
                            llvm::SmallVectorImpl<mlir::OpFoldResult> &low,
                            llvm::SmallVectorImpl<mlir::OpFoldResult> &high);
 
+/// The padded copy that a windowed op reads as its input 0, as
+/// aotc-decompose-ops makes it: `insert` of the source into `fill` (of an
+/// empty tensor), read by the op alone, directly or through `expand` (null
+/// when none), an expand_shape that splits no padded dimension; `lowHigh`
+/// is the padding of the op's input (paddingOfInput).
+struct PaddedCopy {
+  Padding padding;
+  mlir::tensor::ExpandShapeOp expand;
+  mlir::tensor::InsertSliceOp insert;
+  mlir::linalg::FillOp fill;
+  llvm::SmallVector<std::pair<int64_t, int64_t>> lowHigh;
+};
+
+/// `op`'s input 0 as a padded copy that aotc-distribute-to-forall can pad
+/// in each thread tile instead; none when it is not one.
+std::optional<PaddedCopy> matchPaddedCopy(mlir::linalg::LinalgOp op);
+
 } // namespace aotc
 
 #endif // AOTC_TRANSFORMS_CONVOLUTIONUTILS_H

@@ -486,12 +486,13 @@ def VectorizeConvolutions : Pass<"aotc-vectorize-convolutions",
 def SplitTilePhases : Pass<"aotc-split-tile-phases", "mlir::func::FuncOp"> {
   let summary = "Stride-2 windowed ops of thread tiles on the column phases of their tile buffer";
   let description = [{
-    A windowed op in a thread tile (a depthwise convolution or a pool on
-    the direct path, whose input aotc-distribute-to-forall padded in the
-    tile: a part inserted into a fill of the pad value) with stride 2 and
-    dilation 1 along the columns and a window of at least two columns
-    (aotc::tileColumnPhasesPay) gathers every other column into each
-    register of output lanes: two loads and a shuffle per tap. The tile
+    A windowed op in a thread tile (a depthwise convolution or a pool the
+    strategy recorded `column-phases`, or one without a record, whose input
+    aotc-distribute-to-forall padded in the tile: a part inserted into a
+    fill of the pad value) with stride 2 and dilation 1 along the columns
+    and a window of at least two columns (aotc::tileColumnPhasesPay)
+    gathers every other column into each register of output lanes: two
+    loads and a shuffle per tap. The tile
     buffer is written as its column phases instead, x'[..., h, p, j] =
     x[..., h, 2 * j + p]: each row of the part read two registers at a
     time, deinterleaved (vector.deinterleave), its even and odd elements
@@ -500,7 +501,10 @@ def SplitTilePhases : Pass<"aotc-split-tile-phases", "mlir::func::FuncOp"> {
     (one contiguous register), with its filter's or window's columns p,
     p + 2, ...; the odd phase accumulates into the even one's result. Only
     ops whose body folds each product into the output with one associative
-    and commutative combiner (sum, max, min) are split.
+    and commutative combiner (sum, max, min) are split. An op recorded
+    `column-phases` that has no such tile buffer (the strategy planned
+    thread tiles it did not get) loses its record, with a remark, and keeps
+    its stride.
 
     Before (5x5 depthwise, stride 2, in a tile of 8 channels):
     ```mlir

@@ -13,6 +13,7 @@
 #ifndef AOTC_CPU_CONVOLUTIONS_PATHS_H
 #define AOTC_CPU_CONVOLUTIONS_PATHS_H
 
+#include "aotc/CPU/Strategy/Tiles.h"
 #include "aotc/Common/CpuTarget.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -33,6 +34,7 @@ enum class ConvolutionPath {
   FlatImage,       ///< aotc-flatten-convolution-images
   FlatDepthwise,   ///< aotc-flatten-convolution-images (depthwise)
   PeeledWindows,   ///< aotc-peel-padded-windows
+  ColumnPhases,    ///< aotc-split-tile-phases (after the thread tiles)
   Direct,          ///< none of the above: aotc-vectorize-convolutions
   Generic,         ///< --strategy=generic: no specialised path
 };
@@ -65,7 +67,13 @@ bool canUseStridePhases(mlir::linalg::LinalgOp op);
 bool canUseFlatImage(mlir::linalg::LinalgOp op);
 bool canUseFlatDepthwise(mlir::linalg::LinalgOp op,
                           int64_t vectorBits);
-bool canUsePeeledWindows(mlir::linalg::LinalgOp op, int64_t vectorBits);
+/// `columnPhases`: whether `op` can take ColumnPhases instead (a wide
+/// window then is not peeled, aotc::peeledRowsPay).
+bool canUsePeeledWindows(mlir::linalg::LinalgOp op, int64_t vectorBits,
+                         bool columnPhases = false);
+/// `tiling`: the thread tiles `op` will be given, which must pad its input
+/// in each tile.
+bool canUseColumnPhases(mlir::linalg::LinalgOp op, const ThreadTiling &tiling);
 /// True for the ops aotc-vectorize-convolutions computes directly when no
 /// path above rewrites them: windowed ops (convolutions, pools).
 bool isWindowedOp(mlir::linalg::LinalgOp op);

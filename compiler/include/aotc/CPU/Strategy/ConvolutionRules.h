@@ -89,16 +89,17 @@ bool clipsWindowsInto(size_t parts);
 
 /// aotc-peel-padded-windows: true when a peel pays for an op whose rows of
 /// lanes hold `rowOutputs`, `borderOutputs` of them in the border strips
-/// (their windows read the padding), its window `taps` wide along them
-/// with `stride` and `dilation`; else the op takes the direct path on an
-/// input padded in each thread tile.
-bool peeledRowsPay(int64_t borderOutputs, int64_t rowOutputs, int64_t stride,
-                   int64_t dilation, int64_t taps);
+/// (their windows read the padding), its window `taps` wide along them;
+/// `columnPhases`: the op can take the column phases of its thread tiles
+/// instead (aotc-split-tile-phases). Else the op takes the direct path on
+/// an input padded in each thread tile.
+bool peeledRowsPay(int64_t borderOutputs, int64_t rowOutputs, int64_t taps,
+                   bool columnPhases);
 
-/// aotc-split-tile-phases: true when a windowed op of a thread tile whose
-/// window reads the columns of its tile buffer at `stride` with
-/// `dilation`, `taps` columns wide, is computed on the buffer's column
-/// phases.
+/// aotc-split-tile-phases: true when a windowed op whose window reads the
+/// columns of its input at `stride` with `dilation`, `taps` columns wide,
+/// is computed on the column phases of the buffer that each thread tile
+/// pads its input in.
 bool tileColumnPhasesPay(int64_t stride, int64_t dilation, int64_t taps);
 
 /// aotc-clip-padded-taps: true when computing a windowed op tap run by tap

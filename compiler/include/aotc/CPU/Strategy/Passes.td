@@ -29,7 +29,13 @@ def SelectCpuStrategy : Pass<"aotc-select-cpu-strategy", "mlir::ModuleOp"> {
     | `flat-image`       | aotc-flatten-convolution-images    |
     | `flat-depthwise`   | aotc-flatten-convolution-images    |
     | `peeled-windows`   | aotc-peel-padded-windows           |
+    | `column-phases`    | aotc-split-tile-phases             |
     | `direct`           | aotc-vectorize-convolutions only   |
+
+    `column-phases` depends on the thread tiles the op will get
+    (aotc::ThreadTiling with `min-work` and `max-tiles`, as
+    aotc-select-cpu-tiles will plan them): each must pad its window of the
+    input in a buffer of its own (aotc::tilePadPays).
 
     Each of those passes rewrites the ops recorded for it and leaves ops
     recorded for another path alone; ops without a record (made by an
@@ -61,6 +67,12 @@ def SelectCpuStrategy : Pass<"aotc-select-cpu-strategy", "mlir::ModuleOp"> {
            "Input and output channels Winograd needs (as aotc-winograd-convolutions' min-channels)">,
     Option<"generic", "generic", "bool", /*default=*/"false",
            "Record the generic path for every windowed op">,
+    Option<"minWork", "min-work", "int64_t", /*default=*/"32768",
+           "Iterations below which an op is not distributed (as "
+           "aotc-distribute-to-forall's min-work)">,
+    Option<"maxTiles", "max-tiles", "int64_t", /*default=*/"64",
+           "Upper bound on the number of parallel tiles (as "
+           "aotc-distribute-to-forall's max-tiles)">,
     Option<"table", "table", "std::string", /*default=*/"\"\"",
            "Write the strategy table to this file ('-': stdout)">,
   ];

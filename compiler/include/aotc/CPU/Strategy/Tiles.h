@@ -71,6 +71,22 @@ int64_t workOf(mlir::linalg::LinalgOp op);
 /// Thread tiles that tile sizes `sizes` make of `op` (0: untiled loop).
 int64_t tileCount(mlir::linalg::LinalgOp op, llvm::ArrayRef<int64_t> sizes);
 
+/// The static shape of the slice of `op`'s input `input` that one thread
+/// tile of `sizes` (0: untiled loop) reads (a dimension whole where no loop
+/// it reads is tiled); none when the input is not static or its indexing
+/// map has a result other than a sum of loops with positive factors and a
+/// constant.
+std::optional<llvm::SmallVector<int64_t>>
+tileSliceShape(mlir::linalg::LinalgOp op, unsigned input,
+               llvm::ArrayRef<int64_t> sizes);
+
+/// Whether each of `tiles` thread tiles pads its own copy of its window of
+/// a padded input of `paddedElements` (aotc-distribute-to-forall), a copy
+/// of `tileElements` of `elementBytes`: at most kMaxTileScratchBytes, and
+/// the copies together not much more than one of the whole padded input.
+bool tilePadPays(int64_t tileElements, int64_t elementBytes, int64_t tiles,
+                 int64_t paddedElements);
+
 /// Tile sizes that split the parallel loops of `op` into about `targetTiles`
 /// static tiles, outermost loops first; 0 leaves a loop untiled, as every
 /// loop `whole` marks. For a contraction the register-tile row loop is split
