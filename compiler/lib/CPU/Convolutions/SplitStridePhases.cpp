@@ -33,22 +33,19 @@ using namespace mlir;
 
 namespace {
 
-/// The column stride this pass removes (the phases of a column).
-constexpr int64_t kPhases = 2;
-
 /// The taps of a filter of `type` [..., K] (its elements `all`) at window
 /// columns `phase`, `phase` + 2, ...: [..., (K - phase + 1) / 2].
 DenseElementsAttr phaseTaps(RankedTensorType type, ArrayRef<Attribute> all,
                             int64_t phase) {
   int64_t taps = type.getShape().back();
-  int64_t count = (taps - phase + kPhases - 1) / kPhases;
+  int64_t count = aotc::phaseTaps(taps, phase);
   SmallVector<int64_t> shape(type.getShape().drop_back());
   shape.push_back(count);
   SmallVector<Attribute> values;
   for (int64_t row = 0, rows = type.getNumElements() / taps; row < rows;
        ++row)
     for (int64_t q = 0; q < count; ++q)
-      values.push_back(all[row * taps + kPhases * q + phase]);
+      values.push_back(all[row * taps + aotc::kColumnPhases * q + phase]);
   return DenseElementsAttr::get(
       RankedTensorType::get(shape, type.getElementType()), values);
 }
@@ -77,19 +74,20 @@ struct SplitStridePhasesPass
   /// constant filter indexed by the window column last.
   static bool isCandidate(linalg::GenericOp op,
                           const aotc::ConvolutionLoops &conv) {
-    if (conv.image.size() != 2 || conv.strides[1] != kPhases ||
+    if (conv.image.size() != 2 || conv.strides[1] != aotc::kColumnPhases ||
         conv.dilations[1] != 1 || !aotc::convolutionChannelRowLoop(op) ||
         conv.window[1] != op.getNumLoops() - 1 ||
-        op.getStaticLoopRanges()[conv.window[1]] < kPhases)
+        op.getStaticLoopRanges()[conv.window[1]] < aotc::kColumnPhases)
       return false;
     auto xType = cast<RankedTensorType>(op.getDpsInputs()[0].getType());
-    if (xType.getShape().back() % kPhases != 0)
+    if (xType.getShape().back() % aotc::kColumnPhases != 0)
       return false;
     AffineMap wMap = op.getIndexingMapsArray()[1];
     auto filter = op.getDpsInputs()[1].getDefiningOp<arith::ConstantOp>();
     auto attr =
         filter ? dyn_cast<DenseElementsAttr>(filter.getValue()) : nullptr;
-    return attr && wMap.getDimPosition(wMap.getNumResults() - 1) == conv.window[1];
+    return attr &&
+           wMap.getDimPosition(wMap.getNumResults() - 1) == conv.window[1];
   }
 
   void split(RewriterBase &rewriter, linalg::GenericOp op,
@@ -102,8 +100,8 @@ struct SplitStridePhasesPass
     auto xType = cast<RankedTensorType>(x.getType());
     int64_t rank = xType.getRank();
     SmallVector<int64_t> pairShape(xType.getShape());
-    pairShape.back() /= kPhases;
-    pairShape.push_back(kPhases);
+    pairShape.back() /= aotc::kColumnPhases;
+    pairShape.push_back(aotc::kColumnPhases);
     Value pairs = tensor::ExpandShapeOp::create(
         rewriter, loc,
         RankedTensorType::get(pairShape, xType.getElementType()), x,
@@ -134,7 +132,7 @@ struct SplitStridePhasesPass
     SmallVector<int64_t> rowsShape(phaseShape);
     rowsShape.erase(rowsShape.end() - 2);
     Value result = op.getDpsInits()[0];
-    for (int64_t phase = 0; phase < kPhases; ++phase) {
+    for (int64_t phase = 0; phase < aotc::kColumnPhases; ++phase) {
       SmallVector<OpFoldResult> offsets(rank + 1, rewriter.getIndexAttr(0));
       offsets[rank - 1] = rewriter.getIndexAttr(phase);
       SmallVector<OpFoldResult> sizes =

@@ -37,9 +37,6 @@ using namespace mlir;
 
 namespace {
 
-/// The column stride this pass removes (the phases of a column).
-constexpr int64_t kPhases = 2;
-
 /// An op this pass splits: its windowed input (operand 0) is a tile buffer,
 /// `insert` of a part into a fill of `padding`, read at column ow * 2 + kw
 /// with `taps` window columns.
@@ -211,9 +208,10 @@ struct SplitTilePhasesPass
     RankedTensorType bufferType = c.insert.getType();
     Type element = bufferType.getElementType();
     int64_t rank = bufferType.getRank();
-    int64_t half = llvm::divideCeil(bufferType.getShape().back(), kPhases);
+    int64_t half =
+        llvm::divideCeil(bufferType.getShape().back(), aotc::kColumnPhases);
     SmallVector<int64_t> phaseShape(bufferType.getShape().drop_back());
-    phaseShape.append({kPhases, half});
+    phaseShape.append({aotc::kColumnPhases, half});
     Value phases = tensor::EmptyOp::create(rewriter, loc, phaseShape, element);
 
     Value part = c.insert.getSource();
@@ -221,7 +219,7 @@ struct SplitTilePhasesPass
     int64_t offset = *getConstantIntValue(c.insert.getMixedOffsets().back());
     int64_t lanes =
         aotc::registerLanes(vectorBits, element.getIntOrFloatBitWidth());
-    int64_t chunk = kPhases * lanes;
+    int64_t chunk = aotc::kColumnPhases * lanes;
     auto chunkType = VectorType::get({chunk}, element);
     Value padChunk =
         vector::BroadcastOp::create(rewriter, loc, chunkType, c.padding);
@@ -234,7 +232,7 @@ struct SplitTilePhasesPass
     // `vectorAt(k)`, two registers of buffer columns [k * chunk, ...).
     auto writeRow = [&](OpBuilder &b, Value buffer, ValueRange row,
                         function_ref<Value(OpBuilder &, int64_t)> vectorAt) {
-      for (int64_t k = 0; k * chunk < kPhases * half; ++k) {
+      for (int64_t k = 0; k * chunk < aotc::kColumnPhases * half; ++k) {
         auto halves = vector::DeinterleaveOp::create(b, loc, vectorAt(b, k));
         Value phaseLanes[] = {halves.getRes1(), halves.getRes2()};
         for (auto [p, value] : llvm::enumerate(phaseLanes)) {
@@ -329,7 +327,7 @@ struct SplitTilePhasesPass
     maps[0] = AffineMap::get(maps[0].getNumDims(), 0, xResults,
                              rewriter.getContext());
     Value accumulated = op.getDpsInits()[0];
-    for (int64_t p = 0; p < kPhases; ++p) {
+    for (int64_t p = 0; p < aotc::kColumnPhases; ++p) {
       // Phase p of the buffer, [..., ceil(W / 2)].
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       offsets[rank - 2] = rewriter.getIndexAttr(p);
@@ -344,7 +342,7 @@ struct SplitTilePhasesPass
           RankedTensorType::get(phaseShape, bufferType.getElementType()),
           phases, offsets, sizes, strides);
       // The operands reading kw take its taps p, p + 2, ...
-      int64_t taps = (c.taps - p + kPhases - 1) / kPhases;
+      int64_t taps = aotc::phaseTaps(c.taps, p);
       SmallVector<Value> inputs{phase};
       for (auto [i, input] : llvm::enumerate(op.getDpsInputs())) {
         if (i == 0)
@@ -362,7 +360,7 @@ struct SplitTilePhasesPass
                                        rewriter.getIndexAttr(1));
         at[*position] = rewriter.getIndexAttr(p);
         size[*position] = rewriter.getIndexAttr(taps);
-        step[*position] = rewriter.getIndexAttr(kPhases);
+        step[*position] = rewriter.getIndexAttr(aotc::kColumnPhases);
         inputs.push_back(tensor::ExtractSliceOp::create(rewriter, loc, input,
                                                         at, size, step));
       }

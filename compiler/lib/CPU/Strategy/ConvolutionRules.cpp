@@ -349,7 +349,7 @@ bool aotc::tileColumnPhasesPay(int64_t stride, int64_t dilation,
   // a shuffle); on the phases each tap is one load, for one deinterleave
   // per two registers of the buffer. A single column would read one phase
   // of the two written.
-  return stride == 2 && dilation == 1 && taps >= 2;
+  return stride == kColumnPhases && dilation == 1 && taps >= 2;
 }
 
 bool aotc::clippedTapsPay(int64_t products, int64_t reading, size_t parts) {

@@ -28,6 +28,17 @@ struct WindowAccess {
 /// `expr` as a window access; none for any other expression.
 std::optional<WindowAccess> matchWindow(mlir::AffineExpr expr);
 
+/// The column stride that aotc-split-stride-phases and
+/// aotc-split-tile-phases remove: the columns as this many phases, window
+/// column kw = kColumnPhases * q + p reading phase p at column ow + q.
+inline constexpr int64_t kColumnPhases = 2;
+
+/// The window columns of a window `taps` wide that read phase `phase`:
+/// phase, phase + kColumnPhases, ...
+inline int64_t phaseTaps(int64_t taps, int64_t phase) {
+  return (taps - phase + kColumnPhases - 1) / kColumnPhases;
+}
+
 /// The loops of a convolution generic in the importer's NCHW form: loops
 /// (outer..., o..., c, k...), input map (outer..., c, o * s + k * d...),
 /// filter map (..., c, k...), output map (..., o...), with o the image
