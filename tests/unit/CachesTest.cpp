@@ -69,6 +69,7 @@ TEST(HostCachesTest, ReadsEachLevelAndSkipsTheInstructionCache) {
   EXPECT_EQ(figures->l1Bytes, 48 * 1024);
   EXPECT_EQ(figures->l1Ways, 12);
   EXPECT_EQ(figures->l2Bytes, 2 * 1024 * 1024);
+  EXPECT_EQ(figures->l2Ways, 16);
   EXPECT_EQ(figures->l3Bytes, 105 * 1024 * 1024);
   EXPECT_EQ(figures->lineBytes, 64);
 }

@@ -31,6 +31,7 @@ constexpr IntegerField kIntegerFields[] = {
     {"l1_bytes", &CpuTarget::l1Bytes},
     {"l1_ways", &CpuTarget::l1Ways},
     {"l2_bytes", &CpuTarget::l2Bytes},
+    {"l2_ways", &CpuTarget::l2Ways},
     {"l3_bytes", &CpuTarget::l3Bytes},
     {"line_bytes", &CpuTarget::lineBytes},
 };
@@ -40,7 +41,8 @@ constexpr IntegerField kIntegerFields[] = {
 void CpuTarget::setCaches(const CacheFigures &figures) {
   for (auto [field, value] :
        {std::pair{&l1Bytes, figures.l1Bytes}, {&l1Ways, figures.l1Ways},
-        {&l2Bytes, figures.l2Bytes}, {&l3Bytes, figures.l3Bytes},
+        {&l2Bytes, figures.l2Bytes}, {&l2Ways, figures.l2Ways},
+        {&l3Bytes, figures.l3Bytes},
         {&lineBytes, figures.lineBytes}})
     if (value > 0)
       *field = value;

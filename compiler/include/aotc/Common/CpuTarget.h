@@ -35,6 +35,7 @@ struct CacheFigures {
   int64_t l2Bytes = 0;
   int64_t l3Bytes = 0;
   int64_t lineBytes = 0;
+  int64_t l2Ways = 0;
 };
 
 /// The machine model. Cache figures are per core (L1 data, L2) or shared
@@ -64,6 +65,8 @@ struct CpuTarget {
   /// Default: 1 MiB, the L2 of AVX-512 server cores (Skylake-SP on) and
   /// Zen 4 / Zen 5.
   int64_t l2Bytes = 1024 * 1024;
+  /// Default: 16 ways (Intel's server cores from Skylake-SP, Zen 5).
+  int64_t l2Ways = 16;
   /// Default: 32 MiB, a server part's shared L3 (one Zen 4/5 CCD).
   int64_t l3Bytes = 32 * 1024 * 1024;
   /// Cache line: 64 bytes on every x86 and most AArch64 cores.
@@ -81,6 +84,8 @@ struct CpuTarget {
   /// Distance in bytes of addresses that map to the same L1 set (32 KiB / 8
   /// ways: rows 4 KiB apart compete for one set's 8 lines).
   int64_t l1SetStride() const { return l1Bytes / l1Ways; }
+  /// The same for L2 (2 MiB / 16 ways: 128 KiB).
+  int64_t l2SetStride() const { return l2Bytes / l2Ways; }
 
   /// The description as the `aotc.cpu_target` dictionary.
   mlir::DictionaryAttr toAttr(mlir::MLIRContext *context) const;

@@ -235,6 +235,40 @@ Value toBlockedInput(OpBuilder &b, Location loc, Value x, int64_t dim,
                                /*nofold=*/false);
 }
 
+/// A convolution's padded input `x` ([..., C, H, W], possibly through an
+/// expand_shape) padded once more with planeSlackRows rows below its
+/// image, so that its channel planes fall into more cache sets; `x` when
+/// the rule asks for none or `x` is not a padded copy. The op's windows
+/// never reach the extra rows.
+Value spreadPlanes(OpBuilder &b, Location loc, Value x,
+                   const aotc::CpuTarget &target) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  if (xType.getRank() < 3 || !xType.hasStaticShape())
+    return x;
+  int64_t rank = xType.getRank();
+  int64_t planeBytes = xType.getDimSize(rank - 2) * xType.getDimSize(rank - 1) *
+                       xType.getElementTypeBitWidth() / 8;
+  int64_t slack =
+      aotc::planeSlackRows(xType.getDimSize(rank - 3), planeBytes, target);
+  if (slack == 0)
+    return x;
+  auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
+  std::optional<aotc::Padding> padding =
+      aotc::matchPadding(expand ? expand.getSrc() : x);
+  std::optional<SmallVector<std::pair<int64_t, int64_t>>> lowHigh =
+      padding ? aotc::paddingOfInput(*padding, expand) : std::nullopt;
+  if (!lowHigh)
+    return x;
+  SmallVector<OpFoldResult> low, high;
+  Value source = aotc::unpaddedSource(b, loc, *padding, expand, xType, *lowHigh,
+                                      low, high);
+  high[rank - 2] = b.getIndexAttr((*lowHigh)[rank - 2].second + slack);
+  SmallVector<int64_t> shape(xType.getShape());
+  shape[rank - 2] += slack;
+  return tensor::PadOp::create(b, loc, xType.clone(shape), source, low, high,
+                               padding->value, /*nofold=*/false);
+}
+
 /// The inverse of toBlocked: [..., C / block, ..., block] back to `type`.
 Value fromBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
                   RankedTensorType type) {
@@ -448,6 +482,8 @@ struct ChannelLaneConvolutionsPass
       input = toBlockedInput(
           rewriter, loc, input,
           *xMap.getResultPosition(getAffineDimExpr(c.channel, ctx)), block);
+    } else {
+      input = spreadPlanes(rewriter, loc, input, aotc::CpuTarget::of(op));
     }
     auto blocked = linalg::GenericOp::create(
         rewriter, loc, init.getType(), ValueRange{input, filter},

@@ -145,6 +145,7 @@ std::optional<CacheFigures> hostCaches(llvm::StringRef directory) {
         figures.lineBytes = line;
     } else if (level == "2") {
       figures.l2Bytes = bytes;
+      figures.l2Ways = ways;
     } else if (level == "3") {
       figures.l3Bytes = bytes;
     }

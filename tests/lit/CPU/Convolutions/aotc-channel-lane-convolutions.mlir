@@ -221,3 +221,74 @@ func.func @left_alone(%x: tensor<1x1x64x16x16xf32>, %xs: tensor<1x1x8x15x15xf32>
   } -> tensor<1x1x64x13x13xf32>
   return %r1, %r2, %r3, %r4 : tensor<1x1x64x13x13xf32>, tensor<1x1x64x7x7xf32>, tensor<1x1x48x7x7xf32>, tensor<1x1x64x13x13xf32>
 }
+
+// -----
+
+// A dilation-2 3x3 convolution over 512 channels of 28 x 28, padded to
+// 32 x 32: its channel planes are 4 KiB apart, so one window position of
+// all 512 falls into 32 of the 2 MiB, 16-way L2's sets, 16 lines each
+// (planeSlackRows). Its input is padded with one more row below (planes
+// 4224 B apart); the windows never read it.
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh * 2, ow + kw * 2)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @aliased_planes
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x512x28x28xf32>)
+// CHECK:         %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 0, 2, 2] high[0, 0, 0, 3, 2]
+// CHECK:         tensor<1x1x512x28x28xf32> to tensor<1x1x512x33x32xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%[[P]], %{{.*}} : tensor<1x1x512x33x32xf32>, tensor<1x16x512x3x3x32xf32>)
+module attributes {aotc.cpu_target = {l2_bytes = 2097152 : i64, l2_ways = 16 : i64}} {
+func.func @aliased_planes(%x: tensor<1x1x512x28x28xf32>) -> tensor<1x1x512x28x28xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 0, 2, 2] high[0, 0, 0, 2, 2] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index, %i4: index):
+    tensor.yield %zero : f32
+  } : tensor<1x1x512x28x28xf32> to tensor<1x1x512x32x32xf32>
+  %w = arith.constant dense<1.0> : tensor<1x512x512x3x3xf32>
+  %e = tensor.empty() : tensor<1x1x512x28x28xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x512x28x28xf32>) -> tensor<1x1x512x28x28xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%p, %w : tensor<1x1x512x32x32xf32>, tensor<1x512x512x3x3xf32>) outs(%f : tensor<1x1x512x28x28xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x512x28x28xf32>
+  return %r : tensor<1x1x512x28x28xf32>
+}
+}
+
+// -----
+
+// Over 256 channels, 8 lines in each of those sets, half their ways: the
+// padding stays as it is.
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh * 2, ow + kw * 2)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @planes_in_half_the_ways
+// CHECK:         tensor.pad
+// CHECK-SAME:        high[0, 0, 0, 2, 2]
+// CHECK-NOT:     tensor.pad
+// CHECK:         linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %{{.*}} : tensor<1x1x256x32x32xf32>, tensor<1x8x256x3x3x32xf32>)
+module attributes {aotc.cpu_target = {l2_bytes = 2097152 : i64, l2_ways = 16 : i64}} {
+func.func @planes_in_half_the_ways(%x: tensor<1x1x256x28x28xf32>) -> tensor<1x1x256x28x28xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 0, 2, 2] high[0, 0, 0, 2, 2] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index, %i4: index):
+    tensor.yield %zero : f32
+  } : tensor<1x1x256x28x28xf32> to tensor<1x1x256x32x32xf32>
+  %w = arith.constant dense<1.0> : tensor<1x256x256x3x3xf32>
+  %e = tensor.empty() : tensor<1x1x256x28x28xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x256x28x28xf32>) -> tensor<1x1x256x28x28xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%p, %w : tensor<1x1x256x32x32xf32>, tensor<1x256x256x3x3xf32>) outs(%f : tensor<1x1x256x28x28xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x256x28x28xf32>
+  return %r : tensor<1x1x256x28x28xf32>
+}
+}

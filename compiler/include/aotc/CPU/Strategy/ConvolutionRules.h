@@ -48,6 +48,14 @@ std::optional<ChannelLaneForm> channelLaneForm(int64_t inputChannels,
                                                int64_t width,
                                                VectorRegisters registers);
 
+/// Rows of padding to add below a blocked convolution's padded input of
+/// `planes` channel planes of `planeBytes` each (aotc-channel-lane-
+/// convolutions), so that one image position of every plane does not
+/// crowd the few L2 sets of `target` that planes a multiple of its L1 set
+/// stride apart share: 1 when they would, else 0.
+int64_t planeSlackRows(int64_t planes, int64_t planeBytes,
+                       const CpuTarget &target);
+
 /// Whether a depthwise convolution with windows of `window` taps and
 /// `strides` on output rows of `width` pixels pays with its channels as
 /// lanes in blocks of one register of `vectorBits` (aotc-channel-lane-
