@@ -235,7 +235,7 @@ Value toBlockedInput(OpBuilder &b, Location loc, Value x, int64_t dim,
                                /*nofold=*/false);
 }
 
-/// A convolution's padded input `x` ([..., C, H, W], possibly through an
+/// A 2-D convolution's padded input `x` ([..., C, H, W], possibly through an
 /// expand_shape) padded once more with planeSlackRows rows below its
 /// image, so that its channel planes fall into more cache sets; `x` when
 /// the rule asks for none or `x` is not a padded copy. The op's windows
@@ -482,7 +482,7 @@ struct ChannelLaneConvolutionsPass
       input = toBlockedInput(
           rewriter, loc, input,
           *xMap.getResultPosition(getAffineDimExpr(c.channel, ctx)), block);
-    } else {
+    } else if (c.conv.image.size() == 2) {
       input = spreadPlanes(rewriter, loc, input, aotc::CpuTarget::of(op));
     }
     auto blocked = linalg::GenericOp::create(

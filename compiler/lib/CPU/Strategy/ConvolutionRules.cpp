@@ -198,7 +198,7 @@ int64_t aotc::planeSlackRows(int64_t planes, int64_t planeBytes,
     return 0;
   int64_t sets = std::min(stride / target.lineBytes,
                           stride / std::gcd(planeBytes, stride));
-  return planes > sets * target.l2Ways / 2 ? 1 : 0;
+  return sets > 0 && planes > sets * target.l2Ways / 2 ? 1 : 0;
 }
 
 //===----------------------------------------------------------------------===//
