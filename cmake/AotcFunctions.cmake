@@ -24,14 +24,15 @@
 #
 #   aot_add_test(<name> LIBRARY <lib> REFERENCE <file.npz> [ENTRY <entry>]
 #                [RTOL <x>] [ATOL <y>] [CONCURRENCY <iterations>]
-#                [LABELS <label>...])
+#                [THREAD_ROUNDS <rounds>] [LABELS <label>...])
 #     Generates (at build time, from <lib>'s manifest, with aot_gen_test.py)
 #     a GoogleTest driver for one entry point (default: the only one), builds
 #     it as executable <name> and registers it with ctest, labelled `e2e` and
 #     <labels>, to run against <file.npz> (input_i / output_i written by
 #     numpy.savez). RTOL/ATOL override the per-dtype defaults of
 #     aot_test_support/aot_tolerance.h; CONCURRENCY adds a test that calls the
-#     entry point <iterations> times from each of 8 threads. For a library
+#     entry point <iterations> times from each of 8 threads; THREAD_ROUNDS
+#     (default 1) repeats the calls with 3, 5 and 8 OpenMP threads. For a library
 #     made with SANITIZE, the driver is built with the same sanitizer and,
 #     for ThreadSanitizer, runs with LLVM's OpenMP race annotations (Archer,
 #     AOTC_ARCHER_LIBRARY) loaded into libomp.
@@ -276,7 +277,7 @@ endfunction()
 #===----------------------------------------------------------------------===#
 function(aot_add_test name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "LIBRARY;REFERENCE;ENTRY;RTOL;ATOL;CONCURRENCY" "LABELS")
+    "LIBRARY;REFERENCE;ENTRY;RTOL;ATOL;CONCURRENCY;THREAD_ROUNDS" "LABELS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "aot_add_test(${name}): unexpected arguments: "
                         "${ARG_UNPARSED_ARGUMENTS}")
@@ -313,6 +314,9 @@ function(aot_add_test name)
   endif()
   if(ARG_CONCURRENCY)
     list(APPEND generator_args --concurrency ${ARG_CONCURRENCY})
+  endif()
+  if(ARG_THREAD_ROUNDS)
+    list(APPEND generator_args --thread-rounds ${ARG_THREAD_ROUNDS})
   endif()
   string(MAKE_C_IDENTIFIER "${name}" suite)
 

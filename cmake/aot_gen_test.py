@@ -6,7 +6,8 @@
 #   * checks a reference .npz (input_i / output_i, given on the command line of
 #     the test binary) against the signature, runs the entry point with a NULL
 #     stream and with aot_cpu_stream_t{.num_threads = 1} and {2}, and compares
-#     every output with the per-dtype tolerance (aot_tolerance.h);
+#     every output with the per-dtype tolerance (aot_tolerance.h), then
+#     with 3, 5 and 8 threads (--thread-rounds times each);
 #   * checks the ABI: pool too small, NULL and misaligned pointers, bad stream
 #     struct -> the documented status, and no output written on any error;
 #   * checks E_info() and the header's pool macros against the manifest;
@@ -18,6 +19,7 @@
 # Usage (from aot_add_test() in AotcFunctions.cmake):
 #   aot_gen_test.py --manifest N.json --out T.cpp [--entry e] [--suite S]
 #                   [--rtol X] [--atol Y] [--concurrency ITERATIONS]
+#                   [--thread-rounds N]
 #
 # Only the standard library is used, so any python3 runs it.
 #
@@ -451,6 +453,23 @@ TEST($suite, TwoThreads) {
   runAndCompare(&stream, "stream {num_threads = 2}");
 }
 
+// More threads than this machine has cores: the system stops some of them
+// in the middle of a loop, and the others run the iterations that loop
+// leaves to whichever thread is free. No iteration may be lost or run
+// twice. $thread_rounds rounds of 3, 5 and 8 threads.
+TEST($suite, OversubscribedThreads) {
+  REQUIRE_REFERENCE();
+  for (int round = 0; round < $thread_rounds; ++round)
+    for (int32_t threads : {3, 5, 8}) {
+      aot_cpu_stream_t stream{sizeof(aot_cpu_stream_t), threads};
+      runAndCompare(&stream, "round " + std::to_string(round) +
+                                 ", stream {num_threads = " +
+                                 std::to_string(threads) + "}");
+      if (::testing::Test::HasFailure())
+        return;
+    }
+}
+
 //===----------------------------------------------------------------------===//
 // Self-description: E_info() and the header's macros
 //===----------------------------------------------------------------------===//
@@ -802,7 +821,7 @@ TEST($suite, CallsFromOpenMPRegion) {
 
 
 def generate(manifest_path, entry_name, out_path, suite, rtol, atol,
-             concurrency):
+             concurrency, thread_rounds=1):
     manifest, entry = load_entry(manifest_path, entry_name)
     name = entry["name"]
     suite = identifier(suite or name)
@@ -846,6 +865,7 @@ def generate(manifest_path, entry_name, out_path, suite, rtol, atol,
         call_args=call_arguments(entry),
         tolerance_overrides=overrides,
         concurrency_test=concurrency_test,
+        thread_rounds=int(thread_rounds),
     )
     # Write only on change: a re-run (e.g. after an edit of this script that
     # does not change the output) then does not force a recompile. CMake's
@@ -873,12 +893,16 @@ def main():
     p.add_argument("--concurrency", type=int, default=0, metavar="N",
                    help="add a test calling the entry point N times from "
                         "each of 4 threads")
+    p.add_argument("--thread-rounds", type=int, default=1, metavar="N",
+                   help="rounds of calls with 3, 5 and 8 threads (default 1)")
     args = p.parse_args()
     if args.concurrency < 0:
         p.error("--concurrency must be >= 0")
+    if args.thread_rounds < 1:
+        p.error("--thread-rounds must be >= 1")
     try:
         generate(args.manifest, args.entry, args.out, args.suite, args.rtol,
-                 args.atol, args.concurrency)
+                 args.atol, args.concurrency, args.thread_rounds)
     except ManifestError as e:
         sys.stderr.write("%s: error: %s\n" % (args.manifest, e))
         return 1

@@ -106,11 +106,13 @@ TEST(KnownCpuCachesTest, NamedCpus) {
   ASSERT_TRUE(zen4);
   EXPECT_EQ(zen4->l1Bytes, 32 * 1024);
   EXPECT_EQ(zen4->l2Bytes, 1024 * 1024);
+  EXPECT_EQ(zen4->l2Ways, 8);
   std::optional<aotc::CacheFigures> spr =
       aotc::knownCpuCaches("sapphirerapids");
   ASSERT_TRUE(spr);
   EXPECT_EQ(spr->l1Ways, 12);
   EXPECT_EQ(spr->l2Bytes, 2 * 1024 * 1024);
+  EXPECT_EQ(spr->l2Ways, 16);
   std::optional<aotc::CacheFigures> v1 = aotc::knownCpuCaches("neoverse-v1");
   ASSERT_TRUE(v1);
   EXPECT_EQ(v1->l1Bytes / v1->l1Ways, 16 * 1024);

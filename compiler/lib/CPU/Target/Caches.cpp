@@ -27,53 +27,56 @@ struct KnownCaches {
 };
 
 /// Figures shared by several LLVM CPUs.
-constexpr CacheFigures kIntelClient256K = {32 * KiB, 8, 256 * KiB, 8 * MiB, 64};
-constexpr CacheFigures kSkylakeServer = {32 * KiB, 8, 1 * MiB,
-                                         38 * MiB + 512 * KiB, 64};
-constexpr CacheFigures kNeoverse = {64 * KiB, 4, 1 * MiB, 32 * MiB, 64};
+constexpr CacheFigures kIntelClient256K = {32 * KiB, 8,  256 * KiB,
+                                           8 * MiB,  64, 8};
+constexpr CacheFigures kSkylakeServer = {
+    32 * KiB, 8, 1 * MiB, 38 * MiB + 512 * KiB, 64, 16};
+constexpr CacheFigures kNeoverse = {64 * KiB, 4, 1 * MiB, 32 * MiB, 64, 8};
 
 /// The vendors' figures (Intel's and AMD's optimization manuals and
 /// product pages, Arm's Neoverse technical reference manuals). Where a core
 /// is built with a choice of L2, the size of the common server part; the L3
 /// of the part named in the comment.
 const KnownCaches kKnownCaches[] = {
-    // Intel client cores from Sandy Bridge to Skylake: 256 KiB L2 (a
-    // four-core part's 8 MiB L3).
+    // Intel client cores from Sandy Bridge to Skylake: 256 KiB L2, 8-way
+    // (4-way in Skylake), a four-core part's 8 MiB L3.
     {"sandybridge", kIntelClient256K},
     {"ivybridge", kIntelClient256K},
     {"haswell", kIntelClient256K},
     {"broadwell", kIntelClient256K},
-    {"skylake", kIntelClient256K},
-    // Skylake-SP and its successors on the same core: 1 MiB L2 (28 cores,
-    // 38.5 MiB L3).
+    {"skylake", {32 * KiB, 8, 256 * KiB, 8 * MiB, 64, 4}},
+    // Skylake-SP and its successors on the same core: 1 MiB 16-way L2 (28
+    // cores, 38.5 MiB L3).
     {"skylake-avx512", kSkylakeServer},
     {"cascadelake", kSkylakeServer},
     {"cooperlake", kSkylakeServer},
-    // Sunny Cove / Cypress Cove clients: 48 KiB 12-way L1, 512 KiB L2
+    // Sunny Cove / Cypress Cove clients: 48 KiB 12-way L1, 512 KiB 8-way L2
     // (Core i7-1065G7, i9-11900K).
-    {"icelake-client", {48 * KiB, 12, 512 * KiB, 8 * MiB, 64}},
-    {"rocketlake", {48 * KiB, 12, 512 * KiB, 16 * MiB, 64}},
-    // 1.25 MiB L2: Ice Lake-SP (40 cores, 60 MiB L3), Tiger Lake (Core
-    // i7-1185G7), Alder Lake's performance cores (Core i9-12900K).
-    {"icelake-server", {48 * KiB, 12, 1280 * KiB, 60 * MiB, 64}},
-    {"tigerlake", {48 * KiB, 12, 1280 * KiB, 12 * MiB, 64}},
-    {"alderlake", {48 * KiB, 12, 1280 * KiB, 30 * MiB, 64}},
-    // 2 MiB L2: Raptor Lake's performance cores (Core i9-13900K), Sapphire
-    // Rapids (60 cores), Emerald Rapids (64 cores), Granite Rapids (128
-    // cores).
-    {"raptorlake", {48 * KiB, 12, 2 * MiB, 36 * MiB, 64}},
-    {"sapphirerapids", {48 * KiB, 12, 2 * MiB, 112 * MiB + 512 * KiB, 64}},
-    {"emeraldrapids", {48 * KiB, 12, 2 * MiB, 320 * MiB, 64}},
-    {"graniterapids", {48 * KiB, 12, 2 * MiB, 504 * MiB, 64}},
-    // AMD: 512 KiB L2 up to Zen 3, 1 MiB from Zen 4, a 48 KiB 12-way L1 in
-    // Zen 5; the L3 of one CCX (Zen, Zen 2) or CCD (from Zen 3).
-    {"znver1", {32 * KiB, 8, 512 * KiB, 8 * MiB, 64}},
-    {"znver2", {32 * KiB, 8, 512 * KiB, 16 * MiB, 64}},
-    {"znver3", {32 * KiB, 8, 512 * KiB, 32 * MiB, 64}},
-    {"znver4", {32 * KiB, 8, 1 * MiB, 32 * MiB, 64}},
-    {"znver5", {48 * KiB, 12, 1 * MiB, 32 * MiB, 64}},
-    // Arm Neoverse: 64 KiB 4-way L1, 1 MiB L2 (Graviton 2 and 3, Grace);
-    // Graviton 2 and 3's 32 MiB L3.
+    {"icelake-client", {48 * KiB, 12, 512 * KiB, 8 * MiB, 64, 8}},
+    {"rocketlake", {48 * KiB, 12, 512 * KiB, 16 * MiB, 64, 8}},
+    // 1.25 MiB L2, 20-way (10-way in Alder Lake): Ice Lake-SP (40 cores,
+    // 60 MiB L3), Tiger Lake (Core i7-1185G7), Alder Lake's performance
+    // cores (Core i9-12900K).
+    {"icelake-server", {48 * KiB, 12, 1280 * KiB, 60 * MiB, 64, 20}},
+    {"tigerlake", {48 * KiB, 12, 1280 * KiB, 12 * MiB, 64, 20}},
+    {"alderlake", {48 * KiB, 12, 1280 * KiB, 30 * MiB, 64, 10}},
+    // 2 MiB 16-way L2: Raptor Lake's performance cores (Core i9-13900K),
+    // Sapphire Rapids (60 cores), Emerald Rapids (64 cores), Granite Rapids
+    // (128 cores).
+    {"raptorlake", {48 * KiB, 12, 2 * MiB, 36 * MiB, 64, 16}},
+    {"sapphirerapids", {48 * KiB, 12, 2 * MiB, 112 * MiB + 512 * KiB, 64, 16}},
+    {"emeraldrapids", {48 * KiB, 12, 2 * MiB, 320 * MiB, 64, 16}},
+    {"graniterapids", {48 * KiB, 12, 2 * MiB, 504 * MiB, 64, 16}},
+    // AMD: 512 KiB 8-way L2 up to Zen 3, 1 MiB from Zen 4 (16-way in Zen
+    // 5), a 48 KiB 12-way L1 in Zen 5; the L3 of one CCX (Zen, Zen 2) or CCD
+    // (from Zen 3).
+    {"znver1", {32 * KiB, 8, 512 * KiB, 8 * MiB, 64, 8}},
+    {"znver2", {32 * KiB, 8, 512 * KiB, 16 * MiB, 64, 8}},
+    {"znver3", {32 * KiB, 8, 512 * KiB, 32 * MiB, 64, 8}},
+    {"znver4", {32 * KiB, 8, 1 * MiB, 32 * MiB, 64, 8}},
+    {"znver5", {48 * KiB, 12, 1 * MiB, 32 * MiB, 64, 16}},
+    // Arm Neoverse: 64 KiB 4-way L1, 1 MiB 8-way L2 (Graviton 2 and 3,
+    // Grace); Graviton 2 and 3's 32 MiB L3.
     {"neoverse-n1", kNeoverse},
     {"neoverse-n2", kNeoverse},
     {"neoverse-v1", kNeoverse},

@@ -1,4 +1,4 @@
-// RUN: aotc-opt %s -split-input-file -convert-scf-to-openmp -aotc-elide-omp-loop-barriers -aotc-partition-omp-loops | FileCheck %s
+// RUN: aotc-opt %s -split-input-file -convert-scf-to-openmp -aotc-elide-omp-loop-barriers -aotc-partition-omp-loops="dynamic-tail=0" | FileCheck %s
 
 // A thread loop as convert-scf-to-openmp makes it: each thread runs its own
 // contiguous share of the ceil((n - 2) / 4) iterations, the first
@@ -30,9 +30,9 @@
 // CHECK:           %[[EXTRA_BEFORE:.*]] = arith.minui %[[T]], %[[REST]] : index
 // CHECK:           %[[FIRST:.*]] = arith.addi %[[BEFORE]], %[[EXTRA_BEFORE]] : index
 // CHECK:           %[[LONGER:.*]] = arith.cmpi ult, %[[T]], %[[REST]] : index
-// CHECK:           %[[SHORT_END:.*]] = arith.addi %[[FIRST]], %[[SHARE]] : index
 // CHECK:           %[[EXTRA:.*]] = arith.select %[[LONGER]], %[[C1]], %[[C0]] : index
-// CHECK:           %[[END:.*]] = arith.addi %[[SHORT_END]], %[[EXTRA]] : index
+// CHECK:           %[[LENGTH:.*]] = arith.addi %[[SHARE]], %[[EXTRA]] : index
+// CHECK:           %[[END:.*]] = arith.addi %[[FIRST]], %[[LENGTH]] : index
 // CHECK:           scf.for %[[J:.*]] = %[[FIRST]] to %[[END]] step %[[C1]] {
 // CHECK:             %[[OFF:.*]] = arith.muli %[[J]], %[[C4]] : index
 // CHECK:             %[[I:.*]] = arith.addi %[[C2]], %[[OFF]] : index

@@ -119,6 +119,22 @@ def PartitionOmpLoops : Pass<"aotc-partition-omp-loops", "mlir::ModuleOp"> {
     parallel region. A loop without `nowait` keeps its barrier
     (`omp.barrier`); loops with reductions stay worksharing loops.
 
+    The last `1/dynamic-tail` of each thread's share is handed out at run
+    time instead: a thread that has run its static iterations claims the
+    next of its own tail's iterations through an atomic counter, then those
+    of the next threads' tails (at most 4 tails: its own and 3 others).
+    Threads that run at different speeds (a busy or slower core, another
+    process) then finish together, and without that, each thread runs just
+    its own range, as the static schedule does (its data stays in its
+    caches from one loop to the next). Each counter is visited by a known
+    number of threads, each of which ends with exactly one failed claim, so
+    the thread whose claim is the counter's last resets it to zero; the
+    barrier after the loop orders that before the next loop's claims. Only
+    loops followed by a barrier (their own, or the region's end) have a
+    dynamic tail. The counters, one per 64-byte line for at most 256 threads,
+    are a stack array of the function, zeroed at its entry; threads numbered
+    256 or more keep their static share.
+
     Before:
     ```mlir
     omp.parallel {
@@ -142,7 +158,13 @@ def PartitionOmpLoops : Pass<"aotc-partition-omp-loops", "mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"dynamicTail", "dynamic-tail", "int64_t", /*default=*/"4",
+           "Each thread's last 1/N iterations are claimed at run time by "
+           "whichever thread is free (0: a static share only)">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect", "mlir::omp::OpenMPDialect"];
 }
 
