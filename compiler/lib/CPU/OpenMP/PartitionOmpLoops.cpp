@@ -1,5 +1,4 @@
-//===- PartitionOmpLoops.cpp - Static thread ranges in the region -*- C++
-//-*-===//
+//===- PartitionOmpLoops.cpp - Thread ranges of worksharing loops -*- C++ -*-===//
 //
 // This file implements the aotc-partition-omp-loops pass: each thread of a
 // parallel region computes its own contiguous share of a worksharing loop's
@@ -53,8 +52,9 @@ omp::LoopNestOp partitionableNest(omp::WsloopOp loop) {
     return {};
   auto nest = dyn_cast<omp::LoopNestOp>(loop.getWrappedLoop());
   if (!nest || nest.getLoopInclusive() || !nest.getRegion().hasOneBlock() ||
-      !llvm::all_of(nest.getIVs(),
-                    [](Value iv) { return iv.getType().isIndex(); }))
+      !llvm::all_of(nest.getIVs(), [](Value iv) {
+        return iv.getType().isIndex();
+      }))
     return {};
   return nest;
 }
@@ -77,23 +77,25 @@ Value claimCounters(func::FuncOp func, func::FuncOp maxThreads) {
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // A team has at most its num_threads clause's threads (the caller's count
-  // that aotc-bind-omp-num-threads passes), else omp_get_max_threads().
+  // A team has at most its num_threads clause's threads (the caller's count,
+  // an argument of the function that aotc-bind-omp-num-threads adds), else
+  // omp_get_max_threads(). Everything here goes at the entry's start, which
+  // dominates every region.
   Value bound;
   func.walk([&](omp::ParallelOp parallel) {
     Value requested = parallel.getNumThreads();
+    APInt constant;
     Value count;
-    if (requested && (requested.getParentBlock() == &entry ||
-                      matchPattern(requested, m_Constant()))) {
-      Value cast = requested;
-      if (!requested.getType().isIndex()) {
-        if (Operation *def = requested.getDefiningOp())
-          b.setInsertionPointAfter(def);
-        cast = arith::IndexCastOp::create(b, loc, b.getIndexType(), requested);
-      }
-      count = cast;
+    if (requested && matchPattern(requested, m_ConstantInt(&constant))) {
+      count = index(constant.getSExtValue());
+    } else if (auto argument = dyn_cast_or_null<BlockArgument>(requested);
+               argument && argument.getOwner() == &entry) {
+      count = argument.getType().isIndex()
+                  ? requested
+                  : arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                               requested)
+                        .getResult();
     } else {
-      b.setInsertionPointToStart(&entry);
       Value max = func::CallOp::create(b, loc, maxThreads).getResult(0);
       count = arith::IndexCastOp::create(b, loc, b.getIndexType(), max);
     }
@@ -172,7 +174,8 @@ void partition(omp::WsloopOp loop, omp::LoopNestOp nest, func::FuncOp threadNum,
     if (!iterations || !slots.hasStaticShape() ||
         slots.getNumElements() < *iterations * bytes.getInt())
       return;
-    Value shift = arith::MulIOp::create(b, loc, thread, index(bytes.getInt()));
+    Value shift =
+        arith::MulIOp::create(b, loc, thread, index(bytes.getInt()));
     view.getByteShiftMutable().assign(shift);
   });
   Value share = b.createOrFold<arith::DivUIOp>(loc, total, threads);

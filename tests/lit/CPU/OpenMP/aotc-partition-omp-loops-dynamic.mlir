@@ -143,3 +143,46 @@ func.func @two_regions(%a: memref<64xf32>, %n: i32) {
   }
   return
 }
+
+// -----
+
+// A thread count computed in the function body, after a region with no
+// count: the counters, at the entry's start, are sized by
+// omp_get_max_threads() for both regions.
+
+// CHECK-LABEL: func.func @computed_count(
+// CHECK-NEXT:    %[[MAX1:.*]] = call @omp_get_max_threads() : () -> i32
+// CHECK-NEXT:    %[[COUNT1:.*]] = arith.index_cast %[[MAX1]] : i32 to index
+// CHECK-NEXT:    %[[MAX2:.*]] = call @omp_get_max_threads() : () -> i32
+// CHECK-NEXT:    %[[COUNT2:.*]] = arith.index_cast %[[MAX2]] : i32 to index
+// CHECK-NEXT:    arith.maxsi %[[COUNT1]], %[[COUNT2]] : index
+// CHECK:         memref.alloca(%{{.*}}) : memref<?xi64>
+// CHECK:         omp.parallel {
+// CHECK:         arith.addi
+// CHECK:         omp.parallel num_threads(
+func.func @computed_count(%a: memref<64xf32>, %n: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %f = arith.constant 1.0 : f32
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) {
+        memref.store %f, %a[%i] : memref<64xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  %m = arith.addi %n, %n : i32
+  omp.parallel num_threads(%m : i32) {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) {
+        memref.store %f, %a[%i] : memref<64xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
