@@ -9,6 +9,7 @@
 // thread loops over its own share of the tiles, the linalg op plain
 // loops, f32 tanh/exp polynomials, and the C ABI wrapper is generated.
 
+// CHECK:       llvm.func @omp_get_max_threads() -> i32
 // CHECK-LABEL: llvm.func internal @__aotc_model_impl(
 // CHECK-SAME:    %[[A:[^:]*]]: !llvm.ptr, %[[OUT:[^:]*]]: !llvm.ptr, %[[POOL:[^:]*]]: !llvm.ptr {aotc.name = "pool"}, %[[N:[^:]*]]: i32 {aotc.name = "num_threads"})
 // CHECK:         omp.parallel num_threads(%[[N]] : i32) {
@@ -31,7 +32,6 @@
 // CHECK-SAME:    %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: !llvm.ptr) -> i32
 // CHECK:         llvm.call @omp_get_max_threads()
 // CHECK:         llvm.call @__aotc_model_impl(
-// CHECK:       llvm.func @omp_get_max_threads() -> i32
 // CHECK:       llvm.mlir.global internal constant @__aotc_model_target("cpu\00")
 // CHECK:       llvm.func @model_info() -> !llvm.ptr
 
