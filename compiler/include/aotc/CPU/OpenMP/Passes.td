@@ -124,9 +124,9 @@ def PartitionOmpLoops : Pass<"aotc-partition-omp-loops", "mlir::ModuleOp"> {
     next of its own tail's iterations through an atomic counter, then those
     of the next threads' tails (at most 4 tails: its own and 3 others).
     Threads that run at different speeds (a busy or slower core, another
-    process) then finish together, and without that, each thread runs just
-    its own range, as the static schedule does (its data stays in its
-    caches from one loop to the next). Each counter is visited by a known
+    process) then finish together, while threads that keep pace each run
+    just their own range, as the static schedule does (their data stays in
+    their caches from one loop to the next). Each counter is visited by a known
     number of threads, each of which ends with exactly one failed claim, so
     the thread whose claim is the counter's last resets it to zero; the
     barrier after the loop orders that before the next loop's claims. Only
