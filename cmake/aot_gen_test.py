@@ -467,8 +467,8 @@ TEST($suite, TwoThreads) {
   runAndCompare(&stream, "stream {num_threads = 2}");
 }
 
-// More threads than this machine has cores: the system stops some of them
-// in the middle of a loop, and the others run the iterations that loop
+// More threads than a small machine has cores: the system stops some of
+// them in the middle of a loop, and the others run the iterations that loop
 // leaves to whichever thread is free. No iteration may be lost or run
 // twice. $thread_rounds rounds of 3, 5 and 8 threads.
 TEST($suite, OversubscribedThreads) {
