@@ -193,7 +193,8 @@ void partition(omp::WsloopOp loop, omp::LoopNestOp nest, func::FuncOp threadNum,
         b, loc, share, arith::SelectOp::create(b, loc, longer, one, zero));
   };
   Value first = firstOf(b, thread);
-  Value end = arith::AddIOp::create(b, loc, first, lengthOf(b, thread));
+  Value length = lengthOf(b, thread);
+  Value end = arith::AddIOp::create(b, loc, first, length);
 
   // The body, but for its omp.yield, at the builder's point with the
   // iteration whose linear number is `linear`: inside an
@@ -251,12 +252,11 @@ void partition(omp::WsloopOp loop, omp::LoopNestOp nest, func::FuncOp threadNum,
     // (The region builders below are `b` itself, moved into the regions:
     // the constants they use are made here.)
     Value divisor = index(tailDivisor);
-    auto tailOf = [&](OpBuilder &b, Value t) -> Value {
-      return arith::DivUIOp::create(b, loc, lengthOf(b, t), divisor);
-    };
     Value headEnd = arith::SubIOp::create(
         b, loc, end,
-        arith::SelectOp::create(b, loc, shared, tailOf(b, thread), zero));
+        arith::SelectOp::create(b, loc, shared,
+                                arith::DivUIOp::create(b, loc, length, divisor),
+                                zero));
     Type indexType = b.getIndexType(), i1 = b.getI1Type();
     // State: the next static iteration, the tail being claimed from.
     scf::WhileOp::create(
@@ -291,11 +291,12 @@ void partition(omp::WsloopOp loop, omp::LoopNestOp nest, func::FuncOp threadNum,
                 Value owner = arith::RemUIOp::create(
                     c, loc, arith::AddIOp::create(c, loc, thread, tail),
                     participants);
-                Value length = tailOf(c, owner);
+                // The owner's tail: the last `length` of its range.
+                Value range = lengthOf(c, owner);
+                Value length = arith::DivUIOp::create(c, loc, range, divisor);
                 Value start = arith::SubIOp::create(
                     c, loc,
-                    arith::AddIOp::create(c, loc, firstOf(c, owner),
-                                          lengthOf(c, owner)),
+                    arith::AddIOp::create(c, loc, firstOf(c, owner), range),
                     length);
                 Value line = arith::MulIOp::create(c, loc, owner, stride);
                 Value step =
