@@ -7,7 +7,8 @@ and squeezenet1_1; these cases add groups, dilation, batch and image sizes
 those models do not have, on the same paths:
 - output channels as lanes (aotc-channel-lane-convolutions) at stride 1 and
   2, with 2 groups and dilation 2 (each group 64 -> 32 channels: 576 reduced
-  elements, one block of 32 lanes), on 14 x 14 and 7 x 7 outputs;
+  elements, one block of 32 lanes), on 14 x 14 and 7 x 7 outputs, and on
+  17- and 13-pixel rows split into register tiles and a remainder;
 - Winograd F(2x2, 3x3) (64 channels, 14 x 14; batches of 3 and 2), im2col (16 input channels
   on 20 x 20), the flattened padded grid (16 input channels on 28 x 28: too
   few for Winograd's 32 and for channel lanes, rows wide enough for the
@@ -49,6 +50,14 @@ CASES = [
     ("lanes_s2_groups", (1, 128, 14, 14), (128, 64, 3, 2, 1, 1, 2),
      "channel-lanes"),
     ("lanes_s1_batch2", (2, 64, 7, 7), (64, 32, 3, 1, 1, 1, 1),
+     "channel-lanes"),
+    # Output rows that no register tile divides, split into tiles and a
+    # remainder part: Inception's 1x7 layers on 17-pixel rows (12 + 5), a
+    # 7x7 RGB stem on 17-pixel rows straight into NCHW (12 + 5).
+    ("lanes_prime_rows_1x7", (1, 128, 17, 17),
+     lambda: torch.nn.Conv2d(128, 64, (1, 7), padding=(0, 3)),
+     "channel-lanes"),
+    ("lanes_prime_rows_stem", (1, 3, 39, 39), (3, 32, 7, 2, 0, 1, 1),
      "channel-lanes"),
     ("winograd", (1, 64, 14, 14), (64, 64, 3, 1, 1, 1, 1), "winograd"),
     # Winograd on a batch: the tiles of all images are the contractions'

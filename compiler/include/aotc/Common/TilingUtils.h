@@ -127,6 +127,28 @@ inline int64_t channelLaneRowTile(int64_t width, VectorRegisters registers) {
   return largestDivisorAtMost(width, contractionRowTile(width, registers));
 }
 
+/// The pixels of output rows `width` wide that such register tiles cover
+/// before a remainder part of its own (aotc-vectorize-convolutions splits
+/// the rows there): `width` when channelLaneRowTile gives tiles of at least
+/// three-quarters of contractionRows (or the whole row); else the most
+/// pixels covered by tiles of t pixels that leave a remainder of r, both
+/// between half of contractionRows and all of it, the largest t first (a
+/// prime 109-pixel row: 13 tiles of 8 and a part of 5; 17: 2 of 6 and 5).
+/// Some t and r always exist: t = half of contractionRows leaves one.
+inline int64_t channelLaneRowBulk(int64_t width, VectorRegisters registers) {
+  int64_t rows = contractionRows(registers);
+  int64_t tile = channelLaneRowTile(width, registers);
+  if (4 * tile >= 3 * rows || tile == width)
+    return width;
+  for (int64_t t = rows; 2 * t >= rows; --t) {
+    // The remainder the t-pixel tiles leave, or one tile more of it.
+    for (int64_t r = width % t + t; r >= width % t; r -= t)
+      if (r <= rows && 2 * r >= rows && r < width)
+        return width - r;
+  }
+  return width;
+}
+
 /// For each loop of `op`, whether an indexing map reads it through a mod,
 /// floordiv or ceildiv (ONNX Tile reads its input at `d0 mod 2`). Tiling or
 /// splitting such a loop in pieces longer than one iteration takes the

@@ -603,9 +603,22 @@ struct VectorizeConvolutionsPass
   /// splits its output rows: along the loop of the output's innermost
   /// dimension (the lanes), at the last whole register, when
   /// aotc::partialRowSplitPays (`ownInits`: its activation or init is fused
-  /// into its register tiles).
+  /// into its register tiles). A convolution with output channels as lanes
+  /// splits its pixel loop instead.
   std::optional<aotc::LoopSplit> partialRowSplit(linalg::LinalgOp op,
                                                  bool ownInits) {
+    // Output channels as lanes: the pixels of a row that register tiles do
+    // not divide well split after the tiles' bulk (aotc::channelLaneRowBulk).
+    if (aotc::convolutionChannelLaneLoop(op)) {
+      std::optional<unsigned> row = aotc::convolutionChannelLanePixelLoop(op);
+      if (!row)
+        return std::nullopt;
+      int64_t width = op.getStaticLoopRanges()[*row];
+      int64_t bulk = aotc::channelLaneRowBulk(width, registers);
+      if (bulk == width)
+        return std::nullopt;
+      return aotc::LoopSplit{*row, bulk};
+    }
     unsigned bits = aotc::widestElementBits(op);
     AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     if (bits == 0 || aotc::convolutionChannelRowLoop(op) ||

@@ -850,23 +850,32 @@ planeTranspose(vector::TransposeOp op) {
   return std::pair(type.getDimSize(dims[0]), type.getDimSize(dims[1]));
 }
 
-/// True when `op` transposes R x C 32-bit elements with R * C one square
-/// of kShuffleSquare (rows of C = k * kShuffleSquare lanes, R * k =
-/// kShuffleSquare), which BlockTranspose lowers through it.
+/// Rows of each column block in the square of kShuffleSquare that
+/// BlockTranspose makes of a transpose with `columns` lanes.
+int64_t blockRows(int64_t columns) {
+  return kShuffleSquare * kShuffleSquare / columns;
+}
+
+/// True when `op` transposes R x C 32-bit elements that fit one square of
+/// kShuffleSquare as C / kShuffleSquare blocks of up to blockRows(C) rows
+/// each (rows of C = k * kShuffleSquare lanes, R <= kShuffleSquare / k),
+/// which BlockTranspose lowers through it.
 bool isBlockTranspose(vector::TransposeOp op) {
   std::optional<std::pair<int64_t, int64_t>> plane = planeTranspose(op);
   if (!plane || op.getSourceVectorType().getElementTypeBitWidth() != 32)
     return false;
   auto [rows, columns] = *plane;
-  return rows * columns == kShuffleSquare * kShuffleSquare &&
-         columns % kShuffleSquare == 0 && rows > 1 && rows < kShuffleSquare;
+  return columns % kShuffleSquare == 0 && columns > kShuffleSquare &&
+         columns <= kShuffleSquare * kShuffleSquare / 2 && rows > 1 &&
+         rows <= blockRows(columns);
 }
 
-/// An R x C transpose (isBlockTranspose; 8 pixels x 32 channels) as one
-/// 16 x 16 transpose of its C / 16 column blocks stacked as rows: row j of
-/// that square holds column j of every block, R elements each, which are
-/// rows j, 16 + j, ... of the result. The default lowering (one element at
-/// a time) made LLVM assemble each row through the stack.
+/// An R x C transpose (isBlockTranspose; 8 pixels x 32 channels, or a
+/// remainder of 5 pixels) as one 16 x 16 transpose of its C / 16 column
+/// blocks stacked as rows, blockRows(C) rows apart (the rows in between
+/// zero): row j of that square holds column j of every block, R elements
+/// each, which are rows j, 16 + j, ... of the result. The default lowering
+/// (one element at a time) made LLVM assemble each row through the stack.
 struct BlockTranspose : OpRewritePattern<vector::TransposeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransposeOp op,
@@ -882,10 +891,11 @@ struct BlockTranspose : OpRewritePattern<vector::TransposeOp> {
     Value plane = vector::ShapeCastOp::create(
         rewriter, loc, type({rows, columns}), op.getVector());
     int64_t blocks = columns / kShuffleSquare;
+    int64_t pitch = blockRows(columns);
     // Each of the `count` rows of `from` cut into `blocks` pieces of
-    // `width`: piece b of row r becomes row b * stride + r of a `shape`
-    // vector.
-    auto regroup = [&](Value from, int64_t count, int64_t width,
+    // `width`, `step` elements apart: piece b of row r becomes row b *
+    // stride + r of a `shape` vector.
+    auto regroup = [&](Value from, int64_t count, int64_t width, int64_t step,
                        int64_t stride, ArrayRef<int64_t> shape) {
       Value to = arith::ConstantOp::create(rewriter, loc,
                                            rewriter.getZeroAttr(type(shape)));
@@ -893,19 +903,20 @@ struct BlockTranspose : OpRewritePattern<vector::TransposeOp> {
         Value row = vector::ExtractOp::create(rewriter, loc, from, r);
         for (int64_t b = 0; b < blocks; ++b) {
           Value part = vector::ExtractStridedSliceOp::create(
-              rewriter, loc, row, b * width, width, 1);
+              rewriter, loc, row, b * step, width, 1);
           to = vector::InsertOp::create(rewriter, loc, part, to,
                                         b * stride + r);
         }
       }
       return to;
     };
-    Value square = regroup(plane, rows, kShuffleSquare, rows,
-                           {kShuffleSquare, kShuffleSquare});
+    Value square =
+        regroup(plane, rows, kShuffleSquare, kShuffleSquare, pitch,
+                {kShuffleSquare, kShuffleSquare});
     Value transposed = vector::TransposeOp::create(
         rewriter, loc, square, ArrayRef<int64_t>{1, 0});
-    Value result = regroup(transposed, kShuffleSquare, rows, kShuffleSquare,
-                           {columns, rows});
+    Value result = regroup(transposed, kShuffleSquare, rows, pitch,
+                           kShuffleSquare, {columns, rows});
     rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, op.getResultVectorType(),
                                                      result);
     return success();

@@ -219,11 +219,17 @@ SmallVector<int64_t> computeForallTileSizes(linalg::LinalgOp op,
                  aotc::convolutionChannelLaneLoop(op)) {
     // Whole register tiles (aotc-vectorize-convolutions): the lanes (a block
     // of output channels) whole, the pixels of an output row in whole rows
-    // of register tiles.
+    // of register tiles; a row that splits into tiles and a remainder part
+    // (aotc::channelLaneRowBulk) stays whole.
     multiples[*lane] = ranges[*lane];
-    if (std::optional<unsigned> row = aotc::convolutionChannelLanePixelLoop(op))
+    if (std::optional<unsigned> row =
+            aotc::convolutionChannelLanePixelLoop(op)) {
+      int64_t width = ranges[*row];
       multiples[*row] =
-          aotc::channelLaneRowTile(ranges[*row], registerTile.registers);
+          aotc::channelLaneRowBulk(width, registerTile.registers) == width
+              ? aotc::channelLaneRowTile(width, registerTile.registers)
+              : width;
+    }
   } else {
     // Transposes: read in square register tiles along both loops.
     for (unsigned minor : aotc::transposedInputLoops(op))

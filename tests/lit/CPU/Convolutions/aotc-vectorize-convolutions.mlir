@@ -587,3 +587,53 @@ func.func @channel_lanes_nchw(%x: tensor<1x1x3x33x33xf32>, %w: tensor<1x2x3x3x3x
   } -> tensor<1x1x2x32x16x16xf32>
   return %r : tensor<1x1x2x32x16x16xf32>
 }
+
+// -----
+
+// Rows that no register tile of at least three-quarters of a contraction's
+// rows divides are split after their tiles' bulk (aotc::channelLaneRowBulk):
+// a prime 13-pixel row into one tile of 8 pixels and a part of 5, each
+// stored transposed into the NCHW output.
+
+#x = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, c, oh * 2 + kh, ow * 2 + kw)>
+#w = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (g, m, c, kh, kw, l)>
+#o = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, m, l, oh, ow)>
+// CHECK-LABEL: func.func @channel_lanes_nchw_prime_row
+// CHECK:         vector.transfer_read {{.*}} : tensor<1x1x1x1x8xf32>, vector<1x1x1x1x8x32x1x1x1xf32>
+// CHECK:         vector.transfer_write {{.*}} : vector<1x1x1x1x8x32xf32>, tensor<1x1x1x32x1x8xf32>
+// CHECK:         vector.transfer_read {{.*}} : tensor<1x1x1x1x5xf32>, vector<1x1x1x1x5x32x1x1x1xf32>
+// CHECK:         vector.transfer_write {{.*}} : vector<1x1x1x1x5x32xf32>, tensor<1x1x1x32x1x5xf32>
+func.func @channel_lanes_nchw_prime_row(%x: tensor<1x1x3x27x27xf32>, %w: tensor<1x2x3x3x3x32xf32>, %o: tensor<1x1x2x32x13x13xf32>) -> tensor<1x1x2x32x13x13xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x3x27x27xf32>, tensor<1x2x3x3x3x32xf32>) outs(%o : tensor<1x1x2x32x13x13xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x32x13x13xf32>
+  return %r : tensor<1x1x2x32x13x13xf32>
+}
+
+// -----
+
+// Blocked output, 17-pixel rows: two tiles of 6 pixels (12), then a part
+// of 5; with 256-bit registers (6-pixel tiles) the same 12 + 5.
+
+#x = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (g, m, c, kh, kw, l)>
+#o = affine_map<(n, g, m, oh, ow, l, c, kh, kw) -> (n, g, m, oh, ow, l)>
+// CHECK-LABEL: func.func @channel_lanes_prime_row
+// CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c6
+// CHECK:           vector.transfer_read {{.*}} : tensor<1x1x1x1x6xf32>, vector<1x1x1x1x6x32x1x1x1xf32>
+// CHECK:         vector.transfer_read {{.*}} : tensor<1x1x1x1x5xf32>, vector<1x1x1x1x5x32x1x1x1xf32>
+// AVX2-LABEL:  func.func @channel_lanes_prime_row
+// AVX2:          vector<1x1x1x1x6x16x1x1x1xf32>
+// AVX2:          vector<1x1x1x1x5x16x1x1x1xf32>
+func.func @channel_lanes_prime_row(%x: tensor<1x1x64x19x19xf32>, %w: tensor<1x2x64x3x3x32xf32>, %o: tensor<1x1x2x17x17x32xf32>) -> tensor<1x1x2x17x17x32xf32> {
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x1x64x19x19xf32>, tensor<1x2x64x3x3x32xf32>) outs(%o : tensor<1x1x2x17x17x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x2x17x17x32xf32>
+  return %r : tensor<1x1x2x17x17x32xf32>
+}

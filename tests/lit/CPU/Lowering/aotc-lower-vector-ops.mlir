@@ -90,6 +90,23 @@ func.func @transpose_8x32(%a: vector<1x8x32xf32>) -> vector<32x1x8xf32> {
   return %0 : vector<32x1x8xf32>
 }
 
+// A 5 x 32 tile (a row's remainder of 5 pixels): the same square, each
+// block's 5 rows 8 apart (the rows between them zero); row j of the square
+// gives the 5 elements at 0 and at 8 for rows j and 16 + j.
+
+// CHECK-LABEL: func.func @transpose_5x32
+// CHECK-NOT:     vector.extract %{{.*}} : f32
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>, vector<16xf32>
+// CHECK:         vector.extract_strided_slice %{{.*}} {offsets = [8], sizes = [5], strides = [1]} : vector<16xf32> to vector<5xf32>
+// CHECK-NOT:     vector.transpose
+// CHECK-NOT:     vector.extract %{{.*}} : f32
+// CHECK-NOT:     vector<160xf32>
+// CHECK:         return
+func.func @transpose_5x32(%a: vector<1x5x32xf32>) -> vector<32x1x5xf32> {
+  %0 = vector.transpose %a, [2, 0, 1] : vector<1x5x32xf32> to vector<32x1x5xf32>
+  return %0 : vector<32x1x5xf32>
+}
+
 // CHECK-LABEL: func.func @broadcast
 // CHECK-SAME:    (%[[V:.*]]: vector<8xf32>)
 // CHECK-NOT:     vector.broadcast
