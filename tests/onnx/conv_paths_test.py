@@ -53,11 +53,14 @@ CASES = [
      "channel-lanes"),
     # Output rows that no register tile divides, split into tiles and a
     # remainder part: Inception's 1x7 layers on 17-pixel rows (12 + 5), a
-    # stride-2 3x3 on 13-pixel rows (8 + 5).
+    # stride-2 3x3 on 13-pixel rows (8 + 5), a 7x7 RGB stem on 17-pixel
+    # rows straight into NCHW (12 + 5).
     ("lanes_prime_rows_1x7", (1, 128, 17, 17),
      lambda: torch.nn.Conv2d(128, 64, (1, 7), padding=(0, 3)),
      "channel-lanes"),
     ("lanes_prime_rows_s2", (1, 64, 27, 27), (64, 64, 3, 2, 0, 1, 1),
+     "channel-lanes"),
+    ("lanes_prime_rows_stem", (1, 3, 39, 39), (3, 32, 7, 2, 0, 1, 1),
      "channel-lanes"),
     ("winograd", (1, 64, 14, 14), (64, 64, 3, 1, 1, 1, 1), "winograd"),
     # Winograd on a batch: the tiles of all images are the contractions'

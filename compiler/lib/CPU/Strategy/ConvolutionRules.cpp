@@ -164,6 +164,13 @@ constexpr int64_t kMaxDirectInputChannels = 4;
 /// transposed as 16 x 16 squares (aotc-lower-vector-ops); AVX2's 6 x 16
 /// ones would move element by element.
 constexpr int64_t kMinDirectVectorBits = 512;
+/// ... and, on output rows split into register tiles and a remainder part
+/// (channelLaneRowBulk), over at least this many reduced elements: each of
+/// the remainder's 32 rows of lanes is stored as narrow pieces. A 7x7 stem
+/// over 3 channels on 109-pixel rows (147 elements) took 0.63x the time of
+/// the im2col path, a 5x5 one on 110 (75) 0.85x, a 3x3 one on 111 or 149
+/// (27) 1.16x-1.28x.
+constexpr int64_t kMinDirectSplitReduction = 64;
 
 } // namespace
 
@@ -177,13 +184,11 @@ aotc::channelLaneForm(int64_t inputChannels, int64_t reduction, int64_t width,
   if (streamsFilter(reduction, registers.bits))
     return std::nullopt;
   // A row that register tiles do not divide is split into tiles and a
-  // remainder part (channelLaneRowBulk), but not straight into NCHW: a
-  // stem's few channel blocks over a prime count of output rows left
-  // threads idle (SqueezeNet 1.0's 7x7 stem, 3 blocks x 109 rows: 3 thread
-  // tiles; the model took 1.31x the time at 2 threads, 0.95x at 1), and a
-  // 3x3 stem's remainder (27 multiply-adds per pixel) did not repay its
-  // rows of lanes stored as narrow pieces (1.16x-1.28x the time).
-  if (direct && channelLaneRowBulk(width, registers) != width)
+  // remainder part (channelLaneRowBulk); straight into NCHW only over a
+  // reduction that repays the remainder's rows of lanes stored as narrow
+  // pieces.
+  if (direct && reduction < kMinDirectSplitReduction &&
+      channelLaneRowBulk(width, registers) != width)
     return std::nullopt;
   return direct ? ChannelLaneForm::Direct : ChannelLaneForm::Blocked;
 }

@@ -520,14 +520,28 @@ ThreadTiling::remainderSplit(linalg::LinalgOp op, int64_t targetTiles) const {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<bool> nonMonotonic = aotc::nonMonotonicLoops(op);
+  int64_t tiles = 1;
   for (auto [dim, range] : llvm::enumerate(ranges)) {
     if (iterators[dim] != utils::IteratorType::parallel || range <= 1 ||
         nonMonotonic[dim])
       continue;
-    int64_t count = std::min(targetTiles, range);
-    if (largestDivisorAtMost(range, count) * 2 > count)
+    int64_t count = std::min(targetTiles / tiles, range);
+    int64_t divisor = largestDivisorAtMost(range, count);
+    // After outer tiles, only a loop long enough for a small remainder
+    // (109 rows for 21 tiles: 105 + 4; 3 window columns for 2 tiles would
+    // leave a third of the work to a loop of its own).
+    if (divisor * 2 <= count)
+      return tiles == 1 || range >= 2 * count
+                 ? std::optional(LoopSplit{static_cast<unsigned>(dim),
+                                           range / count * count})
+                 : std::nullopt;
+    // A loop that tiles well; the next one matters only when this one,
+    // tiled whole, leaves a few tiles in an odd count (a stem's 3 channel
+    // blocks over 109 output rows: 3 tiles on 2 threads).
+    tiles *= divisor;
+    if (divisor != range || tiles % 2 == 0 || tiles >= kMaxEvenedTiles ||
+        tiles >= targetTiles)
       return std::nullopt;
-    return LoopSplit{static_cast<unsigned>(dim), range / count * count};
   }
   return std::nullopt;
 }

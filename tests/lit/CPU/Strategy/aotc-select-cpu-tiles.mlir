@@ -9,6 +9,8 @@
 //   min-work (it would split the matmuls' parallel region): 2 tiles of rows;
 //   alone in a function it stays sequential;
 // - 197 x 768 elementwise: 4 tiles wanted, 197 is prime: 196 + 1 first;
+// - 3 x 109 x 768 elementwise: 3 tiles of the outer loop (odd), then 109
+//   rows, prime: 108 + 1 first;
 // - matmul 64 x 729 x 64: 3 column tiles of 243 (no even count divides
 //   729), so 704 + 25 columns first;
 // - matmul 49 x 80 x 512: too small for row tiles of 64 or column tiles of
@@ -55,6 +57,21 @@ func.func @prime_rows(%x: tensor<197x768xf32>) -> tensor<197x768xf32> {
     linalg.yield %r : f32
   } -> tensor<197x768xf32>
   return %e : tensor<197x768xf32>
+}
+
+// 3 x 109 x 768 elementwise: 7 tiles wanted; the 3 outer iterations tile
+// whole into 3 (odd: a thread idle for a third of the time on 2), and the
+// 109 rows after them are prime: 108 + 1 first.
+// CHECK-LABEL: func.func @odd_outer_prime_rows
+// CHECK:         aotc.tiles = {kind = "split-remainder", ranges = array<i64: 3, 109, 768>, split = array<i64: 1, 108>}
+// TABLE:       @odd_outer_prime_rows {{.*}}linalg.generic [3,109,768] threads: split-remainder loop 1 at 108
+func.func @odd_outer_prime_rows(%x: tensor<3x109x768xf32>) -> tensor<3x109x768xf32> {
+  %e = linalg.generic {indexing_maps = [affine_map<(c, i, j) -> (c, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%x : tensor<3x109x768xf32>) {
+  ^bb0(%v: f32):
+    %r = arith.maximumf %v, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<3x109x768xf32>
+  return %e : tensor<3x109x768xf32>
 }
 
 // CHECK-LABEL: func.func @odd_column_tiles

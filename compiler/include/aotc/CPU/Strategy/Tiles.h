@@ -207,7 +207,9 @@ struct ThreadTiling {
   std::optional<LoopSplit> evenSplit(mlir::linalg::LinalgOp op) const;
   /// The split of an op other than a contraction whose outermost parallel
   /// loop has no divisor near `targetTiles` (197 rows, a prime) into a bulk
-  /// that divides evenly and a remainder (196 + 1); none otherwise.
+  /// that divides evenly and a remainder (196 + 1); or, when that loop
+  /// tiled whole gives a few tiles in an odd count, of the next loop that
+  /// has no divisor near the tiles still wanted. None otherwise.
   std::optional<LoopSplit> remainderSplit(mlir::linalg::LinalgOp op,
                                           int64_t targetTiles) const;
   /// The whole decision for `op`, an op directly in the function body:
