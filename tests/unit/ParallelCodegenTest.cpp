@@ -26,6 +26,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
@@ -201,8 +203,18 @@ TEST(ParallelCodegen, PartsJoinIntoTheWholeModulesFunctions) {
 
   std::unique_ptr<llvm::Module> module = parse(context, kModule);
   ASSERT_TRUE(module);
-  auto joined = aotc::emitObjectInParts(*module, 3, emit,
+  // Each part once: 0 the variables, 1-3 the functions.
+  std::array<std::atomic<int>, 4> calls{};
+  auto counted = [&](llvm::Module &part,
+                     unsigned index) -> llvm::Expected<std::string> {
+    if (index < calls.size())
+      ++calls[index];
+    return emit(part);
+  };
+  auto joined = aotc::emitObjectInParts(*module, 3, counted,
                                         AOTC_LLVM_TOOLS_DIR "/ld.lld");
+  for (const std::atomic<int> &count : calls)
+    EXPECT_EQ(count.load(), 1);
   ASSERT_TRUE(static_cast<bool>(joined)) << toString(joined.takeError());
 
   auto functions = definedSymbols(*joined);
@@ -223,7 +235,10 @@ TEST(ParallelCodegen, AMissingLinkerIsAnError) {
   std::unique_ptr<llvm::Module> module = parse(context, kModule);
   ASSERT_TRUE(module);
   auto joined =
-      aotc::emitObjectInParts(*module, 2, emit, "/nonexistent/ld.lld");
+      aotc::emitObjectInParts(
+          *module, 2,
+          [](llvm::Module &part, unsigned) { return emit(part); },
+          "/nonexistent/ld.lld");
   ASSERT_FALSE(static_cast<bool>(joined));
   EXPECT_NE(toString(joined.takeError()).find("/nonexistent/ld.lld"),
             std::string::npos);

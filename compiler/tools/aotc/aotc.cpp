@@ -144,10 +144,11 @@ static cl::opt<bool> verbose(
     cl::cat(aotcCategory));
 static cl::opt<unsigned> codegenParts(
     "codegen-parts",
-    cl::desc("CPU: generate the object's code in N parts, on up to N threads "
-             "(default 0: by the module's size, one part per 50,000 LLVM "
-             "instructions in a power of two up to 8; 1: one thread). Each "
-             "function's code is the same either way"),
+    cl::desc("CPU: optimize and generate the object's code in N parts, on "
+             "up to N threads (default 0: by the module's size, one part "
+             "per 50,000 LLVM instructions in a power of two up to 8; 1: "
+             "one thread). The object defines the same functions either "
+             "way"),
     cl::value_desc("N"), cl::init(0), cl::cat(aotcCategory));
 static cl::opt<bool> verifyEach(
     "verify-each",

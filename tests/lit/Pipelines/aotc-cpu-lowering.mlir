@@ -21,10 +21,10 @@
 // CHECK:           omp.terminator
 // CHECK:         llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
 // CHECK:         llvm.intr.fma({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
-// The pool buffer at offset 0 is the pool pointer itself (its store and
-// load are left to LLVM, which forwards the value).
-// CHECK:         llvm.store %[[T:.*]], %[[POOL]] {{.*}} : vector<16xf32>, !llvm.ptr
-// CHECK:         %[[W:.*]] = llvm.load %[[POOL]] {{.*}} : !llvm.ptr -> vector<16xf32>
+// Through the pool buffer at offset 0 (the store and the load are left to
+// LLVM, which forwards the value).
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {{.*}} : vector<16xf32>, !llvm.ptr
+// CHECK:         %[[W:.*]] = llvm.load %{{.*}} {{.*}} : !llvm.ptr -> vector<16xf32>
 // CHECK:         llvm.store %[[W]], %{{.*}} : vector<16xf32>, !llvm.ptr
 // CHECK:         llvm.return
 

@@ -236,46 +236,79 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return llvm::createStringError("internal error: invalid LLVM IR");
 
-  optimize(*llvmModule, *machine, sanitize);
-
-  TargetArtifacts artifacts;
-  if (wantIR) {
-    llvm::raw_string_ostream ir(artifacts.llvmIR);
-    llvmModule->print(ir, nullptr);
-  }
-  if (wantAssembly) {
-    // Code generation rewrites the IR it runs on (CodeGenPrepare and the
-    // like): the assembly comes from a copy, so that the object is the same
-    // with or without it (and the assembly shows the object's code).
-    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*llvmModule);
-    auto assembly =
-        codegen(*copy, *machine, llvm::CodeGenFileType::AssemblyFile);
-    if (!assembly)
-      return assembly.takeError();
-    artifacts.assembly = std::move(*assembly);
-  }
-  // Large modules: code generated in parts on several threads, except with
-  // --time-passes (LLVM's pass timers are not shared across threads), for
-  // sanitized code (whose module constructors stay whole) and without a
-  // linker to join the parts.
+  // Large modules: optimized and code generated in parts on several
+  // threads, except with --time-passes (LLVM's pass timers are not shared
+  // across threads), for sanitized code (whose module constructors stay
+  // whole) and without a linker to join the parts.
   unsigned parts = llvm::TimePassesIsEnabled || !sanitize.empty() ||
                            lld.empty()
                        ? 1
                        : codegenParts(*llvmModule, requestedParts);
+  // One part's optimized IR and assembly, when asked for. Code generation
+  // rewrites the IR it runs on (CodeGenPrepare and the like): the assembly
+  // comes from a copy, so that the object is the same with or without it
+  // (and the assembly shows the object's code).
+  auto texts = [&](llvm::Module &part, llvm::TargetMachine &own,
+                   std::string &ir, std::string &assembly) -> llvm::Error {
+    if (wantIR) {
+      llvm::raw_string_ostream os(ir);
+      part.print(os, nullptr);
+    }
+    if (!wantAssembly)
+      return llvm::Error::success();
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(part);
+    auto text = codegen(*copy, own, llvm::CodeGenFileType::AssemblyFile);
+    if (!text)
+      return text.takeError();
+    assembly = std::move(*text);
+    return llvm::Error::success();
+  };
+
+  TargetArtifacts artifacts;
+  if (parts <= 1) {
+    optimize(*llvmModule, *machine, sanitize);
+    if (llvm::Error error = texts(*llvmModule, *machine, artifacts.llvmIR,
+                                  artifacts.assembly))
+      return std::move(error);
+  }
+  // Each part (0: the variables, which need no optimization) is optimized
+  // on its own thread: the O3 pipeline is function by function but for its
+  // interprocedural passes, which the parts' calls through libomp and
+  // their noinline outlined loops leave little to do.
+  llvm::SmallVector<std::string> irs(parts + 1), assemblies(parts + 1);
   auto object =
       parts > 1
-          ? emitObjectInParts(*llvmModule, parts,
-                              [&](llvm::Module &part) {
-                                std::unique_ptr<llvm::TargetMachine> own =
-                                    createMachine();
-                                return codegen(
-                                    part, *own,
-                                    llvm::CodeGenFileType::ObjectFile);
-                              },
-                              lld)
+          ? emitObjectInParts(
+                *llvmModule, parts,
+                [&](llvm::Module &part,
+                    unsigned index) -> llvm::Expected<std::string> {
+                  std::unique_ptr<llvm::TargetMachine> own = createMachine();
+                  if (index > 0)
+                    optimize(part, *own, sanitize);
+                  if (llvm::Error error =
+                          texts(part, *own, irs[index], assemblies[index]))
+                    return std::move(error);
+                  return codegen(part, *own,
+                                 llvm::CodeGenFileType::ObjectFile);
+                },
+                lld)
           : codegen(*llvmModule, *machine, llvm::CodeGenFileType::ObjectFile);
   if (!object)
     return object.takeError();
+  if (parts > 1) {
+    // The parts' texts in turn, each a module (or assembly file) of its
+    // own.
+    for (unsigned index = 0; index <= parts; ++index) {
+      std::string head = (index == 0 ? "variables"
+                                     : "functions " + std::to_string(index)) +
+                         " (part " + std::to_string(index) + " of " +
+                         std::to_string(parts + 1) + ")\n";
+      if (wantIR)
+        artifacts.llvmIR += "; aotc: " + head + irs[index];
+      if (wantAssembly)
+        artifacts.assembly += "# aotc: " + head + assemblies[index];
+    }
+  }
   artifacts.object = std::move(*object);
   return artifacts;
 }

@@ -173,7 +173,7 @@ llvm::Expected<std::string> joinObjects(llvm::ArrayRef<std::string> objects,
 
 llvm::Expected<std::string> emitObjectInParts(
     llvm::Module &module, unsigned parts,
-    llvm::function_ref<llvm::Expected<std::string>(llvm::Module &)>
+    llvm::function_ref<llvm::Expected<std::string>(llvm::Module &, unsigned)>
         emitObject,
     llvm::StringRef lld) {
   // What one part defines and another uses becomes a hidden global (local
@@ -236,9 +236,9 @@ llvm::Expected<std::string> emitObjectInParts(
           return;
         }
         keepPart(**part, owner, index);
-        objects[index + 1] = emitObject(**part);
+        objects[index + 1] = emitObject(**part, index + 1);
       });
-    objects[0] = emitObject(module);
+    objects[0] = emitObject(module, 0);
     pool.wait();
   }
   llvm::SmallVector<std::string> compiled;

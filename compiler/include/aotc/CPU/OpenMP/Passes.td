@@ -168,40 +168,4 @@ def PartitionOmpLoops : Pass<"aotc-partition-omp-loops", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect", "mlir::omp::OpenMPDialect"];
 }
 
-def CanonicalizeParallelRegions : Pass<"aotc-canonicalize-parallel-regions"> {
-  let summary = "The canonicalizer, each omp.parallel region first on its own";
-  let description = [{
-    Runs the canonicalization patterns of every loaded dialect and op, as
-    `canonicalize` does, first on each `omp.parallel` region with that region
-    as the rewrite scope, then on the whole op. The rewrites are the same
-    (folded constants may end up in another order); the work is not: with
-    the whole op as the scope, every rewrite inside a
-    parallel region puts the `omp.parallel` back on the worklist, and each
-    visit asks whether it is trivially dead by listing every op of its
-    region. After all thread loops are merged into one region per function
-    (aotc-merge-parallel-regions) and lowered to the LLVM dialect, that is
-    quadratic in the region's size. Within the region's own scope its
-    ancestors are never revisited.
-
-    Before:
-    ```mlir
-    omp.parallel {
-      %a = arith.constant 1 : i32
-      %b = arith.constant 2 : i32
-      %c = arith.addi %a, %b : i32
-      memref.store %c, %m[%i] : memref<4xi32>
-      omp.terminator
-    }
-    ```
-    After:
-    ```mlir
-    %c3 = arith.constant 3 : i32
-    omp.parallel {
-      memref.store %c3, %m[%i] : memref<4xi32>
-      omp.terminator
-    }
-    ```
-  }];
-}
-
 #endif // AOTC_CPU_OPENMP_PASSES

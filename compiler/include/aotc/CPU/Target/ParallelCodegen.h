@@ -1,10 +1,10 @@
 //===- ParallelCodegen.h - Object code on several threads ------*- C++ -*-===//
 //
-// Code generation of a large optimized module in parts, each in its own
-// LLVMContext on its own thread, joined into one relocatable ELF object
-// (ld.lld -r) whose symbols are those of the whole module's object: every
-// function keeps the code it would have had (code generation is function by
-// function), and the symbols the parts share are local again in the result.
+// Code generation of a large module in parts, each in its own LLVMContext
+// on its own thread, joined into one relocatable ELF object (ld.lld -r)
+// whose symbols are those of the whole module's object: code generation is
+// function by function, and the symbols the parts share are local again in
+// the result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,14 +39,15 @@ inline constexpr unsigned kMaxCodegenParts = 8;
 /// Emits `module` in `parts` parts of its functions and one of its
 /// variables: its local symbols become hidden globals (`module` is changed,
 /// left with its variables only), each part is read from bitcode into a
-/// context of its own and `emitObject` generates its object on a thread (at
-/// most one per core; `emitObject` must be thread-safe) while this thread
-/// generates the variables' object, and the objects are joined by `lld` -r,
+/// context of its own and `emitObject(part, k)` generates its object on a
+/// thread (at most one per core; `emitObject` must be thread-safe) for
+/// k = 1..parts while this thread generates the variables' object
+/// (`emitObject(module, 0)`), and the objects are joined by `lld` -r,
 /// hidden symbols made local. Functions go to the part with the fewest
 /// instructions so far, largest first.
 llvm::Expected<std::string> emitObjectInParts(
     llvm::Module &module, unsigned parts,
-    llvm::function_ref<llvm::Expected<std::string>(llvm::Module &)>
+    llvm::function_ref<llvm::Expected<std::string>(llvm::Module &, unsigned)>
         emitObject,
     llvm::StringRef lld);
 
