@@ -479,6 +479,16 @@ public:
                                  stage.str().c_str(), ms);
   }
 
+  /// A stage's phases, indented under it.
+  void reportPhases(
+      llvm::ArrayRef<std::pair<std::string, double>> phases) const {
+    if (!verbose)
+      return;
+    for (const auto &[phase, ms] : phases)
+      llvm::errs() << llvm::format("aotc:   %-16s %9.1f ms\n",
+                                   phase.c_str(), ms);
+  }
+
 private:
   MLIRContext &context;
   aotc::Target &target;
@@ -810,6 +820,7 @@ int compile() {
   if (!artifacts)
     return fail(llvm::toString(artifacts.takeError()));
   compiler.report("llvm codegen", start);
+  compiler.reportPhases(artifacts->phases);
   if (failed(compiler.dump("ll", [&](llvm::raw_ostream &os) {
         os << artifacts->llvmIR;
       })) ||

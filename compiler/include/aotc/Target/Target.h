@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -31,6 +32,9 @@ struct TargetArtifacts {
   std::string llvmIR;   ///< textual LLVM IR after optimization
   std::string assembly; ///< when requested
   std::string object;   ///< relocatable object file bytes
+  /// How long each phase of `emit` took (name, milliseconds), in order,
+  /// for `aotc -v`; a target may leave it empty.
+  std::vector<std::pair<std::string, double>> phases;
 };
 
 /// One compilation target (cpu, cuda, hip).

@@ -38,6 +38,7 @@
 #include "llvm/Transforms/Instrumentation/ThreadSanitizer.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <chrono>
 #include <functional>
 #include <mutex>
 
@@ -208,6 +209,14 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
   registerOpenMPDialectTranslation(registry);
   module.getContext()->appendDialectRegistry(registry);
 
+  auto start = std::chrono::steady_clock::now();
+  // Milliseconds since `start`, which restarts.
+  auto lap = [&start] {
+    auto now = std::chrono::steady_clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - start).count();
+    start = now;
+    return ms;
+  };
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context, "aotc");
@@ -265,6 +274,7 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
   };
 
   TargetArtifacts artifacts;
+  artifacts.phases.push_back({"translate", lap()});
   if (parts <= 1) {
     optimize(*llvmModule, *machine, sanitize);
     if (llvm::Error error = texts(*llvmModule, *machine, artifacts.llvmIR,
@@ -310,6 +320,10 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
     }
   }
   artifacts.object = std::move(*object);
+  artifacts.phases.push_back(
+      {parts > 1 ? "O3 + " + std::to_string(parts) + " parts"
+                 : "O3 + object",
+       lap()});
   return artifacts;
 }
 
