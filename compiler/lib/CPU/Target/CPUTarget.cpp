@@ -275,37 +275,32 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
 
   TargetArtifacts artifacts;
   artifacts.phases.push_back({"translate", lap()});
+  llvm::Expected<std::string> object = std::string();
   if (parts <= 1) {
     optimize(*llvmModule, *machine, sanitize);
     if (llvm::Error error = texts(*llvmModule, *machine, artifacts.llvmIR,
                                   artifacts.assembly))
       return std::move(error);
-  }
-  // Each part (0: the variables, which need no optimization) is optimized
-  // on its own thread: the O3 pipeline is function by function but for its
-  // interprocedural passes, which the parts' calls through libomp and
-  // their noinline outlined loops leave little to do.
-  llvm::SmallVector<std::string> irs(parts + 1), assemblies(parts + 1);
-  auto object =
-      parts > 1
-          ? emitObjectInParts(
-                *llvmModule, parts,
-                [&](llvm::Module &part,
-                    unsigned index) -> llvm::Expected<std::string> {
-                  std::unique_ptr<llvm::TargetMachine> own = createMachine();
-                  if (index > 0)
-                    optimize(part, *own, sanitize);
-                  if (llvm::Error error =
-                          texts(part, *own, irs[index], assemblies[index]))
-                    return std::move(error);
-                  return codegen(part, *own,
-                                 llvm::CodeGenFileType::ObjectFile);
-                },
-                lld)
-          : codegen(*llvmModule, *machine, llvm::CodeGenFileType::ObjectFile);
-  if (!object)
-    return object.takeError();
-  if (parts > 1) {
+    object = codegen(*llvmModule, *machine, llvm::CodeGenFileType::ObjectFile);
+  } else {
+    // Each part (0: the variables, which need no optimization) is optimized
+    // on its own thread: the O3 pipeline is function by function but for
+    // its interprocedural passes, which the parts' calls through libomp and
+    // their noinline outlined loops leave little to do.
+    llvm::SmallVector<std::string> irs(parts + 1), assemblies(parts + 1);
+    object = emitObjectInParts(
+        *llvmModule, parts,
+        [&](llvm::Module &part,
+            unsigned index) -> llvm::Expected<std::string> {
+          std::unique_ptr<llvm::TargetMachine> own = createMachine();
+          if (index > 0)
+            optimize(part, *own, sanitize);
+          if (llvm::Error error =
+                  texts(part, *own, irs[index], assemblies[index]))
+            return std::move(error);
+          return codegen(part, *own, llvm::CodeGenFileType::ObjectFile);
+        },
+        lld);
     // The parts' texts in turn, each a module (or assembly file) of its
     // own.
     for (unsigned index = 0; index <= parts; ++index) {
@@ -319,6 +314,8 @@ llvm::Expected<TargetArtifacts> CPUTarget::emit(ModuleOp module, bool wantIR,
         artifacts.assembly += "# aotc: " + head + assemblies[index];
     }
   }
+  if (!object)
+    return object.takeError();
   artifacts.object = std::move(*object);
   artifacts.phases.push_back(
       {parts > 1 ? "O3 + " + std::to_string(parts) + " parts"
