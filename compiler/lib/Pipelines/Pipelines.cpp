@@ -239,10 +239,14 @@ void buildBufferizePipeline(OpPassManager &pm,
 
 void buildCPULoweringPipeline(OpPassManager &pm,
                               const CPULoweringOptions &options) {
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
   // Outputs of entry points that call extern kernels: held in the pool
   // until every kernel succeeded.
-  fpm.addPass(createStageExternOutputs());
+  pm.nest<func::FuncOp>().addPass(createStageExternOutputs());
+  // Each thread loop in a function of its own, so that the function passes
+  // up to the OpenMP conversion run on several threads (on 2 cores,
+  // densenet121 and efficientnet_b1 compile 13% and 19% faster).
+  pm.addPass(createOutlineThreadLoops());
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
   // Register-resident accumulators, then everything left in linalg to loops.
   addPasses(fpm, "canonicalize,cse");
   fpm.addPass(createOptimizeVectorTransfers());
@@ -266,9 +270,12 @@ void buildCPULoweringPipeline(OpPassManager &pm,
   // Loads of a partial register (14 of 16 floats) as one masked load
   // instead of power-of-two pieces, where the target has them.
   fpm.addPass(createMaskPartialVectors());
+  // The loops back in place (the views they recomputed folded again), so
+  // that adjacent thread loops can share one parallel region.
+  pm.addPass(createInlineThreadLoops());
   // Threads: scf.forall -> scf.parallel -> omp.parallel + omp.wsloop, with
   // the caller's thread count.
-  addPasses(fpm, "scf-forall-to-parallel");
+  addPasses(pm, "func.func(cse,scf-forall-to-parallel)");
   addPasses(pm, "convert-scf-to-openmp");
   pm.nest<func::FuncOp>().addPass(createBindOmpNumThreads());
   pm.nest<func::FuncOp>().addPass(createElideOmpLoopBarriers());

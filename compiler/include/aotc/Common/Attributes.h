@@ -68,6 +68,11 @@ inline constexpr llvm::StringLiteral kSiblingPartsAttrName =
 /// that path carries out.
 inline constexpr llvm::StringLiteral kStrategyAttrName = "aotc.strategy";
 
+/// Unit attribute of a function aotc-outline-thread-loops made of one
+/// thread loop, so that vector lowering runs on the loops in parallel;
+/// aotc-inline-thread-loops puts its body back at its one call.
+inline constexpr llvm::StringLiteral kThreadLoopAttrName = "aotc.thread_loop";
+
 } // namespace aotc
 
 #endif // AOTC_COMMON_ATTRIBUTES_H

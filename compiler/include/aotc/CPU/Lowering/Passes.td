@@ -242,4 +242,66 @@ def MaskPartialVectors : Pass<"aotc-mask-partial-vectors",
                            "mlir::vector::VectorDialect"];
 }
 
+def OutlineThreadLoops : Pass<"aotc-outline-thread-loops", "mlir::ModuleOp"> {
+  let summary = "Move each top-level thread loop into a function of its own";
+  let description = [{
+    Runs on the CPU before the function passes of vector lowering, so that
+    MLIR's pass manager runs them on several threads: a model is one entry
+    point, and its hundreds of thread loops would otherwise be lowered one
+    after the other. `aotc-inline-thread-loops` puts them back before the
+    loops become OpenMP regions; the two passes change no computation.
+
+    Each `scf.forall` without results directly in a function's entry block
+    moves into a new private function marked `aotc.thread_loop`, called
+    where the loop was. The values the loop uses that are defined in the
+    entry block by ops free of memory effects and regions (constants, views
+    of the pool, `memref.get_global`, index arithmetic) are recomputed in
+    the new function from its own arguments, in their original order, so
+    the passes that read them (static layouts, constant weights, known
+    divisors) see what they saw in place; every other value (function
+    arguments, allocations, values of effectful ops) becomes an argument.
+    Loops nested in other ops and loops with results stay where they are.
+
+    Before:
+    ```mlir
+    func.func @main(%pool: memref<4096xi8>) {
+      %c0 = arith.constant 0 : index
+      %v = memref.view %pool[%c0][] : memref<4096xi8> to memref<1024xf32>
+      scf.forall (%i) in (4) { ... %v ... }
+      return
+    }
+    ```
+    After:
+    ```mlir
+    func.func @main(%pool: memref<4096xi8>) {
+      %c0 = arith.constant 0 : index
+      %v = memref.view %pool[%c0][] : memref<4096xi8> to memref<1024xf32>
+      call @main__thread_loop0(%pool) : (memref<4096xi8>) -> ()
+      return
+    }
+    func.func private @main__thread_loop0(%pool: memref<4096xi8>)
+        attributes {aotc.thread_loop} {
+      %c0 = arith.constant 0 : index
+      %v = memref.view %pool[%c0][] : memref<4096xi8> to memref<1024xf32>
+      scf.forall (%i) in (4) { ... %v ... }
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
+def InlineThreadLoops : Pass<"aotc-inline-thread-loops", "mlir::ModuleOp"> {
+  let summary = "Put the loops aotc-outline-thread-loops moved back in place";
+  let description = [{
+    The inverse of `aotc-outline-thread-loops`: each call of a function
+    marked `aotc.thread_loop` is replaced by that function's body (its
+    single block, without the return), its arguments mapped to the call's
+    operands, and the functions are erased. The values the outlining
+    recomputed appear twice afterwards; `cse` folds them. A marked function
+    of more than one block, with results, or still used after its calls
+    are replaced is an error (a pass in between broke the contract).
+  }];
+}
+
 #endif // AOTC_CPU_LOWERING_PASSES
