@@ -499,6 +499,78 @@ struct MultiDimIntegerAbs : OpRewritePattern<math::AbsIOp> {
   }
 };
 
+/// A math op or division on an n-D vector that fits in one register and
+/// whose rows are 2 to a quarter of a register wide (a 7 x 2 tile of a
+/// Winograd output transform), and the elementwise ops taking its flat
+/// result, on the vector's 1-D form: LLVM holds an n-D vector as one
+/// register per row, so each step of an exp polynomial would run once per
+/// row on a part of a register. Loop-carried values and lone cheap ops
+/// stay per row (the reshapes would cost more).
+struct FlattenNarrowElementwise : RewritePattern {
+  FlattenNarrowElementwise(MLIRContext *ctx, int64_t vectorBits)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
+        vectorBits(vectorBits) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!OpTrait::hasElementwiseMappableTraits(op) ||
+        op->getNumResults() != 1 || op->getNumRegions() != 0)
+      return failure();
+    auto type = dyn_cast<VectorType>(op->getResult(0).getType());
+    if (!type || type.getRank() < 2 || type.isScalable() ||
+        !type.getElementType().isIntOrFloat())
+      return failure();
+    int64_t lanes =
+        vectorBits / std::max<int64_t>(
+                         8, type.getElementType().getIntOrFloatBitWidth());
+    int64_t rowLanes = type.getShape().back();
+    if (rowLanes < 2 || rowLanes * 4 > lanes || type.getNumElements() > lanes)
+      return failure();
+    for (Value operand : op->getOperands()) {
+      auto operandType = dyn_cast<VectorType>(operand.getType());
+      if (!operandType || operandType.getShape() != type.getShape())
+        return failure();
+      // A loop-carried value stays n-D: reshaping it every iteration costs
+      // more than the rows' ops.
+      if (isa<BlockArgument>(operand))
+        return failure();
+    }
+    for (Operation *user : op->getUsers())
+      if (isa<scf::YieldOp>(user))
+        return failure();
+    // Seeds: ops that expand into many (polynomials, divisions); others
+    // only to extend a chain already flat.
+    bool seed = isa<math::MathDialect>(op->getDialect()) ||
+                isa<arith::DivFOp>(op);
+    bool chained = llvm::any_of(op->getOperands(), [](Value v) {
+      auto cast = v.getDefiningOp<vector::ShapeCastOp>();
+      return cast && cast.getSourceVectorType().getRank() == 1;
+    });
+    if (!seed && !chained)
+      return failure();
+    Location loc = op->getLoc();
+    SmallVector<Value> flat;
+    for (Value operand : op->getOperands()) {
+      auto operandType = cast<VectorType>(operand.getType());
+      flat.push_back(vector::ShapeCastOp::create(
+          rewriter, loc,
+          VectorType::get({type.getNumElements()},
+                          operandType.getElementType()),
+          operand));
+    }
+    OperationState state(loc, op->getName(), flat,
+                         TypeRange{VectorType::get({type.getNumElements()},
+                                                   type.getElementType())},
+                         op->getAttrs());
+    Operation *flatOp = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(op, type,
+                                                     flatOp->getResult(0));
+    return success();
+  }
+
+  int64_t vectorBits;
+};
+
 /// A 0-d transfer_read (one element, always in bounds) as a scalar load and
 /// a broadcast to the 0-d vector.
 struct ScalarRead : OpRewritePattern<vector::TransferReadOp> {
@@ -961,6 +1033,7 @@ struct LowerVectorOpsPass
       vector::populateVectorMaskOpLoweringPatterns(patterns);
       patterns.add<ContiguousStridedRead, TreeReduceRow>(ctx);
       patterns.add<SplatReadElements>(ctx, /*benefit=*/2);
+      patterns.add<FlattenNarrowElementwise>(ctx, vectorBits);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

@@ -601,3 +601,51 @@ func.func @narrow_tile_short(%x: memref<64x9xf32, strided<[169, 1]>>, %w: memref
   }
   return %r : vector<1x2x8x9xf32>
 }
+
+// -----
+
+// An exp on a 7 x 2 tile (rows narrower than a register, one register in
+// all) runs on the tile's 1-D form, one polynomial on one register instead
+// of one per row on two lanes; the add after it joins the flat chain. The
+// multiply before it, on its own, stays per row (reshaping costs more).
+// CHECK-LABEL: func.func @narrow_rows
+// CHECK:         %[[M:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<7x2xf32>
+// CHECK:         %[[E:.*]] = math.exp %{{.*}} : vector<14xf32>
+// CHECK:         %[[S:.*]] = arith.addf %[[E]], %{{.*}} : vector<14xf32>
+// CHECK-NOT:     math.exp
+// CHECK:         vector.extract_strided_slice %[[S]]
+func.func @narrow_rows(%a: vector<7x2xf32>, %b: vector<7x2xf32>) -> vector<7x2xf32> {
+  %m = arith.mulf %a, %b : vector<7x2xf32>
+  %e = math.exp %m : vector<7x2xf32>
+  %s = arith.addf %e, %m : vector<7x2xf32>
+  return %s : vector<7x2xf32>
+}
+
+// -----
+
+// A lone cheap op, a loop-carried accumulator, rows of a whole register
+// and tiles of more than one register: as they are.
+// CHECK-LABEL: func.func @kept_rows
+// CHECK:         arith.maximumf %{{.*}}, %{{.*}} : vector<7x2xf32>
+// CHECK:         scf.for
+// CHECK:           math.exp %{{.*}} : vector<7x2xf32>
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : vector<2x16xf32>
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : vector<9x2xf32>
+func.func @kept_rows(%a: vector<7x2xf32>, %w: vector<2x16xf32>,
+                     %t: vector<9x2xf32>, %n: index)
+    -> (vector<7x2xf32>, vector<7x2xf32>, vector<2x16xf32>, vector<9x2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : vector<7x2xf32>
+  %m = arith.mulf %a, %a : vector<7x2xf32>
+  %r = arith.maximumf %m, %z : vector<7x2xf32>
+  %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> vector<7x2xf32> {
+    %e = math.exp %acc : vector<7x2xf32>
+    scf.yield %e : vector<7x2xf32>
+  }
+  %x = math.exp %w : vector<2x16xf32>
+  %y = math.exp %t : vector<9x2xf32>
+  %x2 = arith.addf %x, %w : vector<2x16xf32>
+  %y2 = arith.addf %y, %t : vector<9x2xf32>
+  return %r, %l, %x2, %y2 : vector<7x2xf32>, vector<7x2xf32>, vector<2x16xf32>, vector<9x2xf32>
+}

@@ -112,7 +112,15 @@ def LowerVectorOps : Pass<"aotc-lower-vector-ops", "mlir::func::FuncOp"> {
     max and sum, once per row) is a halving tree of shuffles and elementwise
     ops, not one lane after the other, and unit dimensions of elementwise
     ops are dropped (a `vector<1x8x32x1xf32>` multiply of a batched
-    contraction is an 8 x 32 multiply, not 256 one-lane ones). Last, the
+    contraction is an 8 x 32 multiply, not 256 one-lane ones). A math op
+    or division on an n-D vector of at most one register whose rows are 2
+    to a quarter of a register wide (a 7 x 2 tile of a Winograd output
+    transform writing two phases, with its SiLU) runs on the vector's 1-D
+    shape cast, and so do the elementwise ops that take its flat result:
+    LLVM holds an n-D vector as one register per row, so each step of an
+    exp polynomial would run seven times on two lanes. A lone cheap op
+    (a ReLU's max) and loop-carried values stay per row: reshaping them
+    costs more than it saves. Last, the
     `arith.maxnumf` (`minnumf`) of a value provably never NaN (a max pool's
     accumulator: it starts at -inf and only takes numbers) and another
     becomes `x > acc ? x : acc` (`<`), the same value and one x86 max
