@@ -44,14 +44,13 @@ struct InlineThreadLoopsPass
     if (outlined.empty())
       return;
 
-    SmallVector<func::CallOp> calls;
+    SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
     module.walk([&](func::CallOp call) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
       if (callee && callee->hasAttr(aotc::kThreadLoopAttrName))
-        calls.push_back(call);
+        calls.emplace_back(call, callee);
     });
-    for (func::CallOp call : calls) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+    for (auto [call, callee] : calls) {
       IRMapping mapping;
       mapping.map(callee.getArguments(), call.getOperands());
       OpBuilder b(call);

@@ -37,21 +37,23 @@ bool isRecomputable(Operation *op, Block *block) {
 }
 
 /// The ops of `block` the loop's operands and captured values need
-/// recomputed (in block order), and the values that become arguments.
+/// recomputed, and the values that become arguments: each in block order
+/// (the block's arguments before its ops' results).
 void splitCaptures(scf::ForallOp loop, SmallVectorImpl<Operation *> &slice,
-                   llvm::SetVector<Value> &arguments) {
+                   SmallVectorImpl<Value> &arguments) {
   Block *block = loop->getBlock();
   llvm::SetVector<Value> used;
   getUsedValuesDefinedAbove(loop->getRegions(), used);
   used.insert(loop->getOperands().begin(), loop->getOperands().end());
 
   llvm::SmallPtrSet<Operation *, 16> inSlice;
+  llvm::SetVector<Value> passed;
   SmallVector<Value> worklist(used.begin(), used.end());
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     Operation *def = value.getDefiningOp();
     if (!def || !isRecomputable(def, block)) {
-      arguments.insert(value);
+      passed.insert(value);
       continue;
     }
     if (!inSlice.insert(def).second)
@@ -62,9 +64,8 @@ void splitCaptures(scf::ForallOp loop, SmallVectorImpl<Operation *> &slice,
   llvm::sort(slice, [](Operation *a, Operation *b) {
     return a->isBeforeInBlock(b);
   });
-  // Arguments in the order of the block: its arguments, then results.
-  SmallVector<Value> ordered = arguments.takeVector();
-  llvm::sort(ordered, [](Value a, Value b) {
+  arguments.assign(passed.begin(), passed.end());
+  llvm::sort(arguments, [](Value a, Value b) {
     auto argA = dyn_cast<BlockArgument>(a), argB = dyn_cast<BlockArgument>(b);
     if (argA || argB)
       return argA && (!argB || argA.getArgNumber() < argB.getArgNumber());
@@ -74,7 +75,6 @@ void splitCaptures(scf::ForallOp loop, SmallVectorImpl<Operation *> &slice,
              cast<OpResult>(b).getResultNumber();
     return defA->isBeforeInBlock(defB);
   });
-  arguments.insert(ordered.begin(), ordered.end());
 }
 
 struct OutlineThreadLoopsPass
@@ -103,18 +103,15 @@ struct OutlineThreadLoopsPass
   func::FuncOp outline(SymbolTable &symbols, func::FuncOp parent,
                        Operation *after, scf::ForallOp loop, size_t index) {
     SmallVector<Operation *> slice;
-    llvm::SetVector<Value> arguments;
+    SmallVector<Value> arguments;
     splitCaptures(loop, slice, arguments);
 
     Location loc = loop.getLoc();
     OpBuilder b(parent);
     b.setInsertionPointAfter(after);
-    SmallVector<Type> types;
-    for (Value value : arguments)
-      types.push_back(value.getType());
     auto callee = func::FuncOp::create(
         b, loc, (parent.getSymName() + "__thread_loop" + Twine(index)).str(),
-        b.getFunctionType(types, {}));
+        b.getFunctionType(ValueRange(arguments).getTypes(), {}));
     callee.setPrivate();
     callee->setAttr(aotc::kThreadLoopAttrName, b.getUnitAttr());
     // Renamed if the name is taken.
@@ -122,7 +119,7 @@ struct OutlineThreadLoopsPass
 
     Block *body = callee.addEntryBlock();
     IRMapping mapping;
-    mapping.map(arguments.getArrayRef(), body->getArguments());
+    mapping.map(ValueRange(arguments), body->getArguments());
     b.setInsertionPointToStart(body);
     for (Operation *op : slice)
       b.clone(*op, mapping);
@@ -130,7 +127,7 @@ struct OutlineThreadLoopsPass
     func::ReturnOp::create(b, loc);
 
     b.setInsertionPoint(loop);
-    func::CallOp::create(b, loc, callee, arguments.getArrayRef());
+    func::CallOp::create(b, loc, callee, arguments);
     loop->erase();
     return callee;
   }
