@@ -44,6 +44,12 @@
 # OMP_WAIT_POLICY=passive would help bert_encoder at 2 threads too but make
 # the CNNs 1.3x-1.7x slower; it is left at its default.
 #
+# With --baseline DIR, a fourth peer, `baseline`, is another build of aotc:
+# the libraries of the same models in DIR (a corpus work directory with
+# --corpus, a --lib-dir otherwise), timed interleaved with the others, so
+# that bench/report.py prints aotc/baseline per model and its geometric
+# mean: an A/B of two compilers on one noisy machine.
+#
 # With --corpus DIR it times the models of tests/models/corpus.py instead,
 # from its work directory (run with --keep-objects, as `scripts/models.sh
 # --bench` does): DIR/KEY/KEY.{onnx,npz,tol} and the library DIR/KEY/model.so
@@ -55,8 +61,10 @@
 #                   --export-script tests/models/export_models.py
 #                   [--models a,b] [--threads 1,2] [--runs 25] [--rounds 5]
 #                   [--warmup 3] [--pause 0.3] [--out models.json]
+#                   [--baseline OTHER_LIB_DIR]
 #   bench_models.py --corpus BUILD/corpus
-#                   --export-script tests/models/export_models.py [...]
+#                   --export-script tests/models/export_models.py
+#                   [--baseline OTHER_CORPUS_DIR] [...]
 #
 # Writes JSON: {"suite": "models", "results": [{"kind": "model",
 # "shape": NAME, "impl": PEER, "threads": T, "median_ms", "q1_ms", "q3_ms",
@@ -151,19 +159,22 @@ def median_stats(samples):
             "q3_ms": q[2], "min_ms": min(samples), "runs": len(samples)}
 
 
-def model_files(name, args):
+def model_files(name, args, libraries=None):
     """(ONNX file, NPZ reference, tolerance file, aotc library, entry point)
     of model `name`: the zoo of tests/models, or with --corpus the work
-    directory of tests/models/corpus.py (run with --keep-objects)."""
+    directory of tests/models/corpus.py (run with --keep-objects). The
+    library comes from `libraries` (the --baseline directory) when given."""
     if args.corpus:
         d = os.path.join(args.corpus, name)
         return (os.path.join(d, name + ".onnx"), os.path.join(d, name + ".npz"),
-                os.path.join(d, name + ".tol"), os.path.join(d, "model.so"),
+                os.path.join(d, name + ".tol"),
+                os.path.join(libraries or args.corpus, name, "model.so"),
                 "model")
     return (os.path.join(args.models_dir, name + ".onnx"),
             os.path.join(args.models_dir, name + ".npz"),
             os.path.join(args.models_dir, name + ".tol"),
-            os.path.join(args.lib_dir, f"libbench_model_{name}.so"), name)
+            os.path.join(libraries or args.lib_dir,
+                         f"libbench_model_{name}.so"), name)
 
 
 def torch_model(name, args):
@@ -186,8 +197,9 @@ def torch_model(name, args):
 def make_runner(impl, name, args, xs, threads):
     """The peer's inference call at that thread count, built in this (the
     worker) process. Returns (run, version string or None)."""
-    onnx_path, _, _, library, entry = model_files(name, args)
-    if impl == "aotc":
+    onnx_path, _, _, library, entry = model_files(
+        name, args, args.baseline if impl == "baseline" else None)
+    if impl in ("aotc", "baseline"):
         ours = AotcModel(library, entry, xs)
         return ours.runner(threads), None
     if impl == "onnxruntime":
@@ -328,11 +340,16 @@ def main():
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--pause", type=float, default=0.3)
     p.add_argument("--out")
+    p.add_argument("--baseline", help="the libraries of another aotc build "
+                   "(a corpus work directory with --corpus, a --lib-dir "
+                   "otherwise): timed as the peer `baseline`")
     args = p.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
     impls = [i for i in args.peers.split(",") if i]
     if any(i not in PEERS for i in impls):
         p.error("--peers takes a list of " + ",".join(PEERS))
+    if args.baseline:
+        impls.insert(1, "baseline")
     if args.corpus:
         # The corpus' order (cheapest first): those with a library that
         # passed in the last run (results.json, when there is one).
@@ -346,7 +363,9 @@ def main():
         default = [key for key, _, _ in corpus.MODELS
                    if os.path.exists(os.path.join(args.corpus, key,
                                                   "model.so"))
-                   and (passed is None or key in passed)]
+                   and (passed is None or key in passed)
+                   and (not args.baseline or os.path.exists(
+                       os.path.join(args.baseline, key, "model.so")))]
     elif not (args.models_dir and args.lib_dir):
         p.error("--models-dir and --lib-dir (or --corpus) are required")
     else:
