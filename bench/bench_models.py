@@ -44,7 +44,7 @@
 # OMP_WAIT_POLICY=passive would help bert_encoder at 2 threads too but make
 # the CNNs 1.3x-1.7x slower; it is left at its default.
 #
-# With --baseline DIR, a fourth peer, `baseline`, is another build of aotc:
+# With --baseline DIR, one more peer, `baseline`, is another build of aotc:
 # the libraries of the same models in DIR (a corpus work directory with
 # --corpus, a --lib-dir otherwise), timed interleaved with the others, so
 # that bench/report.py prints aotc/baseline per model and its geometric
@@ -361,11 +361,10 @@ def main():
                 passed = {r["model"] for r in json.load(f)["results"]
                           if r.get("status") == "PASS"}
         default = [key for key, _, _ in corpus.MODELS
-                   if os.path.exists(os.path.join(args.corpus, key,
-                                                  "model.so"))
+                   if os.path.exists(model_files(key, args)[3])
                    and (passed is None or key in passed)
                    and (not args.baseline or os.path.exists(
-                       os.path.join(args.baseline, key, "model.so")))]
+                       model_files(key, args, args.baseline)[3]))]
     elif not (args.models_dir and args.lib_dir):
         p.error("--models-dir and --lib-dir (or --corpus) are required")
     else:
