@@ -9,7 +9,9 @@ those models do not have, on the same paths:
   2, with 2 groups and dilation 2 (each group 64 -> 32 channels: 576 reduced
   elements, one block of 32 lanes), on 14 x 14 and 7 x 7 outputs, and on
   17- and 13-pixel rows split into register tiles and a remainder;
-- Winograd F(2x2, 3x3) (64 channels, 14 x 14; batches of 3 and 2), im2col (16 input channels
+- Winograd F(2x2, 3x3) (64 channels, 14 x 14; batches of 3 and 2) and
+  F(4x4, 3x3) (an odd 29 x 26 image; a batch of 2 with output channels as
+  lanes), im2col (16 input channels
   on 20 x 20), the flattened padded grid (16 input channels on 28 x 28: too
   few for Winograd's 32 and for channel lanes, rows wide enough for the
   grid), a depthwise layer reading its padded input in place, depthwise
@@ -71,6 +73,14 @@ CASES = [
     ("winograd_batch3", (3, 48, 13, 14), (48, 40, 3, 1, 1, 1, 1),
      "winograd"),
     ("winograd_batch2_channels_last", (2, 128, 14, 14),
+     (128, 64, 3, 1, 1, 1, 1), "winograd"),
+    # F(4x4, 3x3) where its 4 x 4 tiles are 32 or more per image: 8 x 7 of
+    # them on a 29 x 26 output (the input padded by 3 rows and 2 columns
+    # more), 7 x 7 on 28 x 28 (49 would pad to 64 columns: output channels
+    # as lanes).
+    ("winograd_f4_odd", (1, 48, 29, 26), (48, 40, 3, 1, 1, 1, 1),
+     "winograd"),
+    ("winograd_f4_batch2_channels_last", (2, 128, 28, 28),
      (128, 64, 3, 1, 1, 1, 1), "winograd"),
     ("im2col", (1, 16, 20, 20), (16, 24, 3, 1, 1, 1, 1), "im2col"),
     ("flat_grid", (1, 16, 28, 28), (16, 40, 3, 1, 1, 1, 1), "flat-image"),

@@ -99,10 +99,12 @@ void buildConvolutionAndTilingPipeline(OpPassManager &pm,
   // 1x1 convolutions become contractions (the matmul path below).
   fpm.addPass(createPointwiseConvToMatmul());
   // 3x3 stride-1 convolutions with enough channels and tiles: Winograd
-  // F(2x2, 3x3), whose 16 contractions take the matmul path below.
+  // F(4x4, 3x3) or F(2x2, 3x3), whose 36 or 16 contractions take the matmul
+  // path below.
   if (options.winograd) {
     WinogradConvolutionsOptions winograd;
     winograd.vectorBitsOption = options.vectorBits;
+    winograd.maxTile = options.winogradMaxTile;
     fpm.addPass(createWinogradConvolutions(winograd));
   }
   // Other convolutions over enough input channels: direct, output channels

@@ -133,10 +133,16 @@ static cl::opt<std::string> memoryPlot(
 static cl::opt<bool> winograd(
     "winograd",
     cl::desc("CPU: compute 3x3 stride-1 convolutions with at least 32 "
-             "channels and 32 output tiles of 2x2 as Winograd F(2x2, 3x3) "
-             "(default on; off: the direct or im2col path, the direct "
-             "summation's rounding and non-finite values)"),
+             "channels and 32 output tiles as Winograd F(4x4, 3x3) (32 "
+             "tiles of 4x4) or F(2x2, 3x3) (default on; off: the direct or "
+             "im2col path, the direct summation's rounding and non-finite "
+             "values)"),
     cl::init(true), cl::cat(aotcCategory));
+static cl::opt<unsigned> winogradMaxTile(
+    "winograd-max-tile",
+    cl::desc("CPU: the largest Winograd output tile, 4 (default) or 2 "
+             "(F(2x2, 3x3) only: less rounding, more multiplications)"),
+    cl::init(4), cl::cat(aotcCategory));
 static cl::opt<bool> verbose(
     "v",
     cl::desc("Print per-stage timings, and remarks (a strategy a pass could "
@@ -505,6 +511,9 @@ int compile() {
                   "' (expected obj, header, json, mlir, llvm, asm, python)");
     emit.insert(kind);
   }
+  if (winogradMaxTile != 2 && winogradMaxTile != 4)
+    return fail("--winograd-max-tile must be 2 or 4, not " +
+                llvm::Twine(winogradMaxTile.getValue()));
   if (emit.empty()) {
     emit.insert("obj");
     emit.insert("header");
@@ -764,6 +773,7 @@ int compile() {
   if (!(*target)->cpuTarget())
     tensor.vectorBits = (*target)->vectorBits();
   tensor.winograd = winograd;
+  tensor.winogradMaxTile = winogradMaxTile;
   tensor.genericStrategy = strategy == "generic";
   if (!dumpDir.empty()) {
     llvm::SmallString<256> table(dumpDir);

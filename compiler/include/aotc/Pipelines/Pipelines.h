@@ -49,8 +49,13 @@ struct TensorOptions : mlir::PassPipelineOptions<TensorOptions> {
       llvm::cl::init(0)};
   Option<bool> winograd{
       *this, "winograd",
-      llvm::cl::desc("3x3 stride-1 convolutions as Winograd F(2x2, 3x3)"),
+      llvm::cl::desc("3x3 stride-1 convolutions as Winograd F(4x4, 3x3) or "
+                     "F(2x2, 3x3)"),
       llvm::cl::init(true)};
+  Option<int64_t> winogradMaxTile{
+      *this, "winograd-max-tile",
+      llvm::cl::desc("Largest Winograd output tile: 4 or 2"),
+      llvm::cl::init(4)};
   Option<bool> genericStrategy{
       *this, "generic-strategy",
       llvm::cl::desc("No specialised path: every op takes the generic tile "

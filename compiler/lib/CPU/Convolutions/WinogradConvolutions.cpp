@@ -34,6 +34,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
@@ -48,18 +49,41 @@ using namespace mlir;
 
 namespace {
 
-/// F(2 x 2, 3 x 3): output tiles of kTile x kTile from input tiles of
-/// kAlpha x kAlpha.
-constexpr int64_t kTile = 2;
 constexpr int64_t kWindow = 3;
-constexpr int64_t kAlpha = kTile + kWindow - 1;
 
-/// The transforms' matrices (Lavin and Gray, section 4.1).
-constexpr double kBT[kAlpha][kAlpha] = {
-    {1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};
-constexpr double kG[kAlpha][kWindow] = {
-    {1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
-constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+/// F(2 x 2, 3 x 3)'s matrices (Lavin and Gray, section 4.1), row-major:
+/// B^T 4 x 4, G 4 x 3, A^T 2 x 4.
+constexpr double kBT2[] = {1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1};
+constexpr double kG2[] = {1, 0, 0, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0, 0, 1};
+constexpr double kAT2[] = {1, 1, 1, 0, 0, 1, -1, -1};
+
+/// F(4 x 4, 3 x 3)'s (Lavin and Gray, section 4.2, interpolation points 0,
+/// 1, -1, 2, -2 and infinity): B^T 6 x 6, G 6 x 3, A^T 4 x 6.
+constexpr double kBT4[] = {4, 0, -5, 0,  1, 0, 0, -4, -4, 1,  1, 0,
+                           0, 4, -4, -1, 1, 0, 0, -2, -1, 2,  1, 0,
+                           0, 2, -1, -2, 1, 0, 0, 4,  0,  -5, 0, 1};
+constexpr double kG4[] = {1.0 / 4,  0,         0,        -1.0 / 6, -1.0 / 6,
+                          -1.0 / 6, -1.0 / 6,  1.0 / 6,  -1.0 / 6, 1.0 / 24,
+                          1.0 / 12, 1.0 / 6,   1.0 / 24, -1.0 / 12, 1.0 / 6,
+                          0,        0,         1};
+constexpr double kAT4[] = {1, 1, 1,  1, 1,  0, 0, 1, -1, 2, -2, 0,
+                           0, 1, 1,  4, 4,  0, 0, 1, -1, 8, -8, 1};
+
+/// Winograd's F(tile x tile, 3 x 3): output tiles of `tile` x `tile` from
+/// input tiles of `alpha` x `alpha` (alpha = tile + 2), with its matrices
+/// B^T (alpha x alpha), G (alpha x 3) and A^T (tile x alpha), row-major.
+struct Transform {
+  int64_t tile, alpha;
+  ArrayRef<double> bt, g, at;
+};
+
+/// F(`tile` x `tile`, 3 x 3), tile 2 or 4.
+Transform transformOf(int64_t tile) {
+  if (tile == 4)
+    return {4, 6, kBT4, kG4, kAT4};
+  assert(tile == 2 && "Winograd tiles are 2 x 2 or 4 x 4");
+  return {2, 4, kBT2, kG2, kAT2};
+}
 
 /// The shape of a convolution this pass rewrites, in the importer's NCHW
 /// form with one group: loops (n, g, k, oh, ow, c, kh, kw), input (n, g, c,
@@ -69,13 +93,15 @@ constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
 struct Shape {
   int64_t batch, outputChannels, inputChannels, height, width;
   DenseFPElementsAttr filter;
+  /// The output tile (aotc::winogradOutputTile): 2 or 4.
+  int64_t tile = 2;
 };
 
 /// `op`'s shape when this pass rewrites it: the form above, a constant f32
 /// filter, and enough channels (at least `minChannels`) and output tiles
-/// to pay (aotc::winogradPays).
+/// of at most `maxTile` x `maxTile` to pay (aotc::winogradOutputTile).
 std::optional<Shape> matchConvolution(linalg::GenericOp op,
-                                      int64_t minChannels) {
+                                      int64_t minChannels, int64_t maxTile) {
   std::optional<aotc::ConvolutionLoops> conv = aotc::matchNchwConvolution(op);
   if (!conv || op.getNumLoops() != 8 ||
       !aotc::isFlatImageConvolution(op, *conv) ||
@@ -103,42 +129,45 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
   // Per image, as the filter's layout below: the path and the transformed
   // filter do not depend on the batch, so that the variants of one model at
   // several batch sizes (aotc --variant) share their constants.
-  int64_t tiles = llvm::divideCeil(shape.height, kTile) *
-                  llvm::divideCeil(shape.width, kTile);
-  if (!aotc::winogradPays(shape.inputChannels, shape.outputChannels, tiles,
-                          minChannels))
+  shape.tile = aotc::winogradOutputTile(shape.inputChannels,
+                                        shape.outputChannels, shape.height,
+                                        shape.width, minChannels, maxTile);
+  if (shape.tile == 0)
     return std::nullopt;
   return shape;
 }
 
-/// The transformed filter U[xi * 4 + nu, k, c] = (G g[k, c] G^T)[xi, nu]
-/// (laid out [16, C, K] when `channelsLast`), computed in double precision
-/// from the filter g[0, k, c, kh, kw].
-DenseElementsAttr transformFilter(const Shape &shape, bool channelsLast) {
+/// The transformed filter U[xi * alpha + nu, k, c] = (G g[k, c] G^T)[xi, nu]
+/// (laid out [alpha^2, C, K] when `channelsLast`), computed in double
+/// precision from the filter g[0, k, c, kh, kw].
+DenseElementsAttr transformFilter(const Shape &shape, const Transform &t,
+                                  bool channelsLast) {
   SmallVector<float> g(shape.filter.getValues<float>());
   int64_t channels = shape.inputChannels;
   int64_t pairs = shape.outputChannels * channels;
-  SmallVector<float> u(kAlpha * kAlpha * pairs);
+  int64_t alpha = t.alpha;
+  SmallVector<float> u(alpha * alpha * pairs);
+  SmallVector<double> gw(alpha * kWindow);
   for (int64_t pair = 0; pair < pairs; ++pair) {
     const float *w = &g[pair * kWindow * kWindow];
-    // Gw = G g (4 x 3), then (G g) G^T (4 x 4).
-    double gw[kAlpha][kWindow] = {};
-    for (int64_t i = 0; i < kAlpha; ++i)
+    // Gw = G g (alpha x 3), then (G g) G^T (alpha x alpha).
+    llvm::fill(gw, 0.0);
+    for (int64_t i = 0; i < alpha; ++i)
       for (int64_t j = 0; j < kWindow; ++j)
         for (int64_t a = 0; a < kWindow; ++a)
-          gw[i][j] += kG[i][a] * w[a * kWindow + j];
-    for (int64_t xi = 0; xi < kAlpha; ++xi)
-      for (int64_t nu = 0; nu < kAlpha; ++nu) {
+          gw[i * kWindow + j] += t.g[i * kWindow + a] * w[a * kWindow + j];
+    for (int64_t xi = 0; xi < alpha; ++xi)
+      for (int64_t nu = 0; nu < alpha; ++nu) {
         double sum = 0;
         for (int64_t b = 0; b < kWindow; ++b)
-          sum += gw[xi][b] * kG[nu][b];
+          sum += gw[xi * kWindow + b] * t.g[nu * kWindow + b];
         int64_t at = channelsLast ? (pair % channels) * shape.outputChannels +
                                         pair / channels
                                   : pair;
-        u[(xi * kAlpha + nu) * pairs + at] = static_cast<float>(sum);
+        u[(xi * alpha + nu) * pairs + at] = static_cast<float>(sum);
       }
   }
-  SmallVector<int64_t> dims = {kAlpha * kAlpha, shape.outputChannels, channels};
+  SmallVector<int64_t> dims = {alpha * alpha, shape.outputChannels, channels};
   if (channelsLast)
     std::swap(dims[1], dims[2]);
   auto type =
@@ -236,17 +265,14 @@ Value padInit(OpBuilder &b, Location loc, Value init, ArrayRef<int64_t> shape) {
   return clone(b, producer, TypeRange{empty.getType()}, operands)->getResult(0);
 }
 
-/// A constant f32 matrix.
-template <size_t Rows, size_t Columns>
-Value matrixConstant(OpBuilder &b, Location loc,
-                     const double (&values)[Rows][Columns]) {
+/// A constant f32 matrix of `rows` from `values` (row-major).
+Value matrixConstant(OpBuilder &b, Location loc, ArrayRef<double> values,
+                     int64_t rows) {
   SmallVector<float> flat;
-  for (const auto &row : values)
-    for (double v : row)
-      flat.push_back(static_cast<float>(v));
+  for (double v : values)
+    flat.push_back(static_cast<float>(v));
   auto type = RankedTensorType::get(
-      {static_cast<int64_t>(Rows), static_cast<int64_t>(Columns)},
-      b.getF32Type());
+      {rows, static_cast<int64_t>(values.size()) / rows}, b.getF32Type());
   return arith::ConstantOp::create(
       b, loc, DenseElementsAttr::get(type, ArrayRef<float>(flat)));
 }
@@ -275,13 +301,14 @@ Value multiplyAccumulate(OpBuilder &b, Location loc, Value lhs, Value rhs,
   return op.getResult(0);
 }
 
-/// sum_a coefficients[a] * taps[a] elementwise (each coefficient +1 or -1;
-/// zero coefficients have no tap), written into `init` (of the taps' shape
-/// after leading unit dims, permuted by `permutation` when it is not empty:
-/// dim j after the leading ones is the taps' dim permutation[j]).
-Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
-                ArrayRef<double> coefficients, Value init,
-                ArrayRef<int64_t> permutation) {
+/// sum_a coefficients[a] * taps[a] elementwise (zero coefficients have no
+/// tap; +1 and -1 an add or subtract, others a multiply-add with the
+/// coefficient), written into `init` (of the taps' shape after leading unit
+/// dims, permuted by `permutation` when it is not empty: dim j after the
+/// leading ones is the taps' dim permutation[j]).
+Value weightedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
+                  ArrayRef<double> coefficients, Value init,
+                  ArrayRef<int64_t> permutation) {
   auto type = cast<RankedTensorType>(init.getType());
   int64_t rank = type.getRank();
   int64_t tapRank = cast<RankedTensorType>(taps.front().getType()).getRank();
@@ -302,43 +329,58 @@ Value signedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
       b, loc, type, taps, ValueRange{init}, maps,
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &nested, Location l, ValueRange args) {
+        auto scaled = [&](size_t a) -> Value {
+          Value factor = arith::ConstantOp::create(
+              nested, l, nested.getF32FloatAttr(coefficients[a]));
+          return arith::MulFOp::create(nested, l, factor, args[a]);
+        };
         // From a tap with coefficient +1 when there is one (x2 - x1, not
         // -x1 + x2).
         size_t first =
-            llvm::find_if(coefficients, [](double c) { return c > 0; }) -
-            coefficients.begin();
+            llvm::find(coefficients, 1.0) - coefficients.begin();
         if (first == coefficients.size())
           first = 0;
         Value sum = args[first];
-        if (coefficients[first] < 0)
+        if (coefficients[first] == -1)
           sum = arith::NegFOp::create(nested, l, sum);
+        else if (coefficients[first] != 1)
+          sum = scaled(first);
         for (size_t a = 0; a < coefficients.size(); ++a) {
           if (a == first)
             continue;
-          sum =
-              coefficients[a] > 0
-                  ? arith::AddFOp::create(nested, l, sum, args[a]).getResult()
-                  : arith::SubFOp::create(nested, l, sum, args[a]).getResult();
+          double c = coefficients[a];
+          if (c == 1 || c == -1) {
+            sum = c > 0
+                      ? arith::AddFOp::create(nested, l, sum, args[a])
+                            .getResult()
+                      : arith::SubFOp::create(nested, l, sum, args[a])
+                            .getResult();
+            continue;
+          }
+          Value factor = arith::ConstantOp::create(
+              nested, l, nested.getF32FloatAttr(c));
+          sum = math::FmaOp::create(nested, l, factor, args[a], sum);
         }
         linalg::YieldOp::create(nested, l, sum);
       });
   return op.getResult(0);
 }
 
-/// `matrix` times the `taps` (one per column of `matrix`): row r is the
-/// signed sum of the taps with nonzero coefficients in row r, all rows
+/// `matrix` (`rows` rows, row-major) times the `taps` (one per column of
+/// `matrix`): row r is the weighted sum of the taps with nonzero
+/// coefficients in row r, all rows
 /// stacked along a new leading dimension (each row the taps' shape, its
-/// dims permuted by `permutation` when it is not empty, see signedSum). Each
+/// dims permuted by `permutation` when it is not empty, see weightedSum). Each
 /// row is computed in its slice of the result (extract_slice, compute,
 /// insert_slice: in place once bufferized), one box of it along that dimension:
 /// the rows are the parts of one op, marked as the `group`th
 /// (aotc::kSiblingPartsAttrName), to be computed in one thread loop.
-template <size_t Rows, size_t Columns>
-Value transformRows(OpBuilder &b, Location loc,
-                    const double (&matrix)[Rows][Columns], ArrayRef<Value> taps,
-                    int64_t group, ArrayRef<int64_t> permutation = {}) {
+Value transformRows(OpBuilder &b, Location loc, ArrayRef<double> matrix,
+                    int64_t rows, ArrayRef<Value> taps, int64_t group,
+                    ArrayRef<int64_t> permutation = {}) {
   auto type = cast<RankedTensorType>(taps.front().getType());
-  SmallVector<int64_t> shape = {static_cast<int64_t>(Rows)};
+  int64_t columns = static_cast<int64_t>(matrix.size()) / rows;
+  SmallVector<int64_t> shape = {rows};
   llvm::append_range(shape, permutation.empty()
                                 ? llvm::to_vector(type.getShape())
                                 : applyPermutation(type.getShape(),
@@ -349,23 +391,21 @@ Value transformRows(OpBuilder &b, Location loc,
   sizes[0] = b.getIndexAttr(1);
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
   Value result = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  for (size_t r = 0; r < Rows; ++r) {
+  for (int64_t r = 0; r < rows; ++r) {
     SmallVector<Value> used;
     SmallVector<double> coefficients;
-    for (size_t a = 0; a < Columns; ++a)
-      if (matrix[r][a] != 0) {
-        assert((matrix[r][a] == 1 || matrix[r][a] == -1) &&
-               "transform coefficients are +1, -1 or 0");
+    for (int64_t a = 0; a < columns; ++a)
+      if (double c = matrix[r * columns + a]; c != 0) {
         used.push_back(taps[a]);
-        coefficients.push_back(matrix[r][a]);
+        coefficients.push_back(c);
       }
     SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
-    offsets[0] = b.getIndexAttr(static_cast<int64_t>(r));
+    offsets[0] = b.getIndexAttr(r);
     SmallVector<int64_t> rowShape = shape;
     rowShape[0] = 1;
     Value slice = tensor::ExtractSliceOp::create(
         b, loc, type.clone(rowShape), result, offsets, sizes, strides);
-    Value row = signedSum(b, loc, used, coefficients, slice, permutation);
+    Value row = weightedSum(b, loc, used, coefficients, slice, permutation);
     row.getDefiningOp()->setAttr(aotc::kSiblingPartsAttrName,
                                  b.getI64IntegerAttr(group));
     result = tensor::InsertSliceOp::create(b, loc, row, result, offsets, sizes,
@@ -391,17 +431,17 @@ Value leadingIndex(OpBuilder &b, Location loc, Value value, int64_t index) {
       SmallVector<OpFoldResult>(rank, b.getIndexAttr(1)));
 }
 
-/// Every other element of `value` along `dim` from `offset`, `count` of
-/// them (a strided view).
-Value everyOther(OpBuilder &b, Location loc, Value value, int64_t dim,
-                 int64_t offset, int64_t count) {
+/// Every `stride`th element of `value` along `dim` from `offset`, `count`
+/// of them (a strided view).
+Value strided(OpBuilder &b, Location loc, Value value, int64_t dim,
+              int64_t offset, int64_t count, int64_t stride) {
   auto type = cast<RankedTensorType>(value.getType());
   int64_t rank = type.getRank();
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
   SmallVector<int64_t> shape(type.getShape());
   offsets[dim] = b.getIndexAttr(offset);
-  strides[dim] = b.getIndexAttr(kTile);
+  strides[dim] = b.getIndexAttr(stride);
   shape[dim] = count;
   return tensor::ExtractSliceOp::create(
       b, loc, type.clone(shape), value, offsets,
@@ -412,7 +452,8 @@ Value everyOther(OpBuilder &b, Location loc, Value value, int64_t dim,
 
 bool aotc::canUseWinograd(linalg::LinalgOp op, int64_t minChannels) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  return generic && matchConvolution(generic, minChannels).has_value();
+  return generic &&
+         matchConvolution(generic, minChannels, /*maxTile=*/4).has_value();
 }
 
 namespace {
@@ -431,7 +472,8 @@ struct WinogradConvolutionsPass
     getOperation().walk([&](linalg::GenericOp op) {
       if (!aotc::isSelectedFor(op, aotc::ConvolutionPath::Winograd))
         return;
-      if (std::optional<Shape> shape = matchConvolution(op, minChannels))
+      if (std::optional<Shape> shape =
+              matchConvolution(op, minChannels, maxTile))
         candidates.push_back({op, *shape});
     });
     IRRewriter rewriter(&getContext());
@@ -448,6 +490,8 @@ struct WinogradConvolutionsPass
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     int64_t n = shape.batch, k = shape.outputChannels, c = shape.inputChannels;
+    Transform t = transformOf(shape.tile);
+    int64_t tile = t.tile, alpha = t.alpha;
     // With more than one image, the transformed tiles keep the batch dim
     // after the channels ([.., c, n, i, j]: the tiles of all images are the
     // contractions' columns); with one, the IR has no batch dim at all.
@@ -460,9 +504,9 @@ struct WinogradConvolutionsPass
     // Tiles cover an odd image's last row or column too: the input is then
     // padded by one more row or column of zeros, and the output computed
     // one larger and sliced.
-    int64_t th = llvm::divideCeil(shape.height, kTile);
-    int64_t tw = llvm::divideCeil(shape.width, kTile);
-    int64_t paddedWidth = tw * kTile + kWindow - 1;
+    int64_t th = llvm::divideCeil(shape.height, tile);
+    int64_t tw = llvm::divideCeil(shape.width, tile);
+    int64_t paddedWidth = tw * tile + kWindow - 1;
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     auto maps = [&](unsigned loops,
                     ArrayRef<SmallVector<AffineExpr>> operands) {
@@ -471,7 +515,7 @@ struct WinogradConvolutionsPass
         result.push_back(AffineMap::get(loops, 0, exprs, ctx));
       return result;
     };
-    Value at = matrixConstant(rewriter, loc, kAT);
+    Value at = matrixConstant(rewriter, loc, t.at, tile);
 
     // Input transform, on x[c, h, w] (the input without its unit batch and
     // group dims): columns first, on every padded row, w[nu, c, h, j] =
@@ -488,19 +532,21 @@ struct WinogradConvolutionsPass
     auto inputShape = cast<RankedTensorType>(input.getType()).getShape();
     Value x = padImage(
         rewriter, loc, input,
-        withBatch({c, std::max(inputShape[3], th * kTile + kWindow - 1),
+        withBatch({c, std::max(inputShape[3], th * tile + kWindow - 1),
                    std::max(inputShape[4], paddedWidth)},
                   0));
     int64_t xRank = cast<RankedTensorType>(x.getType()).getRank();
     SmallVector<Value> columnTaps, rowTaps;
-    for (int64_t b = 0; b < kAlpha; ++b)
-      columnTaps.push_back(everyOther(rewriter, loc, x, xRank - 1, b, tw));
-    Value w = transformRows(rewriter, loc, kBT, columnTaps, nextGroup++,
+    for (int64_t b = 0; b < alpha; ++b)
+      columnTaps.push_back(
+          strided(rewriter, loc, x, xRank - 1, b, tw, tile));
+    Value w = transformRows(rewriter, loc, t.bt, alpha, columnTaps, nextGroup++,
                             batched ? SmallVector<int64_t>{1, 0, 2, 3}
                                     : SmallVector<int64_t>{});
-    for (int64_t a = 0; a < kAlpha; ++a)
-      rowTaps.push_back(everyOther(rewriter, loc, w, xRank - 1, a, th));
-    Value tiles = transformRows(rewriter, loc, kBT, rowTaps, nextGroup++);
+    for (int64_t a = 0; a < alpha; ++a)
+      rowTaps.push_back(strided(rewriter, loc, w, xRank - 1, a, th, tile));
+    Value tiles =
+        transformRows(rewriter, loc, t.bt, alpha, rowTaps, nextGroup++);
     SmallVector<ReassociationIndices> tileGroups = {{0, 1}, {2}, {3, 4}};
     if (batched)
       tileGroups.back().push_back(5);
@@ -536,25 +582,25 @@ struct WinogradConvolutionsPass
     int64_t padded =
         channelsLast ? llvm::alignTo(count, aotc::contractionRows(registers))
                      : columns;
-    v = padHigh(rewriter, loc, v, {kAlpha * kAlpha, c, padded});
+    v = padHigh(rewriter, loc, v, {alpha * alpha, c, padded});
     Value u = arith::ConstantOp::create(rewriter, loc,
-                                        transformFilter(shape, channelsLast));
+                                        transformFilter(shape, t, channelsLast));
     Value lhs = u, rhs = v;
     SmallVector<AffineExpr> lhsExprs = {d(0), d(1), d(3)};
     SmallVector<int64_t> productShape =
-        withBatch({kAlpha, kAlpha, k, th, tw}, 3);
+        withBatch({alpha, alpha, k, th, tw}, 3);
     SmallVector<ReassociationIndices> productGroups = tileGroups;
     if (channelsLast) {
       std::swap(lhs, rhs);
       lhsExprs = {d(0), d(3), d(1)};
-      productShape = withBatch({kAlpha, kAlpha, th, tw, k}, 2);
+      productShape = withBatch({alpha, alpha, th, tw, k}, 2);
       productGroups =
           batched ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3, 4}, {5}}
                   : SmallVector<ReassociationIndices>{{0, 1}, {2, 3}, {4}};
     }
     auto contractionShape = [&](int64_t tiles) {
-      return channelsLast ? SmallVector<int64_t>{kAlpha * kAlpha, tiles, k}
-                          : SmallVector<int64_t>{kAlpha * kAlpha, k, tiles};
+      return channelsLast ? SmallVector<int64_t>{alpha * alpha, tiles, k}
+                          : SmallVector<int64_t>{alpha * alpha, k, tiles};
     };
     Value m = multiplyAccumulate(
         rewriter, loc, lhs, rhs, zeros(rewriter, loc, contractionShape(padded)),
@@ -572,12 +618,13 @@ struct WinogradConvolutionsPass
     // y[0, 0, k, i, p, j, q] += sum_nu AT[q, nu] s[p, nu, k, i, j]. With a
     // batch, s[p, nu, k, n, i, j] (s[p, nu, n, i, j, k]) and y[n, ...].
     SmallVector<Value> productTaps;
-    for (int64_t xi = 0; xi < kAlpha; ++xi)
+    for (int64_t xi = 0; xi < alpha; ++xi)
       productTaps.push_back(leadingIndex(rewriter, loc, products, xi));
-    Value half = transformRows(rewriter, loc, kAT, productTaps, nextGroup++);
+    Value half =
+        transformRows(rewriter, loc, t.at, tile, productTaps, nextGroup++);
     Value init = padInit(rewriter, loc, op.getDpsInits()[0],
-                         {n, 1, k, th * kTile, tw * kTile});
-    auto tiledType = RankedTensorType::get({n, 1, k, th, kTile, tw, kTile},
+                         {n, 1, k, th * tile, tw * tile});
+    auto tiledType = RankedTensorType::get({n, 1, k, th, tile, tw, tile},
                                            rewriter.getF32Type());
     SmallVector<ReassociationIndices> imageTiles = {
         {0}, {1}, {2}, {3, 4}, {5, 6}};

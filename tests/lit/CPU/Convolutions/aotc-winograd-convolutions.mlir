@@ -1,5 +1,6 @@
 // RUN: aotc-opt %s -split-input-file -aotc-winograd-convolutions="min-channels=1 vector-bits=256" | FileCheck %s
 // RUN: aotc-opt %s -split-input-file -aotc-winograd-convolutions | FileCheck %s --check-prefix=DEFAULT
+// RUN: aotc-opt %s -split-input-file -aotc-winograd-convolutions="min-channels=1 vector-bits=256 max-tile=2" | FileCheck %s --check-prefix=F2
 
 // A 3x3 stride-1 convolution (the importer's NCHW form, batch 1, one group)
 // of a padded 12 x 16 input into a 10 x 14 output: 5 x 7 tiles of 2 x 2. The
@@ -323,4 +324,67 @@ func.func @conv3x3_batch(%x: tensor<2x1x2x10x18xf32>, %init: tensor<2x1x3x8x16xf
     linalg.yield %s : f32
   } -> tensor<2x1x3x8x16xf32>
   return %y : tensor<2x1x3x8x16xf32>
+}
+
+// -----
+
+// A 16 x 32 output has 4 x 8 = 32 tiles of 4 x 4, enough for F(4x4, 3x3)
+// (its 18 x 34 input is whole 6 x 6 tiles with stride 4, no padding): six
+// stride-4 views of the columns, each row of B^T a weighted sum of them
+// (row 0: 4 x0 - 5 x2 + x4, from x4 with multiply-adds by the constants),
+// then of w's rows; 36 contractions over 32 columns; A^T (4 x 6) for the
+// output transform, whose rows weigh by 1, 2, 4 and 8, into the init viewed
+// as [1, 1, 3, 4, 4, 8, 4]. With max-tile=2 the same op takes F(2x2, 3x3).
+
+#x = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
+#o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
+// CHECK-LABEL: func.func @conv3x3_f4
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x18x34xf32>, %[[INIT:.*]]: tensor<1x1x3x16x32xf32>)
+// CHECK:         %[[ATC:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, -1.000000e+00, 2.000000e+00, -2.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 1.000000e+00, 4.000000e+00, 4.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, -1.000000e+00, 8.000000e+00, -8.000000e+00, 1.000000e+00]]> : tensor<4x6xf32>
+// CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3], [4]] : tensor<1x1x2x18x34xf32> into tensor<2x18x34xf32>
+// CHECK:         %[[C0:.*]] = tensor.extract_slice %[[XC]][0, 0, 0] [2, 18, 8] [1, 1, 4]
+// CHECK:         %[[C1:.*]] = tensor.extract_slice %[[XC]][0, 0, 1] [2, 18, 8] [1, 1, 4]
+// CHECK:         %[[C2:.*]] = tensor.extract_slice %[[XC]][0, 0, 2] [2, 18, 8] [1, 1, 4]
+// CHECK:         tensor.extract_slice %[[XC]][0, 0, 3] [2, 18, 8] [1, 1, 4]
+// CHECK:         %[[C4:.*]] = tensor.extract_slice %[[XC]][0, 0, 4] [2, 18, 8] [1, 1, 4]
+// CHECK:         tensor.extract_slice %[[XC]][0, 0, 5] [2, 18, 8] [1, 1, 4]
+// CHECK:         tensor.empty() : tensor<6x2x18x8xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[C0]], %[[C2]], %[[C4]] : {{.*}})
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[F4:.*]] = arith.constant 4.000000e+00 : f32
+// CHECK-NEXT:      %[[S0:.*]] = math.fma %[[F4]], %[[A]], %[[C]] : f32
+// CHECK-NEXT:      %[[F5:.*]] = arith.constant -5.000000e+00 : f32
+// CHECK-NEXT:      %[[S1:.*]] = math.fma %[[F5]], %[[B]], %[[S0]] : f32
+// CHECK-NEXT:      linalg.yield %[[S1]]
+// CHECK:         tensor.insert_slice %{{.*}}[5, 0, 0, 0] [1, 2, 18, 8] [1, 1, 1, 1] : tensor<1x2x18x8xf32> into tensor<6x2x18x8xf32>
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 5, 0] [6, 2, 4, 8] [1, 1, 4, 1]
+// CHECK:         tensor.empty() : tensor<6x6x2x4x8xf32>
+// CHECK:         %[[V:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2], [3, 4]] : tensor<6x6x2x4x8xf32> into tensor<36x2x32xf32>
+// CHECK:         %[[U:.*]] = arith.constant dense<"0x{{.*}}"> : tensor<36x3x2xf32>
+// CHECK:         %[[M:.*]] = linalg.generic {{.*}} ins(%[[U]], %[[V]] : tensor<36x3x2xf32>, tensor<36x2x32xf32>) outs(%{{.*}} : tensor<36x3x32xf32>)
+// CHECK:         tensor.expand_shape %[[M]] {{\[}}[0, 1], [2], [3, 4]] output_shape [6, 6, 3, 4, 8]
+// CHECK:         tensor.empty() : tensor<4x6x3x4x8xf32>
+// CHECK:           %[[E2:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:      math.fma %[[E2]]
+// CHECK:           %[[E8:.*]] = arith.constant 8.000000e+00 : f32
+// CHECK-NEXT:      math.fma %[[E8]]
+// CHECK:         %[[S:.*]] = tensor.insert_slice %{{.*}}[3, 0, 0, 0, 0] [1, 6, 3, 4, 8] [1, 1, 1, 1, 1] : tensor<1x6x3x4x8xf32> into tensor<4x6x3x4x8xf32>
+// CHECK:         %[[IE:.*]] = tensor.expand_shape %[[INIT]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] output_shape [1, 1, 3, 4, 4, 8, 4]
+// CHECK:         %[[Y:.*]] = linalg.generic {{.*}} ins(%[[ATC]], %[[S]] : tensor<4x6xf32>, tensor<4x6x3x4x8xf32>) outs(%[[IE]] : tensor<1x1x3x4x4x8x4xf32>)
+// CHECK:         tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] : tensor<1x1x3x4x4x8x4xf32> into tensor<1x1x3x16x32xf32>
+// F2-LABEL:    func.func @conv3x3_f4
+// F2:            tensor.extract_slice %{{.*}}[0, 0, 0] [2, 18, 16] [1, 1, 2]
+// F2:            linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<16x3x2xf32>, tensor<16x2x128xf32>)
+// F2-NOT:        math.fma
+func.func @conv3x3_f4(%x: tensor<1x1x2x18x34xf32>, %init: tensor<1x1x3x16x32xf32>) -> tensor<1x1x3x16x32xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
+  %y = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x2x18x34xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x16x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x16x32xf32>
+  return %y : tensor<1x1x3x16x32xf32>
 }

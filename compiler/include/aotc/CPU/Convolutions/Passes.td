@@ -45,7 +45,7 @@ def PointwiseConvToMatmul : Pass<"aotc-pointwise-conv-to-matmul",
 
 def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
                                 "mlir::func::FuncOp"> {
-  let summary = "3x3 stride-1 convolutions as Winograd F(2x2, 3x3)";
+  let summary = "3x3 stride-1 convolutions as Winograd F(4x4 or 2x2, 3x3)";
   let description = [{
     A convolution generic in the importer's NCHW form with a static batch,
     one group, a 3 x 3 window, stride 1, dilation 1, a constant f32 filter, at
@@ -59,6 +59,17 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
     little with 512-bit registers and lose with 256-bit ones, its 27 x 27
     layers over 32 gain with 512-bit registers, its 13 x 13 ones over 48 and
     64 with both, hence the default of 32.
+    Where an image has 32 or more output tiles of 4 x 4 (28 x 28 and up) and
+    `max-tile` is 4, the tiles are 4 x 4 instead (aotc::winogradOutputTile):
+    F(4 x 4, 3 x 3), 36 multiplications per 4 x 4 tile and channel pair
+    (2.25 per output, 4 with 2 x 2 tiles), from 6 x 6 input tiles at stride
+    4, with Lavin and Gray's matrices for the points 0, 1, -1, 2, -2 and
+    infinity; the rows of B^T and A^T then weigh their taps by 2, 4, 5 or 8
+    too (a multiply-add by the constant, `math.fma`), and the stages,
+    contractions and output transform below have 6 rows, 36 elements and
+    6 x 6 tiles where 4, 16 and 4 x 4 are written. The rounding error is
+    about ten times F(2 x 2, 3 x 3)'s (1e-5 of the outputs' scale rather than
+    1e-6 in the conversion tests), still far below the models' 1e-3.
     The filter is transformed at compile time (U = G g G^T, in double
     precision, laid out [16, K, C]). The input transform B^T d B is two
     stages of signed sums (each row of B^T has two nonzero coefficients,
@@ -113,12 +124,16 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
   let options = [
     Option<"minChannels", "min-channels", "int64_t", /*default=*/"32",
            "Fewest input and output channels of a rewritten convolution">,
+    Option<"maxTile", "max-tile", "int64_t", /*default=*/"4",
+           "Largest output tile: 4 (F(4x4, 3x3) where its tiles pay, else "
+           "F(2x2, 3x3)) or 2 (F(2x2, 3x3) only)">,
     Option<"vectorBitsOption", "vector-bits", "int64_t", /*default=*/"0",
            "Width of one vector register in bits (0: the module's "
            "aotc.cpu_target)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
+                           "mlir::math::MathDialect",
                            "mlir::tensor::TensorDialect"];
 }
 

@@ -64,11 +64,17 @@ bool depthwiseLanesPay(llvm::ArrayRef<int64_t> window,
                        llvm::ArrayRef<int64_t> strides, int64_t width,
                        int64_t vectorBits);
 
-/// aotc-winograd-convolutions (F(2x2, 3x3)): true when a convolution of
-/// `inputChannels` and `outputChannels` with `tiles` output tiles of 2 x 2
-/// pays; `minChannels` is the pass's option (both channel counts at least).
+/// aotc-winograd-convolutions: true when a convolution of `inputChannels`
+/// and `outputChannels` with `tiles` output tiles (per image) pays; `minChannels` is the pass's option (both channel counts at least).
 bool winogradPays(int64_t inputChannels, int64_t outputChannels,
                   int64_t tiles, int64_t minChannels);
+/// aotc-winograd-convolutions: the output tile (4 for F(4x4, 3x3), 2 for
+/// F(2x2, 3x3), at most `maxTile`) of a convolution of `inputChannels` and
+/// `outputChannels` on `height` x `width` output images, the largest whose
+/// tiles pay (winogradPays); 0 when none does.
+int64_t winogradOutputTile(int64_t inputChannels, int64_t outputChannels,
+                           int64_t height, int64_t width, int64_t minChannels,
+                           int64_t maxTile);
 /// True when the Winograd contractions take output channels as lanes: the
 /// `tiles` (padded to `paddedTiles` for whole registers) would waste too
 /// much of a contraction, `outputChannels` fill panels of `panelLanes`, and

@@ -61,7 +61,7 @@ def SelectCpuStrategy : Pass<"aotc-select-cpu-strategy", "mlir::ModuleOp"> {
            "Vector register width in bits (0: the module's "
            "aotc.cpu_target)">,
     Option<"winograd", "winograd", "bool", /*default=*/"true",
-           "Consider Winograd F(2x2, 3x3) for 3x3 stride-1 convolutions">,
+           "Consider Winograd F(4x4, 3x3) or F(2x2, 3x3) for 3x3 stride-1 convolutions">,
     Option<"winogradMinChannels", "winograd-min-channels", "int64_t",
            /*default=*/"32",
            "Input and output channels Winograd needs (as aotc-winograd-convolutions' min-channels)">,
