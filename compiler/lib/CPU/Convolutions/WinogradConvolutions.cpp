@@ -1,25 +1,27 @@
-//===- WinogradConvolutions.cpp - Winograd F(2x2, 3x3) -------*- C++ -*-===//
+//===- WinogradConvolutions.cpp - Winograd F(4x4 or 2x2, 3x3) -*- C++ -*-===//
 //
 // This file implements the aotc-winograd-convolutions pass: a 3 x 3,
 // stride-1 convolution over input channels with a constant filter and
 // enough output tiles is computed with Winograd's minimal filtering
-// F(2 x 2, 3 x 3) (Lavin and Gray, "Fast Algorithms for Convolutional
-// Neural Networks", 2016): each 2 x 2 output tile is
+// F(m x m, 3 x 3), m = 4 or 2 (Lavin and Gray, "Fast Algorithms for
+// Convolutional Neural Networks", 2016): each m x m output tile is
 //
 //   Y = A^T [ (G g G^T) . (B^T d B) ] A
 //
-// with d the tile's 4 x 4 input window and g a 3 x 3 filter. G g G^T is
-// computed here, at compile time, for every (output, input) channel pair;
-// the input transform B^T d B, the 16 contractions over input channels
-// (one per element of the 4 x 4 transformed tile, 16 multiplications per
-// tile where the direct convolution needs 36) and the output transform are
-// plain linalg ops that the rest of the pipeline tiles, threads and
-// vectorizes like any other.
+// with d the tile's (m + 2) x (m + 2) input window and g a 3 x 3 filter.
+// G g G^T is computed here, at compile time, for every (output, input)
+// channel pair; the input transform B^T d B, the (m + 2)^2 contractions
+// over input channels (one per element of the transformed tile: 36
+// multiplications per 4 x 4 tile where the direct convolution needs 144,
+// 16 per 2 x 2 tile for 36) and the output transform are plain linalg ops
+// that the rest of the pipeline tiles, threads and vectorizes like any
+// other. The strategy rule aotc::winogradOutputTile picks m.
 //
-// The results differ from the direct sum by rounding. With non-finite
+// The results differ from the direct sum by rounding (more with 4 x 4
+// tiles, whose matrices hold 4, 5 and 8). With non-finite
 // inputs they can differ more: the transforms add and subtract the elements
-// of each 4 x 4 input tile (and the last stage multiplies by zero
-// coefficients too), so every output of a 2 x 2 tile whose input tile holds
+// of each input tile (and the last stage multiplies by zero
+// coefficients too), so every output of a tile whose input tile holds
 // an infinity or a NaN can be NaN, also where the direct sum is finite;
 // `aotc --winograd=0` keeps the direct summation.
 //
@@ -88,8 +90,8 @@ Transform transformOf(int64_t tile) {
 /// The shape of a convolution this pass rewrites, in the importer's NCHW
 /// form with one group: loops (n, g, k, oh, ow, c, kh, kw), input (n, g, c,
 /// oh + kh, ow + kw), filter (g, k, c, kh, kw), output (n, g, k, oh, ow).
-/// The tiles of all `batch` images are the columns (or rows) of the same 16
-/// contractions.
+/// The tiles of all `batch` images are the columns (or rows) of the same
+/// alpha^2 contractions.
 struct Shape {
   int64_t batch, outputChannels, inputChannels, height, width;
   DenseFPElementsAttr filter;
@@ -519,15 +521,15 @@ struct WinogradConvolutionsPass
 
     // Input transform, on x[c, h, w] (the input without its unit batch and
     // group dims): columns first, on every padded row, w[nu, c, h, j] =
-    // sum_b BT[nu, b] x[c, h, 2j + b] (stride-2 reads of x), then rows,
-    // contiguous, v[xi, nu, c, i, j] = sum_a BT[xi, a] w[nu, c, 2i + a, j].
+    // sum_b BT[nu, b] x[c, h, m j + b] (stride-m reads of x), then rows,
+    // contiguous, v[xi, nu, c, i, j] = sum_a BT[xi, a] w[nu, c, m i + a, j].
     // With a batch, x[n, c, h, w] and w[nu, c, n, h, j] (the column stage
     // reads x's outer dims transposed), v[xi, nu, c, n, i, j].
-    // Each row of B^T has two nonzero coefficients, +1 or -1: one add or
-    // subtract per element and stage, vectorized along j. (As contractions
-    // over a, with B^T a constant operand, the stages were vectorized as
-    // strided convolutions with 2 x 2 register tiles, slower than the
-    // signed sums.)
+    // Each row of B^T has two (m = 2, each +1 or -1: one add or subtract)
+    // to four nonzero coefficients, a weighted sum per element and stage,
+    // vectorized along j. (As contractions over a, with B^T a constant
+    // operand, the stages were vectorized as strided convolutions with
+    // 2 x 2 register tiles, slower than the signed sums.)
     Value input = op.getDpsInputs()[0];
     auto inputShape = cast<RankedTensorType>(input.getType()).getShape();
     Value x = padImage(
@@ -568,23 +570,24 @@ struct WinogradConvolutionsPass
     // contractions (aotc::winogradChannelsLast), the output channels are
     // the lanes instead (K a whole number of register tiles) and the tiles
     // the rows, padded to whole row tiles (49 -> 54 on AVX2, 10% more):
-    // m[e, t, k] = sum_c v[e, c, t] u[e, c, k], with u laid out [16, C, K]
-    // at compile time. The output transform's last stage then reads
-    // k-contiguous rows into the image's columns (a transpose).
+    // m[e, t, k] = sum_c v[e, c, t] u[e, c, k], with u laid out
+    // [alpha^2, C, K] at compile time. The output transform's last stage
+    // then reads k-contiguous rows into the image's columns (a transpose).
     // Decided on one image's tiles (the filter's layout must not depend on
     // the batch, see matchConvolution).
     int64_t tilesPerImage = th * tw;
     bool channelsLast = aotc::winogradChannelsLast(
         tilesPerImage, llvm::alignTo(tilesPerImage, lanes), k, panel, c);
-    // The 16 contractions over the input channels: m[e, k, t] = sum_c
+    // The alpha^2 contractions over the input channels: m[e, k, t] = sum_c
     // u[e, k, c] v[e, c, t], or with channels last m[e, t, k] = sum_c
-    // v[e, c, t] u[e, c, k]; m's part without the padding, as [4, 4, ...].
+    // v[e, c, t] u[e, c, k]; m's part without the padding, as
+    // [alpha, alpha, ...].
     int64_t padded =
         channelsLast ? llvm::alignTo(count, aotc::contractionRows(registers))
                      : columns;
     v = padHigh(rewriter, loc, v, {alpha * alpha, c, padded});
-    Value u = arith::ConstantOp::create(rewriter, loc,
-                                        transformFilter(shape, t, channelsLast));
+    Value u = arith::ConstantOp::create(
+        rewriter, loc, transformFilter(shape, t, channelsLast));
     Value lhs = u, rhs = v;
     SmallVector<AffineExpr> lhsExprs = {d(0), d(1), d(3)};
     SmallVector<int64_t> productShape =
