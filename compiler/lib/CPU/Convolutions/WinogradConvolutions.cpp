@@ -331,10 +331,9 @@ Value weightedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
       b, loc, type, taps, ValueRange{init}, maps,
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
       [&](OpBuilder &nested, Location l, ValueRange args) {
-        auto scaled = [&](size_t a) -> Value {
-          Value factor = arith::ConstantOp::create(
-              nested, l, nested.getF32FloatAttr(coefficients[a]));
-          return arith::MulFOp::create(nested, l, factor, args[a]);
+        auto factor = [&](double c) -> Value {
+          return arith::ConstantOp::create(nested, l,
+                                           nested.getF32FloatAttr(c));
         };
         // From a tap with coefficient +1 when there is one (x2 - x1, not
         // -x1 + x2).
@@ -346,7 +345,8 @@ Value weightedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
         if (coefficients[first] == -1)
           sum = arith::NegFOp::create(nested, l, sum);
         else if (coefficients[first] != 1)
-          sum = scaled(first);
+          sum = arith::MulFOp::create(
+              nested, l, factor(coefficients[first]), args[first]);
         for (size_t a = 0; a < coefficients.size(); ++a) {
           if (a == first)
             continue;
@@ -359,9 +359,7 @@ Value weightedSum(OpBuilder &b, Location loc, ArrayRef<Value> taps,
                             .getResult();
             continue;
           }
-          Value factor = arith::ConstantOp::create(
-              nested, l, nested.getF32FloatAttr(c));
-          sum = math::FmaOp::create(nested, l, factor, args[a], sum);
+          sum = math::FmaOp::create(nested, l, factor(c), args[a], sum);
         }
         linalg::YieldOp::create(nested, l, sum);
       });

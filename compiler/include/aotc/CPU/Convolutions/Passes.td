@@ -59,7 +59,7 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
     little with 512-bit registers and lose with 256-bit ones, its 27 x 27
     layers over 32 gain with 512-bit registers, its 13 x 13 ones over 48 and
     64 with both, hence the default of 32.
-    Where an image has 32 or more output tiles of 4 x 4 (28 x 28 and up) and
+    Where an image has 32 or more output tiles of 4 x 4 (21 x 21 and up) and
     `max-tile` is 4, the tiles are 4 x 4 instead (aotc::winogradOutputTile):
     F(4 x 4, 3 x 3), 36 multiplications per 4 x 4 tile and channel pair
     (2.25 per output, 4 with 2 x 2 tiles), from 6 x 6 input tiles at stride

@@ -65,7 +65,8 @@ bool depthwiseLanesPay(llvm::ArrayRef<int64_t> window,
                        int64_t vectorBits);
 
 /// aotc-winograd-convolutions: true when a convolution of `inputChannels`
-/// and `outputChannels` with `tiles` output tiles (per image) pays; `minChannels` is the pass's option (both channel counts at least).
+/// and `outputChannels` with `tiles` output tiles (per image) pays;
+/// `minChannels` is the pass's option (both channel counts at least).
 bool winogradPays(int64_t inputChannels, int64_t outputChannels,
                   int64_t tiles, int64_t minChannels);
 /// aotc-winograd-convolutions: the output tile (4 for F(4x4, 3x3), 2 for
