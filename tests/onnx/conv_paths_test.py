@@ -8,7 +8,10 @@ those models do not have, on the same paths:
 - output channels as lanes (aotc-channel-lane-convolutions) at stride 1 and
   2, with 2 groups and dilation 2 (each group 64 -> 32 channels: 576 reduced
   elements, one block of 32 lanes), on 14 x 14 and 7 x 7 outputs, and on
-  17- and 13-pixel rows split into register tiles and a remainder;
+  17- and 13-pixel rows split into register tiles and a remainder; groups
+  of 16 channels (blocks of one register) at stride 1 and 2, on rows of 14
+  and 15 pixels, and groups of 32 on a batch of 2 (shallow reductions,
+  blocked because grouped);
 - Winograd F(2x2, 3x3) (64 channels, 14 x 14; batches of 3 and 2) and
   F(4x4, 3x3) (an odd 29 x 26 image; a batch of 2 with output channels as
   lanes), im2col (16 input channels
@@ -52,6 +55,15 @@ CASES = [
     ("lanes_s2_groups", (1, 128, 14, 14), (128, 64, 3, 2, 1, 1, 2),
      "channel-lanes"),
     ("lanes_s1_batch2", (2, 64, 7, 7), (64, 32, 3, 1, 1, 1, 1),
+     "channel-lanes"),
+    # Grouped: 10 groups of 16 channels (144 reduced elements, blocks of
+    # one register), 4 groups of 16 at stride 2 on 15-pixel rows, 3 groups
+    # of 32 on a batch of two 9 x 11 images (288 elements).
+    ("lanes_groups_of_16", (1, 160, 14, 14), (160, 160, 3, 1, 1, 1, 10),
+     "channel-lanes"),
+    ("lanes_groups_of_16_s2", (1, 64, 29, 29), (64, 64, 3, 2, 1, 1, 4),
+     "channel-lanes"),
+    ("lanes_groups_of_32_batch2", (2, 96, 9, 11), (96, 96, 3, 1, 1, 1, 3),
      "channel-lanes"),
     # Output rows that no register tile divides, split into tiles and a
     # remainder part: Inception's 1x7 layers on 17-pixel rows (12 + 5), a

@@ -71,7 +71,8 @@ struct Candidate {
 /// convolution on f32 whose constant filter reads one output-channel loop
 /// that the output holds just before its image, in a form that pays. Over
 /// input channels (aotc::channelLaneForm), blocks of one contraction
-/// register tile's lanes; depthwise (one input channel per group, the
+/// register tile's lanes, or one register's for groups that fill only one
+/// (aotc::channelLaneBlock); depthwise (one input channel per group, the
 /// group loop read by the input too; aotc::depthwiseLanesPay), of one
 /// register's.
 std::optional<Candidate> matchCandidate(linalg::GenericOp op,
@@ -135,19 +136,27 @@ std::optional<Candidate> matchCandidate(linalg::GenericOp op,
     return Candidate{op, *conv, *channel, filter, lanes, /*direct=*/false,
                      /*depthwise=*/true};
   }
-  int64_t block = aotc::kContractionRegistersPerRow * lanes;
-  if (ranges[*channel] % block != 0)
+  // Groups: a loop that the input, the filter and the output all read.
+  bool grouped = llvm::any_of(llvm::seq(op.getNumLoops()), [&](unsigned d) {
+    return ranges[d] > 1 && xMap.isFunctionOfDim(d) &&
+           wMap.isFunctionOfDim(d) && oMap.isFunctionOfDim(d);
+  });
+  int64_t block = aotc::channelLaneBlock(ranges[*channel], grouped, registers);
+  if (block == 0)
     return std::nullopt;
   int64_t reduction = ranges[conv->channels];
   for (unsigned k : conv->window)
     reduction *= ranges[k];
   std::optional<aotc::ChannelLaneForm> form = aotc::channelLaneForm(
-      ranges[conv->channels], reduction, ranges[conv->image.back()],
+      ranges[conv->channels], reduction, ranges[conv->image.back()], grouped,
       registers);
   if (!form)
     return std::nullopt;
-  return Candidate{op,    *conv, *channel, filter, block,
-                   *form == aotc::ChannelLaneForm::Direct,
+  // Straight into NCHW, tiles are stored transposed as squares of one
+  // contraction row's lanes: blocks of one register are blocked.
+  bool direct = *form == aotc::ChannelLaneForm::Direct &&
+                block == aotc::kContractionRegistersPerRow * lanes;
+  return Candidate{op, *conv, *channel, filter, block, direct,
                    /*depthwise=*/false};
 }
 

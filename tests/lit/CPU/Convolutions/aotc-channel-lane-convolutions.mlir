@@ -208,6 +208,51 @@ func.func @left_alone(%xs: tensor<1x1x8x15x15xf32>, %x13: tensor<1x1x64x27x27xf3
 
 // -----
 
+// Groups (RegNet-X's, 10 groups of 16 channels, 144 reduced elements): too
+// shallow a reduction for blocks over all channels, but a grouped
+// convolution is blocked whatever its reduction (the other paths copy each
+// group's windows). Its 16 output channels per group are one 512-bit
+// register of lanes: blocks of 16. Groups of 8 fill no 512-bit register
+// and are left alone; with 256-bit registers both are blocked, in blocks of
+// 16 (two registers) and 8 (one).
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @groups
+// CHECK:         %[[WP:.*]] = arith.constant dense<{{.*}}> : tensor<10x1x16x3x3x16xf32>
+// CHECK:         %[[CONV:.*]] = linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %[[WP]] : tensor<1x10x16x16x16xf32>, tensor<10x1x16x3x3x16xf32>) outs(%{{.*}} : tensor<1x10x1x14x14x16xf32>)
+// CHECK:         linalg.transpose ins(%[[CONV]] : tensor<1x10x1x14x14x16xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK:         return
+// AVX2-LABEL:  func.func @groups
+// AVX2:          linalg.generic
+// AVX2-SAME:         outs(%{{.*}} : tensor<1x10x1x14x14x16xf32>)
+// AVX2:          linalg.generic
+// AVX2-SAME:         outs(%{{.*}} : tensor<1x4x1x14x14x8xf32>)
+func.func @groups(%x: tensor<1x10x16x16x16xf32>, %o: tensor<1x10x16x14x14xf32>,
+                  %x8: tensor<1x4x8x16x16xf32>, %o8: tensor<1x4x8x14x14xf32>)
+    -> (tensor<1x10x16x14x14xf32>, tensor<1x4x8x14x14xf32>) {
+  %w = arith.constant dense<1.0> : tensor<10x16x16x3x3xf32>
+  %w8 = arith.constant dense<1.0> : tensor<4x8x8x3x3xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x10x16x16x16xf32>, tensor<10x16x16x3x3xf32>) outs(%o : tensor<1x10x16x14x14xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x10x16x14x14xf32>
+  %r8 = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x8, %w8 : tensor<1x4x8x16x16xf32>, tensor<4x8x8x3x3xf32>) outs(%o8 : tensor<1x4x8x14x14xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x8x14x14xf32>
+  return %r, %r8 : tensor<1x10x16x14x14xf32>, tensor<1x4x8x14x14xf32>
+}
+
+// -----
+
 // 13-pixel output rows, at stride 1 and at stride 2: no register tile
 // divides them, but they are blocked all the same
 // (aotc-vectorize-convolutions splits them into a tile of 8 and a part of 5).

@@ -39,14 +39,21 @@ enum class ChannelLaneForm {
   /// Straight into the NCHW output, register tiles stored transposed.
   Direct,
 };
-/// The form in which a convolution over `inputChannels` input channels,
-/// reducing `reduction` elements (channels x window) per output into output
-/// rows of `width` pixels, pays with output channels as lanes in
-/// `registers`; none when it does not.
+/// The form in which a convolution over `inputChannels` input channels (of
+/// each group, `grouped` when there are several), reducing `reduction`
+/// elements (channels x window) per output into output rows of `width`
+/// pixels, pays with output channels as lanes in `registers`; none when it
+/// does not.
 std::optional<ChannelLaneForm> channelLaneForm(int64_t inputChannels,
                                                int64_t reduction,
-                                               int64_t width,
+                                               int64_t width, bool grouped,
                                                VectorRegisters registers);
+
+/// Lanes of the output-channel blocks of such a convolution with
+/// `outputChannels` output channels (of each group, `grouped` when there
+/// are several) in `registers`; 0 when no block size divides them.
+int64_t channelLaneBlock(int64_t outputChannels, bool grouped,
+                         VectorRegisters registers);
 
 /// Rows of padding to add below a blocked convolution's padded input of
 /// `planes` channel planes of `planeBytes` each (aotc-channel-lane-
