@@ -72,19 +72,21 @@ constexpr double kAT4[] = {1, 1, 1,  1, 1,  0, 0, 1, -1, 2, -2, 0,
                            0, 1, 1,  4, 4,  0, 0, 1, -1, 8, -8, 1};
 
 /// Winograd's F(tile x tile, 3 x 3): output tiles of `tile` x `tile` from
-/// input tiles of `alpha` x `alpha` (alpha = tile + 2), with its matrices
-/// B^T (alpha x alpha), G (alpha x 3) and A^T (tile x alpha), row-major.
+/// input tiles of alpha() x alpha(), with its matrices B^T (alpha x alpha),
+/// G (alpha x 3) and A^T (tile x alpha), row-major.
 struct Transform {
-  int64_t tile, alpha;
+  int64_t tile;
   ArrayRef<double> bt, g, at;
+  /// The input tile's side: the output tile's plus the window's, less one.
+  int64_t alpha() const { return tile + kWindow - 1; }
 };
 
 /// F(`tile` x `tile`, 3 x 3), tile 2 or 4.
 Transform transformOf(int64_t tile) {
   if (tile == 4)
-    return {4, 6, kBT4, kG4, kAT4};
+    return {4, kBT4, kG4, kAT4};
   assert(tile == 2 && "Winograd tiles are 2 x 2 or 4 x 4");
-  return {2, 4, kBT2, kG2, kAT2};
+  return {2, kBT2, kG2, kAT2};
 }
 
 /// The shape of a convolution this pass rewrites, in the importer's NCHW
@@ -147,7 +149,7 @@ DenseElementsAttr transformFilter(const Shape &shape, const Transform &t,
   SmallVector<float> g(shape.filter.getValues<float>());
   int64_t channels = shape.inputChannels;
   int64_t pairs = shape.outputChannels * channels;
-  int64_t alpha = t.alpha;
+  int64_t alpha = t.alpha();
   SmallVector<float> u(alpha * alpha * pairs);
   SmallVector<double> gw(alpha * kWindow);
   for (int64_t pair = 0; pair < pairs; ++pair) {
@@ -491,7 +493,7 @@ struct WinogradConvolutionsPass
     rewriter.setInsertionPoint(op);
     int64_t n = shape.batch, k = shape.outputChannels, c = shape.inputChannels;
     Transform t = transformOf(shape.tile);
-    int64_t tile = t.tile, alpha = t.alpha;
+    int64_t tile = t.tile, alpha = t.alpha();
     // With more than one image, the transformed tiles keep the batch dim
     // after the channels ([.., c, n, i, j]: the tiles of all images are the
     // contractions' columns); with one, the IR has no batch dim at all.
