@@ -182,10 +182,10 @@ aotc::channelLaneForm(int64_t inputChannels, int64_t reduction, int64_t width,
   // A grouped convolution is blocked whatever its reduction: the other
   // paths copy each group's windows (im2col: 9 copies of the input for a
   // 3x3 window) for a contraction over the group's few output channels,
-  // where a register tile reads the input in place. RegNet-X's groups of
-  // 16 channels, 3x3, in one register of lanes: 0.73x-0.90x the time of
-  // im2col at 7 x 7 and 14 x 14, 0.77x-0.99x at stride 2; ResNeXt's groups
-  // of 32 at 7 x 7: 0.80x.
+  // where a register tile reads the input in place. Groups of 16 channels
+  // (RegNet-X's, ResNeXt's third stage), 3x3, in one register of lanes:
+  // 0.73x-0.90x the time of im2col at 7 x 7 and 14 x 14, 0.77x-0.99x at
+  // stride 2; ResNeXt's groups of 32 at 7 x 7: 0.80x.
   std::optional<ChannelLaneForm> blocked =
       grouped ? std::optional(ChannelLaneForm::Blocked) : std::nullopt;
   bool direct = reduction < kMinChannelLaneReduction;
