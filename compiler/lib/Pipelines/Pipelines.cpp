@@ -151,6 +151,9 @@ void buildConvolutionAndTilingPipeline(OpPassManager &pm,
     pack.vectorBitsOption = options.vectorBits;
     pm.nest<func::FuncOp>().addPass(createPackContractionOperands(pack));
   }
+  // Transposes (the blocked layouts above, packed operands) with the loops
+  // they move together merged, so that their tiles are squares of lanes.
+  pm.nest<func::FuncOp>().addPass(createMergeTransposeLoops());
   // Threads: the strategy's thread tiles recorded on each op, then one
   // scf.forall per op with enough work.
   SelectCpuTilesOptions tiles;

@@ -301,13 +301,21 @@ Value fromBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
 }
 
 /// True when `op` is an elementwise generic over a whole output (all loops
-/// parallel, identity output map, the output's value unused) whose inputs,
-/// but `replaced` read at the identity map, are read through plain loops
-/// other than the innermost one (a bias per channel, not a tensor the
-/// blocked layout would read transposed).
+/// parallel, identity output map, the output's value unused, or that
+/// output is `replaced`: an activation computed in place on it) whose
+/// inputs, but `replaced` read at the identity map, are read through plain
+/// loops other than the innermost one (a bias per channel, not a tensor
+/// the blocked layout would read transposed).
 bool isRelayoutable(linalg::GenericOp op, Value replaced = {}) {
-  if (!aotc::isTileableInitProducer(op) ||
-      !op.getBody()->getOps<linalg::IndexOp>().empty())
+  bool inPlace = replaced && op.getNumDpsInits() == 1 &&
+                 op.getDpsInits()[0] == replaced;
+  bool wholeOutput =
+      inPlace ? op->getNumResults() == 1 &&
+                    op.getNumParallelLoops() == op.getNumLoops() &&
+                    op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+                        .isIdentity()
+              : aotc::isTileableInitProducer(op);
+  if (!wholeOutput || !op.getBody()->getOps<linalg::IndexOp>().empty())
     return false;
   unsigned inner = op.getNumLoops() - 1;
   return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
@@ -364,8 +372,13 @@ Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
   RankedTensorType type =
       inPlace ? aotc::splitDimensionType(resultType, dim, block)
               : toBlockedType(resultType, dim, block);
-  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                       type.getElementType());
+  // An activation computed in place on `replaced` stays in place, on
+  // `blocked`.
+  Value init = replaced && op.getDpsInits()[0] == replaced
+                   ? blocked
+                   : tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                             type.getElementType())
+                         .getResult();
   maps.push_back(identity);
   SmallVector<utils::IteratorType> iterators(rank + 1,
                                              utils::IteratorType::parallel);
@@ -409,7 +422,8 @@ struct ChannelLaneConvolutionsPass
   /// one block come right after the image; filter and output read
   /// (..., C / b, ..., b). The init is made in that layout, and so is the
   /// result's sole elementwise consumer when it reads nothing else along
-  /// the image; the result (or the consumer's) is transposed back.
+  /// the image (an activation computed in place on the result stays in
+  /// place); the result (or the consumer's) is transposed back.
   void rewrite(RewriterBase &rewriter, Candidate &c) {
     linalg::GenericOp op = c.op;
     int64_t block = c.block;

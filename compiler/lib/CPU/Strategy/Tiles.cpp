@@ -872,6 +872,26 @@ std::optional<unsigned> partialRowLoop(linalg::LinalgOp op, int64_t lanes) {
   return inner;
 }
 
+/// The split of a transpose (an op reading an input through a permutation,
+/// not a contraction) at the last whole register of its innermost or a
+/// transposed loop longer than one register but not a whole number of
+/// them: a 16 x 196 transpose (a 14 x 14 image's channel block) as 16 x
+/// 192 in squares of 16 x 16 lanes and a 16 x 4 part, not 14 squares of
+/// 16 x 14, which LLVM transposes with shuffles of part registers at a
+/// third of the speed. Each part is planned on its own; none otherwise.
+std::optional<LoopSplit> transposeSplit(linalg::LinalgOp op, int64_t lanes) {
+  SmallVector<unsigned> loops = aotc::transposedInputLoops(op);
+  if (loops.empty() || aotc::contractionTileDims(op))
+    return std::nullopt;
+  loops.push_back(op.getNumLoops() - 1);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (unsigned loop : loops)
+    if (!ShapedType::isDynamic(ranges[loop]) && ranges[loop] > lanes &&
+        ranges[loop] % lanes != 0)
+      return LoopSplit{loop, ranges[loop] / lanes * lanes};
+  return std::nullopt;
+}
+
 /// Row panels a register tile of the contraction `op` spans (before
 /// dividing the panels): more than one when its lanes are one register or
 /// less on rows in row panels (the columns past the last whole panel of a
@@ -1055,6 +1075,10 @@ RegisterPlan planRegisters(linalg::LinalgOp op, int64_t lanes,
       plan.split = LoopSplit{*inner, range / lanes * lanes};
       return plan;
     }
+  }
+  if (std::optional<LoopSplit> split = transposeSplit(op, lanes)) {
+    plan.split = split;
+    return plan;
   }
   plan.registers = registerTileSizes(op, lanes, registers);
   plan.cache = cacheTileSizes(op, plan.registers, registers.bits);

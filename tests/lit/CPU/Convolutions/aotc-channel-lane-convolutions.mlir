@@ -357,3 +357,46 @@ func.func @planes_in_half_the_ways(%x: tensor<1x1x256x28x28xf32>) -> tensor<1x1x
   return %r : tensor<1x1x256x28x28xf32>
 }
 }
+
+// -----
+
+// A depthwise 5x5 convolution on 14 x 14 (blocked input, 14-lane rows
+// otherwise), followed by a ReLU computed in place on its result (as
+// aotc-reuse-dead-inputs leaves it): the ReLU stays in place on the blocked
+// result, and only its result is transposed back.
+
+#x = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (g, m, c, kh, kw)>
+#o = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#id = affine_map<(n, g, m, oh, ow) -> (n, g, m, oh, ow)>
+// CHECK-LABEL: func.func @depthwise_relu
+// CHECK:         %[[CONV:.*]] = linalg.generic
+// CHECK-SAME:        outs(%{{.*}} : tensor<1x2x1x14x14x16xf32>)
+// CHECK:         %[[RELU:.*]] = linalg.generic
+// CHECK-SAME:        outs(%[[CONV]] : tensor<1x2x1x14x14x16xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         linalg.transpose ins(%[[RELU]] : tensor<1x2x1x14x14x16xf32>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @depthwise_relu(%x: tensor<1x32x14x14xf32>, %o: tensor<1x32x1x14x14xf32>) -> tensor<1x32x14x14xf32> {
+  %w = arith.constant dense<1.0> : tensor<32x1x1x5x5xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 2, 2] high[0, 0, 2, 2] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x32x14x14xf32> to tensor<1x32x18x18xf32>
+  %xe = tensor.expand_shape %p [[0], [1, 2], [3], [4]] output_shape [1, 32, 1, 18, 18] : tensor<1x32x18x18xf32> into tensor<1x32x1x18x18xf32>
+  %r = linalg.generic {indexing_maps = [#x, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xe, %w : tensor<1x32x1x18x18xf32>, tensor<32x1x1x5x5xf32>) outs(%o : tensor<1x32x1x14x14xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x1x14x14xf32>
+  %relu = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%r : tensor<1x32x1x14x14xf32>) {
+  ^bb0(%out: f32):
+    %m = arith.maximumf %out, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x32x1x14x14xf32>
+  %c = tensor.collapse_shape %relu [[0], [1, 2], [3], [4]] : tensor<1x32x1x14x14xf32> into tensor<1x32x14x14xf32>
+  return %c : tensor<1x32x14x14xf32>
+}

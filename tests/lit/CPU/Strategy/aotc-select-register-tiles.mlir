@@ -49,3 +49,32 @@ func.func @convolution(%x: tensor<1x8x10x10xf32>, %w: tensor<8x8x3x3xf32>, %o: t
   %r = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x8x10x10xf32>, tensor<8x8x3x3xf32>) outs(%o : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   return %r : tensor<1x8x8x8xf32>
 }
+
+// Transposes: a 16 x 196 channel block moved behind its channels (its
+// transposed loop 196 is not a whole number of registers) is split at 192,
+// each part planned on its own (16 x 16 squares, then 16 x 4); 16 x 49
+// pixels transposed back (the innermost loop 49) at 48; a 16 x 32 one
+// takes 16 x 16 squares; a 16 x 14 one (no whole register) is one tile.
+
+// CHECK-LABEL: func.func @transposes
+// CHECK:         aotc.register_tiles = {lanes = 16 : i64, ranges = array<i64: 196, 16>, split = array<i64: 0, 192>}
+// CHECK:         aotc.register_tiles = {lanes = 16 : i64, ranges = array<i64: 16, 49>, split = array<i64: 1, 48>}
+// CHECK:         aotc.register_tiles = {lanes = 16 : i64, ranges = array<i64: 32, 16>, registers = array<i64: 16, 16>}
+// CHECK:         aotc.register_tiles = {lanes = 16 : i64, ranges = array<i64: 14, 16>, registers = array<i64: 14, 16>}
+// AVX2-LABEL:  func.func @transposes
+// AVX2:          aotc.register_tiles = {lanes = 8 : i64, ranges = array<i64: 196, 16>, split = array<i64: 0, 192>}
+// AVX2:          aotc.register_tiles = {lanes = 8 : i64, ranges = array<i64: 16, 49>, split = array<i64: 1, 48>}
+// AVX2:          aotc.register_tiles = {lanes = 8 : i64, ranges = array<i64: 32, 16>, registers = array<i64: 8, 8>}
+// AVX2:          aotc.register_tiles = {lanes = 8 : i64, ranges = array<i64: 14, 16>, split = array<i64: 0, 8>}
+// TABLE:       @transposes {{.*}}linalg.transpose [196,16] registers: split loop 0 at 192 (whole registers, then a part register) (16 lanes)
+func.func @transposes(%a: tensor<16x196xf32>, %b: tensor<49x16xf32>, %c: tensor<16x32xf32>, %d: tensor<16x14xf32>) -> (tensor<196x16xf32>, tensor<16x49xf32>, tensor<32x16xf32>, tensor<14x16xf32>) {
+  %ea = tensor.empty() : tensor<196x16xf32>
+  %ta = linalg.transpose ins(%a : tensor<16x196xf32>) outs(%ea : tensor<196x16xf32>) permutation = [1, 0]
+  %eb = tensor.empty() : tensor<16x49xf32>
+  %tb = linalg.transpose ins(%b : tensor<49x16xf32>) outs(%eb : tensor<16x49xf32>) permutation = [1, 0]
+  %ec = tensor.empty() : tensor<32x16xf32>
+  %tc = linalg.transpose ins(%c : tensor<16x32xf32>) outs(%ec : tensor<32x16xf32>) permutation = [1, 0]
+  %ed = tensor.empty() : tensor<14x16xf32>
+  %td = linalg.transpose ins(%d : tensor<16x14xf32>) outs(%ed : tensor<14x16xf32>) permutation = [1, 0]
+  return %ta, %tb, %tc, %td : tensor<196x16xf32>, tensor<16x49xf32>, tensor<32x16xf32>, tensor<14x16xf32>
+}

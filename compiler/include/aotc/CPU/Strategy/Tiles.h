@@ -292,8 +292,10 @@ struct RegisterPlan {
   /// Vector lanes (vectorLanesOf).
   int64_t lanes = 0;
   /// A row longer than kWholeRowRegisters registers that is not a whole
-  /// number of them is split at its last whole register first; each part
-  /// is then planned on its own. Otherwise none, and:
+  /// number of them, or a transposed loop longer than one register that is
+  /// not a whole number of them (transposeSplit), is split at its last
+  /// whole register first; each part is then planned on its own. Otherwise
+  /// none, and:
   std::optional<LoopSplit> split;
   /// Register tile sizes (registerTileSizes).
   llvm::SmallVector<int64_t> registers;

@@ -98,6 +98,41 @@ def NormalizeContractions : Pass<"aotc-normalize-contractions",
                            "mlir::arith::ArithDialect"];
 }
 
+def MergeTransposeLoops : Pass<"aotc-merge-transpose-loops",
+                               "mlir::func::FuncOp"> {
+  let summary = "Transposes with the loops they move together merged into one";
+  let description = [{
+    Runs before the thread and register tiles are chosen. A static
+    transpose (an all-parallel op that reads an input through a permutation
+    other than the identity) whose adjacent loops every operand reads as
+    adjacent dimensions in the same order has them collapsed into one loop
+    when that group holds the innermost loop or a transposed one and at
+    least two of its loops are not unit: the image rows and columns of a
+    channel block moved behind its 16 channels ([C / 16, 16, 1, 14, 14] ->
+    [C / 16, 1, 14, 14, 16], as aotc-channel-lane-convolutions packs a
+    depthwise convolution's input) become one loop of 196 pixels, so that
+    the register tiles are whole squares of lanes x lanes (the register
+    plan splits off the 4 pixels past the last whole register,
+    aotc::planRegisters) rather than 14 x 16 tiles of part registers, which
+    LLVM's shuffles transpose at a third of the speed. Only ops in a
+    function body whose operands are whole buffers (results of ops, function
+    arguments, constants, through reshapes; tensors that slices were
+    inserted into, as a peeled window op's parts) and whose result is not
+    inserted into a larger tensor: a collapse of a slice would need a copy.
+
+    ```mlir
+    linalg.transpose ins(%x : tensor<30x16x14x14xf32>)
+                     outs(%e : tensor<30x14x14x16xf32>) permutation = [0, 2, 3, 1]
+    // becomes, through collapse_shape / expand_shape views:
+    linalg.generic {indexing_maps = [(d0, d1, d2) -> (d0, d2, d1),
+                                     (d0, d1, d2) -> (d0, d1, d2)]}
+        ins(%x2 : tensor<30x16x196xf32>) outs(%e2 : tensor<30x196x16xf32>)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def PackContractionOperands : Pass<"aotc-pack-contraction-operands",
                                    "mlir::func::FuncOp"> {
   let summary = "Operands of f32 contractions in register-tile panels";
