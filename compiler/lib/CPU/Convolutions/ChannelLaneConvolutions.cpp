@@ -300,6 +300,12 @@ Value fromBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
       b, loc, type, transposed, aotc::splitDimGroups(type.getRank(), dim));
 }
 
+/// Whether `op` computes in place on `replaced`: its one init.
+bool computesInPlaceOn(linalg::GenericOp op, Value replaced) {
+  return replaced && op.getNumDpsInits() == 1 &&
+         op.getDpsInits()[0] == replaced;
+}
+
 /// True when `op` is an elementwise generic over a whole output (all loops
 /// parallel, identity output map, the output's value unused, or that
 /// output is `replaced`: an activation computed in place on it) whose
@@ -307,14 +313,12 @@ Value fromBlocked(OpBuilder &b, Location loc, Value v, int64_t dim,
 /// loops other than the innermost one (a bias per channel, not a tensor
 /// the blocked layout would read transposed).
 bool isRelayoutable(linalg::GenericOp op, Value replaced = {}) {
-  bool inPlace = replaced && op.getNumDpsInits() == 1 &&
-                 op.getDpsInits()[0] == replaced;
   bool wholeOutput =
-      inPlace ? op->getNumResults() == 1 &&
-                    op.getNumParallelLoops() == op.getNumLoops() &&
-                    op.getMatchingIndexingMap(op.getDpsInitOperand(0))
-                        .isIdentity()
-              : aotc::isTileableInitProducer(op);
+      computesInPlaceOn(op, replaced)
+          ? op->getNumResults() == 1 &&
+                op.getNumParallelLoops() == op.getNumLoops() &&
+                op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity()
+          : aotc::isTileableInitProducer(op);
   if (!wholeOutput || !op.getBody()->getOps<linalg::IndexOp>().empty())
     return false;
   unsigned inner = op.getNumLoops() - 1;
@@ -374,7 +378,7 @@ Value relayout(RewriterBase &rewriter, linalg::GenericOp op, int64_t dim,
               : toBlockedType(resultType, dim, block);
   // An activation computed in place on `replaced` stays in place, on
   // `blocked`.
-  Value init = replaced && op.getDpsInits()[0] == replaced
+  Value init = computesInPlaceOn(op, replaced)
                    ? blocked
                    : tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                              type.getElementType())

@@ -38,9 +38,11 @@ Value reshapeSource(Value v) {
 }
 
 /// Whether `v` is a whole buffer of its own once bufferized (a function
-/// argument, a constant, a fresh tensor, an op's result, through reshapes,
-/// or such a tensor with slices inserted: the parts of a peeled window op):
-/// any of its dimensions collapse in place. A slice does not.
+/// argument, a constant, a fresh tensor, an op's result computed into one
+/// (aotc::computedInto), through reshapes, or such a tensor with slices
+/// inserted: the parts of a peeled window op): any of its dimensions
+/// collapse in place. A slice does not, nor does an op's result computed
+/// in a slice of a larger tensor (a concat grown in place).
 bool isWholeBuffer(Value v) {
   v = reshapeSource(v);
   if (auto insert = v.getDefiningOp<tensor::InsertSliceOp>())
@@ -48,8 +50,11 @@ bool isWholeBuffer(Value v) {
   if (isa<BlockArgument>(v))
     return isa<func::FuncOp>(v.getParentBlock()->getParentOp());
   Operation *def = v.getDefiningOp();
-  return isa<linalg::LinalgOp, tensor::EmptyOp, tensor::PadOp,
-             arith::ConstantOp>(def);
+  if (isa<linalg::LinalgOp>(def)) {
+    SmallVector<Operation *> reshapes;
+    return static_cast<bool>(aotc::computedInto(v, reshapes));
+  }
+  return isa<tensor::EmptyOp, tensor::PadOp, arith::ConstantOp>(def);
 }
 
 /// Whether `v` (through reshapes) is inserted into a larger tensor, whose
