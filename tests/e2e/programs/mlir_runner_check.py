@@ -56,6 +56,8 @@ PROGRAMS = {
     # it as --source); rendered here otherwise.
     "winograd_conv_wide": lambda: __import__("gen_winograd_conv").render(
         "winograd_conv_wide"),
+    "winograd_conv_dilated": lambda: __import__("gen_winograd_conv").render(
+        "winograd_conv_dilated"),
 }
 
 # Same figures as tests/e2e/CMakeLists.txt (defaults from docs/contracts.md).

@@ -15,7 +15,9 @@
 // multiplications per 4 x 4 tile where the direct convolution needs 144,
 // 16 per 2 x 2 tile for 36) and the output transform are plain linalg ops
 // that the rest of the pipeline tiles, threads and vectorizes like any
-// other. The strategy rule aotc::winogradOutputTile picks m.
+// other. The strategy rule aotc::winogradOutputTile picks m. A dilated
+// window is computed on the phase images of the input and output, each an
+// undilated convolution with the same filter, as a batch (splitPhases).
 //
 // The results differ from the direct sum by rounding (more with 4 x 4
 // tiles, whose matrices hold 4, 5 and 8). With non-finite
@@ -99,6 +101,11 @@ struct Shape {
   DenseFPElementsAttr filter;
   /// The output tile (aotc::winogradOutputTile): 2 or 4.
   int64_t tile = 2;
+  /// The window's dilation along the rows and columns.
+  int64_t dilationH = 1, dilationW = 1;
+  /// The images each image of the batch is computed as: a dilated
+  /// convolution's phase images (splitPhases), else one.
+  int64_t phases = 1;
 };
 
 /// `op`'s shape when this pass rewrites it: the form above, a constant f32
@@ -116,8 +123,10 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
   auto map = [&](ArrayRef<AffineExpr> exprs) {
     return AffineMap::get(8, 0, exprs, ctx);
   };
+  int64_t dilationH = conv->dilations[0], dilationW = conv->dilations[1];
   SmallVector<AffineMap> expected = {
-      map({d(0), d(1), d(5), d(3) + d(6), d(4) + d(7)}),
+      map({d(0), d(1), d(5), d(3) + d(6) * dilationH,
+           d(4) + d(7) * dilationW}),
       map({d(1), d(2), d(5), d(6), d(7)}), map({d(0), d(1), d(2), d(3), d(4)})};
   if (op.getIndexingMapsArray() != expected)
     return std::nullopt;
@@ -126,16 +135,22 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
   auto attr =
       filter ? dyn_cast<DenseFPElementsAttr>(filter.getValue()) : nullptr;
   Shape shape{ranges[0], ranges[2], ranges[5], ranges[3], ranges[4], attr};
+  shape.dilationH = dilationH;
+  shape.dilationW = dilationW;
+  shape.phases = dilationH * dilationW;
+  // A dilated convolution is computed on its phase images (splitPhases),
+  // which must be of one size.
   if (ShapedType::isDynamic(ranges[0]) || ranges[0] < 1 || ranges[1] != 1 ||
       ranges[6] != kWindow || ranges[7] != kWindow || !attr ||
-      !attr.getElementType().isF32())
+      !attr.getElementType().isF32() || shape.height % dilationH != 0 ||
+      shape.width % dilationW != 0)
     return std::nullopt;
   // Per image, as the filter's layout below: the path and the transformed
   // filter do not depend on the batch, so that the variants of one model at
   // several batch sizes (aotc --variant) share their constants.
-  shape.tile = aotc::winogradOutputTile(shape.inputChannels,
-                                        shape.outputChannels, shape.height,
-                                        shape.width, minChannels, maxTile);
+  shape.tile = aotc::winogradOutputTile(
+      shape.inputChannels, shape.outputChannels, shape.height / dilationH,
+      shape.width / dilationW, minChannels, maxTile, shape.phases);
   if (shape.tile == 0)
     return std::nullopt;
   return shape;
@@ -450,6 +465,147 @@ Value strided(OpBuilder &b, Location loc, Value value, int64_t dim,
       getAsIndexOpFoldResult(b.getContext(), shape), strides);
 }
 
+/// `value` ([n, 1, ch, h * dh, w * dw], a convolution's input, init or
+/// result) as its phase images, [n * dh * dw, 1, ch, h, w]: image (a, b) of
+/// image i holds the rows a + dh * y and columns b + dw * x of i, padded with
+/// zeros at the end to [rows, columns] when those are larger than h and w
+/// (tensor.empty's undefined values when `padded` is false).
+Value phaseImages(OpBuilder &b, Location loc, Value value, int64_t dh,
+                  int64_t dw, int64_t rows, int64_t columns, bool padded) {
+  auto type = cast<RankedTensorType>(value.getType());
+  ArrayRef<int64_t> dims = type.getShape();
+  int64_t n = dims[0], ch = dims[2], h = dims[3] / dh, w = dims[4] / dw;
+  Value image =
+      tensor::CollapseShapeOp::create(b, loc, value, {{0, 1}, {2}, {3}, {4}});
+  Value split = tensor::ExpandShapeOp::create(
+      b, loc, type.clone({n, ch, h, dh, w, dw}), image,
+      {{0}, {1}, {2, 3}, {4, 5}});
+  SmallVector<int64_t> whole = {n, dh, dw, ch, rows, columns};
+  SmallVector<int64_t> part = {n, dh, dw, ch, h, w};
+  Value result = padded ? zeros(b, loc, whole)
+                        : tensor::EmptyOp::create(b, loc, whole,
+                                                  type.getElementType())
+                              .getResult();
+  Value slice = aotc::leadingSlice(b, loc, result, part);
+  Value phases = linalg::TransposeOp::create(b, loc, split, slice,
+                                             ArrayRef<int64_t>{0, 3, 5, 1, 2,
+                                                               4})
+                     .getResult()
+                     .front();
+  if (slice != result)
+    phases = tensor::InsertSliceOp::create(
+        b, loc, phases, result,
+        SmallVector<OpFoldResult>(6, b.getIndexAttr(0)),
+        getAsIndexOpFoldResult(b.getContext(), part),
+        SmallVector<OpFoldResult>(6, b.getIndexAttr(1)));
+  Value batch =
+      tensor::CollapseShapeOp::create(b, loc, phases, {{0, 1, 2}, {3}, {4}, {5}});
+  return tensor::ExpandShapeOp::create(
+      b, loc, type.clone({n * dh * dw, 1, ch, rows, columns}), batch,
+      {{0}, {1, 2}, {3}, {4}});
+}
+
+/// The inverse of phaseImages for an unpadded `value` ([n * dh * dw, 1, ch,
+/// h, w] into [n, 1, ch, h * dh, w * dw]).
+Value interleavePhases(OpBuilder &b, Location loc, Value value, int64_t n,
+                       int64_t dh, int64_t dw) {
+  auto type = cast<RankedTensorType>(value.getType());
+  ArrayRef<int64_t> dims = type.getShape();
+  int64_t ch = dims[2], h = dims[3], w = dims[4];
+  Value batch =
+      tensor::CollapseShapeOp::create(b, loc, value, {{0}, {1, 2}, {3}, {4}});
+  Value phases = tensor::ExpandShapeOp::create(
+      b, loc, type.clone({n, dh, dw, ch, h, w}), batch,
+      {{0, 1, 2}, {3}, {4}, {5}});
+  Value empty = tensor::EmptyOp::create(b, loc, {n, ch, h, dh, w, dw},
+                                        type.getElementType());
+  Value image = linalg::TransposeOp::create(b, loc, phases, empty,
+                                            ArrayRef<int64_t>{0, 3, 4, 1, 5,
+                                                              2})
+                    .getResult()
+                    .front();
+  Value collapsed = tensor::CollapseShapeOp::create(b, loc, image,
+                                                    {{0}, {1}, {2, 3}, {4, 5}});
+  return tensor::ExpandShapeOp::create(
+      b, loc, type.clone({n, 1, ch, h * dh, w * dw}), collapsed,
+      {{0}, {1, 2}, {3}, {4}});
+}
+
+/// A dilated convolution `op` of `shape` as the same convolution, undilated,
+/// on its phase images (Yu and Koltun's atrous convolution as a batch of
+/// ordinary ones): output pixel (a + dh * y, b + dw * x) of an image reads
+/// input rows a + dh * (y + kh) and columns b + dw * (x + kw) only, so the
+/// phase images (a, b) of the input and of the output are an undilated
+/// convolution of their own, all of them with the same filter, as a batch
+/// of n * dh * dw images. The input's phases are written padded to the
+/// Winograd tiles' extent (whole tiles of `shape.tile`, plus the window),
+/// the init's too (a bias broadcast is computed on them, anything else
+/// transposed), and the result interleaved back into `op`'s, which it
+/// replaces. Returns the undilated convolution and its shape.
+std::pair<linalg::GenericOp, Shape>
+splitPhases(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape) {
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  int64_t dh = shape.dilationH, dw = shape.dilationW;
+  Shape phase = shape;
+  phase.batch = shape.batch * shape.phases;
+  phase.height = shape.height / dh;
+  phase.width = shape.width / dw;
+  phase.dilationH = phase.dilationW = 1;
+  // The input rows the window reaches: (h + 2) * dh of them (stride 1).
+  int64_t n = shape.batch, c = shape.inputChannels;
+  Value input = aotc::leadingSlice(
+      rewriter, loc, op.getDpsInputs()[0],
+      {n, 1, c, (phase.height + kWindow - 1) * dh,
+       (phase.width + kWindow - 1) * dw});
+  Value x = phaseImages(
+      rewriter, loc, input, dh, dw,
+      llvm::alignTo(phase.height, shape.tile) + kWindow - 1,
+      llvm::alignTo(phase.width, shape.tile) + kWindow - 1, /*padded=*/true);
+  // The init: computed on the phases when its producer is a fill or a
+  // broadcast that does not vary along the batch or the image.
+  Value init = op.getDpsInits()[0];
+  auto initType = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> phaseInitShape = {phase.batch, 1, shape.outputChannels,
+                                         phase.height, phase.width};
+  auto producer = init.getDefiningOp<linalg::LinalgOp>();
+  Value phaseInit;
+  if (producer && aotc::isTileableInitProducer(producer) &&
+      !producer.hasIndexSemantics() &&
+      llvm::none_of(producer.getDpsInputOperands(), [&](OpOperand *operand) {
+        AffineMap map = producer.getMatchingIndexingMap(operand);
+        return map.isFunctionOfDim(0) || map.isFunctionOfDim(3) ||
+               map.isFunctionOfDim(4);
+      })) {
+    Value empty = tensor::EmptyOp::create(rewriter, loc, phaseInitShape,
+                                          initType.getElementType());
+    SmallVector<Value> operands = producer.getDpsInputs();
+    operands.push_back(empty);
+    phaseInit = clone(rewriter, producer, TypeRange{empty.getType()}, operands)
+                    ->getResult(0);
+  } else {
+    phaseInit = phaseImages(rewriter, loc, init, dh, dw, phase.height,
+                            phase.width, /*padded=*/false);
+  }
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  auto map = [&](ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(8, 0, exprs, ctx);
+  };
+  SmallVector<AffineMap> maps = {
+      map({d(0), d(1), d(5), d(3) + d(6), d(4) + d(7)}),
+      op.getIndexingMapsArray()[1], op.getIndexingMapsArray()[2]};
+  auto undilated = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{phaseInit.getType()},
+      ValueRange{x, op.getDpsInputs()[1]}, ValueRange{phaseInit}, maps,
+      op.getIteratorTypesArray());
+  rewriter.cloneRegionBefore(op.getRegion(), undilated.getRegion(),
+                             undilated.getRegion().end());
+  rewriter.replaceOp(op, interleavePhases(rewriter, loc,
+                                          undilated.getResult(0), n, dh, dw));
+  return {undilated, phase};
+}
+
 } // namespace
 
 bool aotc::canUseWinograd(linalg::LinalgOp op, int64_t minChannels) {
@@ -482,8 +638,11 @@ struct WinogradConvolutionsPass
     // Each transform's rows are one group of parts, numbered after any the
     // function has already.
     int64_t nextGroup = aotc::newSiblingGroup(getOperation());
-    for (auto &[op, shape] : candidates)
+    for (auto [op, shape] : candidates) {
+      if (shape.phases > 1)
+        std::tie(op, shape) = splitPhases(rewriter, op, shape);
       rewrite(rewriter, op, shape, nextGroup);
+    }
   }
 
   void rewrite(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape,
@@ -575,7 +734,7 @@ struct WinogradConvolutionsPass
     // then reads k-contiguous rows into the image's columns (a transpose).
     // Decided on one image's tiles (the filter's layout must not depend on
     // the batch, see matchConvolution).
-    int64_t tilesPerImage = th * tw;
+    int64_t tilesPerImage = shape.phases * th * tw;
     bool channelsLast = aotc::winogradChannelsLast(
         tilesPerImage, llvm::alignTo(tilesPerImage, lanes), k, panel, c);
     // The alpha^2 contractions over the input channels: m[e, k, t] = sum_c

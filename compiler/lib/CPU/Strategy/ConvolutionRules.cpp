@@ -311,16 +311,18 @@ bool aotc::winogradPays(int64_t inputChannels, int64_t outputChannels,
 
 int64_t aotc::winogradOutputTile(int64_t inputChannels, int64_t outputChannels,
                                  int64_t height, int64_t width,
-                                 int64_t minChannels, int64_t maxTile) {
+                                 int64_t minChannels, int64_t maxTile,
+                                 int64_t phases) {
   // The largest tile whose tiles alone are enough to pay: F(4x4, 3x3) makes
   // 36 multiplications per 16 outputs (2.25 each, F(2x2, 3x3) 4), from a
   // 6 x 6 transformed tile per 4 x 4 outputs (2.25 inputs per output
   // against 4), but it pads an image to whole 4 x 4 tiles and its
-  // transformed filter is 36/9 of the filter, reused once per tile.
+  // transformed filter is 36/9 of the filter, reused once per tile (of
+  // every phase image: a dilated convolution's phases share the filter).
   for (int64_t tile : {4, 2})
     if (tile <= maxTile &&
         winogradPays(inputChannels, outputChannels,
-                     llvm::divideCeil(height, tile) *
+                     phases * llvm::divideCeil(height, tile) *
                          llvm::divideCeil(width, tile),
                      minChannels))
       return tile;

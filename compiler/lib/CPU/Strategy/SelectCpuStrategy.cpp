@@ -34,8 +34,9 @@ llvm::StringRef reasonOf(ConvolutionPath path) {
   case ConvolutionPath::PointwiseMatmul:
     return "1x1 window, stride 1: a contraction over input channels";
   case ConvolutionPath::Winograd:
-    return "3x3 stride 1, enough channels and 2x2 tiles: 16 products per "
-           "tile instead of 36";
+    return "3x3 stride 1 (dilated: on its phase images), enough channels "
+           "and tiles: 36 products per 4x4 tile or 16 per 2x2 instead of "
+           "144 or 36";
   case ConvolutionPath::ChannelLanes:
     return "output channels fill register panels and the reduction is deep "
            "(or a wide depthwise window on narrow rows): direct, channels "

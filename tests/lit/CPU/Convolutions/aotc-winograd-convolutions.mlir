@@ -388,3 +388,60 @@ func.func @conv3x3_f4(%x: tensor<1x1x2x18x34xf32>, %init: tensor<1x1x3x16x32xf32
   } -> tensor<1x1x3x16x32xf32>
   return %y : tensor<1x1x3x16x32xf32>
 }
+
+// -----
+
+// A window dilated by 2 on a 16 x 16 output: output pixel (a + 2y, b + 2x)
+// reads input rows a + 2(y + kh) and columns b + 2(x + kw) only, so the
+// four phase images (a, b) of 8 x 8 are an undilated convolution of their
+// own (16 tiles of 2 x 2 each, 64 in all: the tiles are counted over the
+// phases). The padded input's phases, [1, 2, 2, c, 10, 10], are one
+// transpose into zeros of the tiles' extent (here the same), the init's
+// (a function argument) a transpose too; both as a batch of 4 images, whose
+// 64 tiles are the contractions' columns; the result is interleaved back.
+// A 15 x 15 output has phases of two sizes and is left alone.
+
+#xd = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh * 2, ow + kw * 2)>
+#w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
+#o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
+// CHECK-LABEL: func.func @dilated
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x20x20xf32>, %[[INIT:.*]]: tensor<1x1x3x16x16xf32>, %[[X15:.*]]: tensor<1x1x2x19x19xf32>, %[[INIT15:.*]]: tensor<1x1x3x15x15xf32>)
+// CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2], [3], [4]] : tensor<1x1x2x20x20xf32> into tensor<1x2x20x20xf32>
+// CHECK:         %[[XS:.*]] = tensor.expand_shape %[[XC]] {{\[}}[0], [1], [2, 3], [4, 5]] output_shape [1, 2, 10, 2, 10, 2]
+// CHECK:         %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x2x2x2x10x10xf32>
+// CHECK:         %[[XT:.*]] = linalg.transpose ins(%[[XS]] : tensor<1x2x10x2x10x2xf32>) outs(%[[Z]] : tensor<1x2x2x2x10x10xf32>) permutation = [0, 3, 5, 1, 2, 4]
+// CHECK:         %[[XB:.*]] = tensor.collapse_shape %[[XT]] {{\[}}[0, 1, 2], [3], [4], [5]] : tensor<1x2x2x2x10x10xf32> into tensor<4x2x10x10xf32>
+// CHECK:         tensor.expand_shape %[[XB]] {{\[}}[0], [1, 2], [3], [4]] output_shape [4, 1, 2, 10, 10]
+// CHECK:         %[[IC:.*]] = tensor.collapse_shape %[[INIT]] {{\[}}[0, 1], [2], [3], [4]]
+// CHECK:         %[[IS:.*]] = tensor.expand_shape %[[IC]] {{\[}}[0], [1], [2, 3], [4, 5]] output_shape [1, 3, 8, 2, 8, 2]
+// CHECK:         %[[IT:.*]] = linalg.transpose ins(%[[IS]] : tensor<1x3x8x2x8x2xf32>) outs(%{{.*}} : tensor<1x2x2x3x8x8xf32>) permutation = [0, 3, 5, 1, 2, 4]
+// CHECK:         tensor.collapse_shape %[[IT]] {{\[}}[0, 1, 2], [3], [4], [5]] : tensor<1x2x2x3x8x8xf32> into tensor<4x3x8x8xf32>
+// CHECK:         %[[V:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2], [3, 4, 5]] : tensor<4x4x2x4x4x4xf32> into tensor<16x2x64xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %[[V]] : tensor<16x3x2xf32>, tensor<16x2x64xf32>) outs(%{{.*}} : tensor<16x3x64xf32>)
+// CHECK:         %[[Y:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x1x3x4x2x4x2xf32>)
+// CHECK:         %[[YC:.*]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1], [2], [3, 4], [5, 6]] : tensor<4x1x3x4x2x4x2xf32> into tensor<4x1x3x8x8xf32>
+// CHECK:         %[[YB:.*]] = tensor.collapse_shape %[[YC]] {{\[}}[0], [1, 2], [3], [4]]
+// CHECK:         %[[YP:.*]] = tensor.expand_shape %[[YB]] {{\[}}[0, 1, 2], [3], [4], [5]] output_shape [1, 2, 2, 3, 8, 8]
+// CHECK:         %[[YT:.*]] = linalg.transpose ins(%[[YP]] : tensor<1x2x2x3x8x8xf32>) outs(%{{.*}} : tensor<1x3x8x2x8x2xf32>) permutation = [0, 3, 4, 1, 5, 2]
+// CHECK:         %[[YI:.*]] = tensor.collapse_shape %[[YT]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x3x8x2x8x2xf32> into tensor<1x3x16x16xf32>
+// CHECK:         %[[R:.*]] = tensor.expand_shape %[[YI]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 1, 3, 16, 16]
+// CHECK:         %[[ODD:.*]] = linalg.generic {{.*}} ins(%[[X15]], %{{.*}} : tensor<1x1x2x19x19xf32>, tensor<1x3x2x3x3xf32>) outs(%[[INIT15]] : tensor<1x1x3x15x15xf32>)
+// CHECK:         return %[[R]], %[[ODD]]
+func.func @dilated(%x: tensor<1x1x2x20x20xf32>, %init: tensor<1x1x3x16x16xf32>, %x15: tensor<1x1x2x19x19xf32>, %init15: tensor<1x1x3x15x15xf32>) -> (tensor<1x1x3x16x16xf32>, tensor<1x1x3x15x15xf32>) {
+  %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
+  %y = linalg.generic {indexing_maps = [#xd, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x2x20x20xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x16x16xf32>
+  %odd = linalg.generic {indexing_maps = [#xd, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x15, %w : tensor<1x1x2x19x19xf32>, tensor<1x3x2x3x3xf32>) outs(%init15 : tensor<1x1x3x15x15xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x15x15xf32>
+  return %y, %odd : tensor<1x1x3x16x16xf32>, tensor<1x1x3x15x15xf32>
+}

@@ -48,7 +48,7 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
   let summary = "3x3 stride-1 convolutions as Winograd F(4x4 or 2x2, 3x3)";
   let description = [{
     A convolution generic in the importer's NCHW form with a static batch,
-    one group, a 3 x 3 window, stride 1, dilation 1, a constant f32 filter, at
+    one group, a 3 x 3 window, stride 1, a constant f32 filter, at
     least 32 output tiles of 2 x 2 and at least `min-channels` input and
     output channels is computed with Winograd's minimal filtering
     F(2 x 2, 3 x 3): 16 multiplications per 2 x 2 output tile and channel
@@ -90,6 +90,17 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
     lanes, are counted on one image: the path and the transformed filter do
     not depend on the batch, so the variants of one model at several batch
     sizes (`aotc --variant`) share their constants.
+    A window dilated by (dh, dw) is computed on the phase images of its
+    input and output (rows a + dh y, columns b + dw x): output pixel
+    (a + dh y, b + dw x) reads input rows a + dh (y + kh) and columns
+    b + dw (x + kw) only, so each phase is an undilated convolution with the
+    same filter, and the dh x dw phases of each image are computed as a batch
+    (the tiles counted over the phases of one image). The output's rows and
+    columns must be multiples of dh and dw (phases of one size). The padded
+    input is transposed into its phases, [n, dh, dw, C, h + 2, w + 2] (into
+    zeros of the tiles' extent when that is larger), the init too unless a
+    fill or broadcast computes it (computed on the phases instead), and the
+    result is transposed back.
     The results differ from the direct sum by rounding; every output of a
     2 x 2 tile whose 4 x 4 input tile holds an infinity or a NaN can be NaN,
     also where the direct sum is finite.

@@ -78,11 +78,12 @@ bool winogradPays(int64_t inputChannels, int64_t outputChannels,
                   int64_t tiles, int64_t minChannels);
 /// aotc-winograd-convolutions: the output tile (4 for F(4x4, 3x3), 2 for
 /// F(2x2, 3x3), at most `maxTile`) of a convolution of `inputChannels` and
-/// `outputChannels` on `height` x `width` output images, the largest whose
-/// tiles pay (winogradPays); 0 when none does.
+/// `outputChannels` on `phases` output images of `height` x `width` per
+/// image (a dilated convolution's phase images, else one), the largest
+/// whose tiles pay (winogradPays); 0 when none does.
 int64_t winogradOutputTile(int64_t inputChannels, int64_t outputChannels,
                            int64_t height, int64_t width, int64_t minChannels,
-                           int64_t maxTile);
+                           int64_t maxTile, int64_t phases = 1);
 /// True when the Winograd contractions take output channels as lanes: the
 /// `tiles` (padded to `paddedTiles` for whole registers) would waste too
 /// much of a contraction, `outputChannels` fill panels of `panelLanes`, and
