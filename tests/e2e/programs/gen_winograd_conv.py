@@ -8,9 +8,10 @@ Winograd F(2x2, 3x3) (aotc-winograd-convolutions):
 - winograd_conv_wide: 128 input and 48 output channels on 14 x 14 (49
   tiles): the output channels are the contractions' lanes and the tiles its
   rows (padded to 54 on AVX2), the output transform transposes back;
-- winograd_conv_dilated: 40 input and 48 output channels on 12 x 18, the
+- winograd_conv_dilated: 40 input and 48 output channels on 13 x 17, the
   window dilated by 2 along the rows and 3 along the columns: six phase
-  images of 6 x 6 (each 3 x 3 tiles), computed as one batch.
+  images of 7 x 6 (the output computed as 14 x 18 and sliced; each phase
+  4 x 3 tiles), computed as one batch.
 
     y = relu(conv3x3(pad(x, d), W, dilation d) + b)
                                             x [1, C, H, W], W [K, C, 3, 3]
@@ -34,7 +35,7 @@ from gen_mlp import dense, ttype
 # name: (seed, C, K, H, W[, (row dilation, column dilation)])
 CASES = {"winograd_conv": (21, 48, 56, 11, 13),
          "winograd_conv_wide": (31, 128, 48, 14, 14),
-         "winograd_conv_dilated": (41, 40, 48, 12, 18, (2, 3))}
+         "winograd_conv_dilated": (41, 40, 48, 13, 17, (2, 3))}
 
 
 def dilation(name):

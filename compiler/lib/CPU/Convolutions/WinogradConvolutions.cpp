@@ -138,19 +138,21 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
   shape.dilationH = dilationH;
   shape.dilationW = dilationW;
   shape.phases = dilationH * dilationW;
-  // A dilated convolution is computed on its phase images (splitPhases),
-  // which must be of one size.
   if (ShapedType::isDynamic(ranges[0]) || ranges[0] < 1 || ranges[1] != 1 ||
       ranges[6] != kWindow || ranges[7] != kWindow || !attr ||
-      !attr.getElementType().isF32() || shape.height % dilationH != 0 ||
-      shape.width % dilationW != 0)
+      !attr.getElementType().isF32() ||
+      !aotc::winogradPhasesPay(shape.height, shape.width, dilationH,
+                               dilationW))
     return std::nullopt;
   // Per image, as the filter's layout below: the path and the transformed
   // filter do not depend on the batch, so that the variants of one model at
-  // several batch sizes (aotc --variant) share their constants.
+  // several batch sizes (aotc --variant) share their constants. A dilated
+  // convolution is computed on its phase images (splitPhases).
   shape.tile = aotc::winogradOutputTile(
-      shape.inputChannels, shape.outputChannels, shape.height / dilationH,
-      shape.width / dilationW, minChannels, maxTile, shape.phases);
+      shape.inputChannels, shape.outputChannels,
+      llvm::divideCeil(shape.height, dilationH),
+      llvm::divideCeil(shape.width, dilationW), minChannels, maxTile,
+      shape.phases);
   if (shape.tile == 0)
     return std::nullopt;
   return shape;
@@ -537,7 +539,10 @@ Value interleavePhases(OpBuilder &b, Location loc, Value value, int64_t n,
 /// input rows a + dh * (y + kh) and columns b + dw * (x + kw) only, so the
 /// phase images (a, b) of the input and of the output are an undilated
 /// convolution of their own, all of them with the same filter, as a batch
-/// of n * dh * dw images. The input's phases are written padded to the
+/// of n * dh * dw images. The phases are of one size, ceil(H / dh) x
+/// ceil(W / dw): an output whose rows or columns are not a multiple of the
+/// dilation is computed larger (its input and init padded with zeros at
+/// the end first) and sliced. The input's phases are written padded to the
 /// Winograd tiles' extent (whole tiles of `shape.tile`, plus the window),
 /// the init's too (a bias broadcast is computed on them, anything else
 /// transposed), and the result interleaved back into `op`'s, which it
@@ -550,15 +555,24 @@ splitPhases(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape) {
   int64_t dh = shape.dilationH, dw = shape.dilationW;
   Shape phase = shape;
   phase.batch = shape.batch * shape.phases;
-  phase.height = shape.height / dh;
-  phase.width = shape.width / dw;
+  phase.height = llvm::divideCeil(shape.height, dh);
+  phase.width = llvm::divideCeil(shape.width, dw);
   phase.dilationH = phase.dilationW = 1;
+  // `value` cut or padded with zeros at the end to `dims`.
+  auto resize = [&](Value value, SmallVector<int64_t> dims) {
+    ArrayRef<int64_t> current =
+        cast<RankedTensorType>(value.getType()).getShape();
+    SmallVector<int64_t> common = dims;
+    for (auto [size, own] : llvm::zip(common, current))
+      size = std::min(size, own);
+    return padHigh(rewriter, loc,
+                   aotc::leadingSlice(rewriter, loc, value, common), dims);
+  };
   // The input rows the window reaches: (h + 2) * dh of them (stride 1).
-  int64_t n = shape.batch, c = shape.inputChannels;
-  Value input = aotc::leadingSlice(
-      rewriter, loc, op.getDpsInputs()[0],
-      {n, 1, c, (phase.height + kWindow - 1) * dh,
-       (phase.width + kWindow - 1) * dw});
+  int64_t n = shape.batch, c = shape.inputChannels, k = shape.outputChannels;
+  Value input = resize(op.getDpsInputs()[0],
+                       {n, 1, c, (phase.height + kWindow - 1) * dh,
+                        (phase.width + kWindow - 1) * dw});
   Value x = phaseImages(
       rewriter, loc, input, dh, dw,
       llvm::alignTo(phase.height, shape.tile) + kWindow - 1,
@@ -567,8 +581,8 @@ splitPhases(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape) {
   // broadcast that does not vary along the batch or the image.
   Value init = op.getDpsInits()[0];
   auto initType = cast<RankedTensorType>(init.getType());
-  SmallVector<int64_t> phaseInitShape = {phase.batch, 1, shape.outputChannels,
-                                         phase.height, phase.width};
+  SmallVector<int64_t> phaseInitShape = {phase.batch, 1, k, phase.height,
+                                         phase.width};
   auto producer = init.getDefiningOp<linalg::LinalgOp>();
   Value phaseInit;
   if (producer && aotc::isTileableInitProducer(producer) &&
@@ -585,8 +599,10 @@ splitPhases(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape) {
     phaseInit = clone(rewriter, producer, TypeRange{empty.getType()}, operands)
                     ->getResult(0);
   } else {
-    phaseInit = phaseImages(rewriter, loc, init, dh, dw, phase.height,
-                            phase.width, /*padded=*/false);
+    phaseInit = phaseImages(
+        rewriter, loc,
+        resize(init, {n, 1, k, phase.height * dh, phase.width * dw}), dh, dw,
+        phase.height, phase.width, /*padded=*/false);
   }
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   auto map = [&](ArrayRef<AffineExpr> exprs) {
@@ -601,8 +617,12 @@ splitPhases(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape) {
       op.getIteratorTypesArray());
   rewriter.cloneRegionBefore(op.getRegion(), undilated.getRegion(),
                              undilated.getRegion().end());
-  rewriter.replaceOp(op, interleavePhases(rewriter, loc,
-                                          undilated.getResult(0), n, dh, dw));
+  rewriter.replaceOp(
+      op, aotc::leadingSlice(
+              rewriter, loc,
+              interleavePhases(rewriter, loc, undilated.getResult(0), n, dh,
+                               dw),
+              {n, 1, k, shape.height, shape.width}));
   return {undilated, phase};
 }
 

@@ -329,6 +329,17 @@ int64_t aotc::winogradOutputTile(int64_t inputChannels, int64_t outputChannels,
   return 0;
 }
 
+bool aotc::winogradPhasesPay(int64_t height, int64_t width, int64_t dilationH,
+                             int64_t dilationW) {
+  // Phases of one size cover ceil(H / dh) * dh rows: at most a quarter more
+  // outputs than the image, for which Winograd's 2.25x fewer products (2 x 2
+  // tiles, at least) still pay; an atrous layer dilated nearly as far as
+  // its image is wide would compute mostly padding.
+  int64_t covered = llvm::alignTo(height, dilationH) *
+                    llvm::alignTo(width, dilationW);
+  return (covered - height * width) * 4 <= height * width;
+}
+
 bool aotc::winogradChannelsLast(int64_t tiles, int64_t paddedTiles,
                                 int64_t outputChannels, int64_t panelLanes,
                                 int64_t inputChannels) {

@@ -399,13 +399,15 @@ func.func @conv3x3_f4(%x: tensor<1x1x2x18x34xf32>, %init: tensor<1x1x3x16x32xf32
 // transpose into zeros of the tiles' extent (here the same), the init's
 // (a function argument) a transpose too; both as a batch of 4 images, whose
 // 64 tiles are the contractions' columns; the result is interleaved back.
-// A 15 x 15 output has phases of two sizes and is left alone.
+// A 15 x 15 output is computed as 16 x 16 (phases of one size, 8 x 8): its
+// 19 x 19 input and its init padded by a row and a column of zeros first,
+// the result sliced. A 4 x 4 output (four tiles) is left alone.
 
 #xd = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh * 2, ow + kw * 2)>
 #w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
 #o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
 // CHECK-LABEL: func.func @dilated
-// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x20x20xf32>, %[[INIT:.*]]: tensor<1x1x3x16x16xf32>, %[[X15:.*]]: tensor<1x1x2x19x19xf32>, %[[INIT15:.*]]: tensor<1x1x3x15x15xf32>)
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x1x2x20x20xf32>, %[[INIT:.*]]: tensor<1x1x3x16x16xf32>, %[[X15:.*]]: tensor<1x1x2x19x19xf32>, %[[INIT15:.*]]: tensor<1x1x3x15x15xf32>, %[[X8:.*]]: tensor<1x1x2x8x8xf32>, %[[INIT4:.*]]: tensor<1x1x3x4x4xf32>)
 // CHECK:         %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2], [3], [4]] : tensor<1x1x2x20x20xf32> into tensor<1x2x20x20xf32>
 // CHECK:         %[[XS:.*]] = tensor.expand_shape %[[XC]] {{\[}}[0], [1], [2, 3], [4, 5]] output_shape [1, 2, 10, 2, 10, 2]
 // CHECK:         %[[Z:.*]] = linalg.fill {{.*}} -> tensor<1x2x2x2x10x10xf32>
@@ -425,9 +427,17 @@ func.func @conv3x3_f4(%x: tensor<1x1x2x18x34xf32>, %init: tensor<1x1x3x16x32xf32
 // CHECK:         %[[YT:.*]] = linalg.transpose ins(%[[YP]] : tensor<1x2x2x3x8x8xf32>) outs(%{{.*}} : tensor<1x3x8x2x8x2xf32>) permutation = [0, 3, 4, 1, 5, 2]
 // CHECK:         %[[YI:.*]] = tensor.collapse_shape %[[YT]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x3x8x2x8x2xf32> into tensor<1x3x16x16xf32>
 // CHECK:         %[[R:.*]] = tensor.expand_shape %[[YI]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 1, 3, 16, 16]
-// CHECK:         %[[ODD:.*]] = linalg.generic {{.*}} ins(%[[X15]], %{{.*}} : tensor<1x1x2x19x19xf32>, tensor<1x3x2x3x3xf32>) outs(%[[INIT15]] : tensor<1x1x3x15x15xf32>)
-// CHECK:         return %[[R]], %[[ODD]]
-func.func @dilated(%x: tensor<1x1x2x20x20xf32>, %init: tensor<1x1x3x16x16xf32>, %x15: tensor<1x1x2x19x19xf32>, %init15: tensor<1x1x3x15x15xf32>) -> (tensor<1x1x3x16x16xf32>, tensor<1x1x3x15x15xf32>) {
+// CHECK:         %[[XP:.*]] = tensor.pad %[[X15]] low[0, 0, 0, 0, 0] high[0, 0, 0, 1, 1]
+// CHECK:         tensor.collapse_shape %[[XP]] {{\[}}[0, 1], [2], [3], [4]] : tensor<1x1x2x20x20xf32> into tensor<1x2x20x20xf32>
+// CHECK:         %[[IP:.*]] = tensor.pad %[[INIT15]] low[0, 0, 0, 0, 0] high[0, 0, 0, 1, 1]
+// CHECK:         tensor.collapse_shape %[[IP]] {{\[}}[0, 1], [2], [3], [4]] : tensor<1x1x3x16x16xf32> into tensor<1x3x16x16xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<16x3x2xf32>, tensor<16x2x64xf32>) outs(%{{.*}} : tensor<16x3x64xf32>)
+// CHECK:         linalg.transpose ins(%{{.*}} : tensor<1x2x2x3x8x8xf32>) outs(%{{.*}} : tensor<1x3x8x2x8x2xf32>) permutation = [0, 3, 4, 1, 5, 2]
+// CHECK:         %[[Y15:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 1, 3, 16, 16]
+// CHECK:         %[[ODD:.*]] = tensor.extract_slice %[[Y15]][0, 0, 0, 0, 0] [1, 1, 3, 15, 15] [1, 1, 1, 1, 1] : tensor<1x1x3x16x16xf32> to tensor<1x1x3x15x15xf32>
+// CHECK:         %[[FEW:.*]] = linalg.generic {{.*}} ins(%[[X8]], %{{.*}} : tensor<1x1x2x8x8xf32>, tensor<1x3x2x3x3xf32>) outs(%[[INIT4]] : tensor<1x1x3x4x4xf32>)
+// CHECK:         return %[[R]], %[[ODD]], %[[FEW]]
+func.func @dilated(%x: tensor<1x1x2x20x20xf32>, %init: tensor<1x1x3x16x16xf32>, %x15: tensor<1x1x2x19x19xf32>, %init15: tensor<1x1x3x15x15xf32>, %x8: tensor<1x1x2x8x8xf32>, %init4: tensor<1x1x3x4x4xf32>) -> (tensor<1x1x3x16x16xf32>, tensor<1x1x3x15x15xf32>, tensor<1x1x3x4x4xf32>) {
   %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
   %y = linalg.generic {indexing_maps = [#xd, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
       ins(%x, %w : tensor<1x1x2x20x20xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x16x16xf32>) {
@@ -443,5 +453,37 @@ func.func @dilated(%x: tensor<1x1x2x20x20xf32>, %init: tensor<1x1x3x16x16xf32>, 
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   } -> tensor<1x1x3x15x15xf32>
-  return %y, %odd : tensor<1x1x3x16x16xf32>, tensor<1x1x3x15x15xf32>
+  %few = linalg.generic {indexing_maps = [#xd, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x8, %w : tensor<1x1x2x8x8xf32>, tensor<1x3x2x3x3xf32>) outs(%init4 : tensor<1x1x3x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x4x4xf32>
+  return %y, %odd, %few : tensor<1x1x3x16x16xf32>, tensor<1x1x3x15x15xf32>, tensor<1x1x3x4x4xf32>
+}
+
+// -----
+
+// Left alone: a window dilated by 12 on a 14 x 14 output (an atrous layer
+// dilated nearly as far as its image is wide): phases of one size would
+// cover 24 x 24 outputs, nearly three times the image
+// (aotc::winogradPhasesPay), though their 144 tiles would be enough.
+
+#xf = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, c, oh + kh * 12, ow + kw * 12)>
+#w = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (g, k, c, kh, kw)>
+#o = affine_map<(n, g, k, oh, ow, c, kh, kw) -> (n, g, k, oh, ow)>
+// CHECK-LABEL: func.func @dilated_far
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x2x38x38xf32>, tensor<1x3x2x3x3xf32>) outs(%{{.*}} : tensor<1x1x3x14x14xf32>)
+func.func @dilated_far(%x: tensor<1x1x2x38x38xf32>, %init: tensor<1x1x3x14x14xf32>) -> tensor<1x1x3x14x14xf32> {
+  %w = arith.constant dense<1.0> : tensor<1x3x2x3x3xf32>
+  %y = linalg.generic {indexing_maps = [#xf, #w, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x1x2x38x38xf32>, tensor<1x3x2x3x3xf32>) outs(%init : tensor<1x1x3x14x14xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x3x14x14xf32>
+  return %y : tensor<1x1x3x14x14xf32>
 }

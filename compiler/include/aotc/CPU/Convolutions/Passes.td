@@ -95,8 +95,11 @@ def WinogradConvolutions : Pass<"aotc-winograd-convolutions",
     (a + dh y, b + dw x) reads input rows a + dh (y + kh) and columns
     b + dw (x + kw) only, so each phase is an undilated convolution with the
     same filter, and the dh x dw phases of each image are computed as a batch
-    (the tiles counted over the phases of one image). The output's rows and
-    columns must be multiples of dh and dw (phases of one size). The padded
+    (the tiles counted over the phases of one image). The phases are of one
+    size, ceil(H / dh) x ceil(W / dw): an output whose rows or columns are not
+    multiples of dh and dw is computed larger (its input and init padded
+    with zeros at the end) and sliced, when that adds at most a quarter of
+    the outputs (aotc::winogradPhasesPay). The padded
     input is transposed into its phases, [n, dh, dw, C, h + 2, w + 2] (into
     zeros of the tiles' extent when that is larger), the init too unless a
     fill or broadcast computes it (computed on the phases instead), and the

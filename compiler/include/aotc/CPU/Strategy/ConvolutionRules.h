@@ -84,6 +84,12 @@ bool winogradPays(int64_t inputChannels, int64_t outputChannels,
 int64_t winogradOutputTile(int64_t inputChannels, int64_t outputChannels,
                            int64_t height, int64_t width, int64_t minChannels,
                            int64_t maxTile, int64_t phases = 1);
+/// aotc-winograd-convolutions: true when a window dilated by (`dilationH`,
+/// `dilationW`) on a `height` x `width` output may be computed on its phase
+/// images, all of ceil(height / dilationH) x ceil(width / dilationW): the
+/// outputs that rounding adds are few.
+bool winogradPhasesPay(int64_t height, int64_t width, int64_t dilationH,
+                       int64_t dilationW);
 /// True when the Winograd contractions take output channels as lanes: the
 /// `tiles` (padded to `paddedTiles` for whole registers) would waste too
 /// much of a contraction, `outputChannels` fill panels of `panelLanes`, and
