@@ -108,6 +108,21 @@ struct Shape {
   int64_t phases = 1;
 };
 
+/// The indexing maps of the form above, the window dilated by (`dilationH`,
+/// `dilationW`): input (n, g, c, oh + kh * dh, ow + kw * dw), filter (g, k,
+/// c, kh, kw), output (n, g, k, oh, ow).
+SmallVector<AffineMap> convolutionMaps(MLIRContext *ctx, int64_t dilationH,
+                                       int64_t dilationW) {
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  auto map = [&](ArrayRef<AffineExpr> exprs) {
+    return AffineMap::get(8, 0, exprs, ctx);
+  };
+  return {map({d(0), d(1), d(5), d(3) + d(6) * dilationH,
+               d(4) + d(7) * dilationW}),
+          map({d(1), d(2), d(5), d(6), d(7)}),
+          map({d(0), d(1), d(2), d(3), d(4)})};
+}
+
 /// `op`'s shape when this pass rewrites it: the form above, a constant f32
 /// filter, and enough channels (at least `minChannels`) and output tiles
 /// of at most `maxTile` x `maxTile` to pay (aotc::winogradOutputTile).
@@ -118,17 +133,9 @@ std::optional<Shape> matchConvolution(linalg::GenericOp op,
       !aotc::isFlatImageConvolution(op, *conv) ||
       !aotc::isMultiplyAccumulate(op))
     return std::nullopt;
-  MLIRContext *ctx = op.getContext();
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  auto map = [&](ArrayRef<AffineExpr> exprs) {
-    return AffineMap::get(8, 0, exprs, ctx);
-  };
   int64_t dilationH = conv->dilations[0], dilationW = conv->dilations[1];
-  SmallVector<AffineMap> expected = {
-      map({d(0), d(1), d(5), d(3) + d(6) * dilationH,
-           d(4) + d(7) * dilationW}),
-      map({d(1), d(2), d(5), d(6), d(7)}), map({d(0), d(1), d(2), d(3), d(4)})};
-  if (op.getIndexingMapsArray() != expected)
+  if (op.getIndexingMapsArray() !=
+      convolutionMaps(op.getContext(), dilationH, dilationW))
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   auto filter = op.getDpsInputs()[1].getDefiningOp<arith::ConstantOp>();
@@ -264,6 +271,30 @@ Value padImage(OpBuilder &b, Location loc, Value input,
       SmallVector<OpFoldResult>(shape.size(), b.getIndexAttr(1)));
 }
 
+/// `init` ([n, 1, k, h, w], a convolution's init) computed anew on
+/// `shape` when a fill or broadcast (isTileableInitProducer) computes it
+/// from inputs that vary along none of `invariantDims` of its loops; none
+/// otherwise.
+std::optional<Value> recomputeInit(OpBuilder &b, Location loc, Value init,
+                                   ArrayRef<int64_t> shape,
+                                   ArrayRef<unsigned> invariantDims) {
+  auto producer = init.getDefiningOp<linalg::LinalgOp>();
+  if (!producer || !aotc::isTileableInitProducer(producer) ||
+      producer.hasIndexSemantics() ||
+      llvm::any_of(producer.getDpsInputOperands(), [&](OpOperand *input) {
+        AffineMap map = producer.getMatchingIndexingMap(input);
+        return llvm::any_of(invariantDims, [&](unsigned dim) {
+          return map.isFunctionOfDim(dim);
+        });
+      }))
+    return std::nullopt;
+  Value empty = tensor::EmptyOp::create(
+      b, loc, shape, getElementTypeOrSelf(init.getType()));
+  SmallVector<Value> operands = producer.getDpsInputs();
+  operands.push_back(empty);
+  return clone(b, producer, TypeRange{empty.getType()}, operands)->getResult(0);
+}
+
 /// The convolution's init `init` ([n, 1, k, h, w]) padded at the end to
 /// `shape` (whole tiles). What the padding holds is sliced off with the
 /// result: an init a fill or broadcast computes (isTileableInitProducer)
@@ -271,19 +302,12 @@ Value padImage(OpBuilder &b, Location loc, Value input,
 /// directly, not copied into zeros (SqueezeNet's 13 x 13 biases: no copy of
 /// 256 x 13 x 13 and no fill of the 14 x 14 border).
 Value padInit(OpBuilder &b, Location loc, Value init, ArrayRef<int64_t> shape) {
-  auto producer = init.getDefiningOp<linalg::LinalgOp>();
-  auto type = cast<RankedTensorType>(init.getType());
-  if (type.getShape() == shape || !producer ||
-      !aotc::isTileableInitProducer(producer) || producer.hasIndexSemantics() ||
-      llvm::any_of(producer.getDpsInputOperands(), [&](OpOperand *input) {
-        AffineMap map = producer.getMatchingIndexingMap(input);
-        return map.isFunctionOfDim(3) || map.isFunctionOfDim(4);
-      }))
-    return padHigh(b, loc, init, shape);
-  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  SmallVector<Value> operands = producer.getDpsInputs();
-  operands.push_back(empty);
-  return clone(b, producer, TypeRange{empty.getType()}, operands)->getResult(0);
+  if (cast<RankedTensorType>(init.getType()).getShape() == shape)
+    return init;
+  if (std::optional<Value> recomputed =
+          recomputeInit(b, loc, init, shape, /*invariantDims=*/{3, 4}))
+    return *recomputed;
+  return padHigh(b, loc, init, shape);
 }
 
 /// A constant f32 matrix of `rows` from `values` (row-major).
@@ -549,7 +573,6 @@ Value interleavePhases(OpBuilder &b, Location loc, Value value, int64_t n,
 /// replaces. Returns the undilated convolution and its shape.
 std::pair<linalg::GenericOp, Shape>
 splitPhases(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape) {
-  MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   int64_t dh = shape.dilationH, dw = shape.dilationW;
@@ -578,43 +601,23 @@ splitPhases(RewriterBase &rewriter, linalg::GenericOp op, const Shape &shape) {
       llvm::alignTo(phase.height, shape.tile) + kWindow - 1,
       llvm::alignTo(phase.width, shape.tile) + kWindow - 1, /*padded=*/true);
   // The init: computed on the phases when its producer is a fill or a
-  // broadcast that does not vary along the batch or the image.
+  // broadcast that does not vary along the batch or the image, else
+  // transposed into them.
   Value init = op.getDpsInits()[0];
-  auto initType = cast<RankedTensorType>(init.getType());
-  SmallVector<int64_t> phaseInitShape = {phase.batch, 1, k, phase.height,
-                                         phase.width};
-  auto producer = init.getDefiningOp<linalg::LinalgOp>();
-  Value phaseInit;
-  if (producer && aotc::isTileableInitProducer(producer) &&
-      !producer.hasIndexSemantics() &&
-      llvm::none_of(producer.getDpsInputOperands(), [&](OpOperand *operand) {
-        AffineMap map = producer.getMatchingIndexingMap(operand);
-        return map.isFunctionOfDim(0) || map.isFunctionOfDim(3) ||
-               map.isFunctionOfDim(4);
-      })) {
-    Value empty = tensor::EmptyOp::create(rewriter, loc, phaseInitShape,
-                                          initType.getElementType());
-    SmallVector<Value> operands = producer.getDpsInputs();
-    operands.push_back(empty);
-    phaseInit = clone(rewriter, producer, TypeRange{empty.getType()}, operands)
-                    ->getResult(0);
-  } else {
-    phaseInit = phaseImages(
-        rewriter, loc,
-        resize(init, {n, 1, k, phase.height * dh, phase.width * dw}), dh, dw,
-        phase.height, phase.width, /*padded=*/false);
-  }
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  auto map = [&](ArrayRef<AffineExpr> exprs) {
-    return AffineMap::get(8, 0, exprs, ctx);
-  };
-  SmallVector<AffineMap> maps = {
-      map({d(0), d(1), d(5), d(3) + d(6), d(4) + d(7)}),
-      op.getIndexingMapsArray()[1], op.getIndexingMapsArray()[2]};
+  std::optional<Value> recomputed = recomputeInit(
+      rewriter, loc, init, {phase.batch, 1, k, phase.height, phase.width},
+      /*invariantDims=*/{0, 3, 4});
+  Value phaseInit =
+      recomputed
+          ? *recomputed
+          : phaseImages(
+                rewriter, loc,
+                resize(init, {n, 1, k, phase.height * dh, phase.width * dw}),
+                dh, dw, phase.height, phase.width, /*padded=*/false);
   auto undilated = linalg::GenericOp::create(
       rewriter, loc, TypeRange{phaseInit.getType()},
-      ValueRange{x, op.getDpsInputs()[1]}, ValueRange{phaseInit}, maps,
-      op.getIteratorTypesArray());
+      ValueRange{x, op.getDpsInputs()[1]}, ValueRange{phaseInit},
+      convolutionMaps(op.getContext(), 1, 1), op.getIteratorTypesArray());
   rewriter.cloneRegionBefore(op.getRegion(), undilated.getRegion(),
                              undilated.getRegion().end());
   rewriter.replaceOp(
